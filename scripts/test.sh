@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The whole test suite (the README's test command): setup, build, Rust tests (vectors), then every
+# package's vitest suite under Node 20 (the machine's) and the library packages again under Node 24.
+# Tests that need servers (redis-server, next start, chromium) start and stop them themselves.
+set -uo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+export PATH="$HOME/.cargo/bin:$PATH"
+export NEXT_TELEMETRY_DISABLED=1 TURBO_TELEMETRY_DISABLED=1 DO_NOT_TRACK=1
+
+bash scripts/setup.sh || { echo "setup failed"; exit 1; }
+
+passed=0; failed=0; failures=()
+stage() { # stage NAME CMD...
+  local name="$1"; shift
+  printf '\n\033[1m==> %s\033[0m\n' "$name"
+  local t0=$SECONDS
+  if "$@"; then passed=$((passed+1)); echo "--> $name: ok ($((SECONDS-t0)) s)";
+  else failed=$((failed+1)); failures+=("$name"); echo "--> $name: FAILED ($((SECONDS-t0)) s)"; fi
+}
+
+stage "build (turbo: wasm, packages, demo app)" pnpm turbo run build --output-logs=errors-only
+stage "rust: cargo test (vectors, edge cases)" cargo test --release --manifest-path crates/Cargo.toml --features hazmat
+stage "typecheck (turbo)" pnpm turbo run typecheck --output-logs=errors-only
+# One package at a time: the suites start servers and browsers on a 2-core machine.
+stage "vitest, Node $(node --version): all packages" pnpm turbo run test --concurrency=1 --output-logs=full
+NODE24="$root/.tools/node24/bin"
+stage "vitest, Node $("$NODE24/node" --version): core, client, server" \
+  env PATH="$NODE24:$PATH" pnpm --filter "./packages/*" --workspace-concurrency=1 run test
+
+echo
+if [ "$failed" -gt 0 ]; then echo "failed stages: ${failures[*]}"; fi
+echo "stages: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
