@@ -1,0 +1,24 @@
+/**
+ * Bench-only metrics, plain JSON: process memory, live Nen sessions, counters, the store kind.
+ * Enabled only with NEN_BENCH_METRICS=1; otherwise the route answers 404 like any unknown path.
+ */
+import { nen } from '../../../../lib/nen';
+import { snapshot } from '../../../../lib/metrics';
+import { notes } from '../../../../lib/notes';
+
+export const dynamic = 'force-dynamic';
+
+export async function GET(): Promise<Response> {
+  if (process.env.NEN_BENCH_METRICS !== '1') return new Response('Not Found', { status: 404 });
+  const { rss, heapUsed, external } = process.memoryUsage();
+  let sessions: number | null = null;
+  try {
+    sessions = await nen.store.size();
+  } catch {
+    sessions = null;
+  }
+  return Response.json(
+    { rss, heapUsed, external, sessions, counters: snapshot(), storeKind: nen.store.kind, notes: notes.size, pid: process.pid, uptime: process.uptime() },
+    { headers: { 'cache-control': 'no-store' } },
+  );
+}

@@ -1,0 +1,15 @@
+/**
+ * Unencrypted twin of POST /api/echo: the same `echo` function, the body parsed the way `withNen`
+ * parses it. The bench runs both in one pass to measure Nen's overhead.
+ */
+import { echo, readBodyLikeNen } from '../../../../lib/echo';
+
+export async function POST(request: Request): Promise<Response> {
+  let body: unknown;
+  try {
+    body = await readBodyLikeNen(request);
+  } catch {
+    return Response.json({ error: 'malformed JSON body' }, { status: 400 });
+  }
+  return echo(request, body, 'plain');
+}

@@ -1,0 +1,31 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import './globals.css';
+
+export const metadata: Metadata = {
+  title: 'Nen demo: encrypted notes',
+  description: 'Post-quantum end-to-end payload encryption for a Next.js API, seen from both sides of the wire.',
+};
+
+export default function RootLayout({ children }: { children: React.ReactNode }) {
+  return (
+    <html lang="en">
+      <body>
+        <header className="top">
+          <Link href="/" className="brand">
+            <span className="logo">念</span> Nen <span className="brand-sub">encrypted notes</span>
+          </Link>
+          <p className="tagline">
+            Every request and response body below crosses the network as <b>post-quantum ciphertext</b> (X-Wing + ChaCha20-Poly1305): TLS-terminating
+            proxies, CDNs and logs see only the left column of the wire panel.
+          </p>
+          <nav>
+            <Link href="/">Notes</Link>
+            <Link href="/wire">Wire inspector</Link>
+          </nav>
+        </header>
+        <main>{children}</main>
+      </body>
+    </html>
+  );
+}

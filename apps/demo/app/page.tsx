@@ -1,0 +1,8 @@
+import { connection } from 'next/server';
+import { NotesApp } from '../components/NotesApp';
+import { serverPin } from '../lib/pin';
+
+export default async function Home() {
+  await connection(); // the pin is read from the environment at request time, not baked in at build
+  return <NotesApp serverKey={serverPin()} />;
+}

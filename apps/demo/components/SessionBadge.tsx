@@ -1,0 +1,31 @@
+'use client';
+/** Shows the live Nen session (id, key id, expiry) and whether the server key is pinned. */
+import { useSyncExternalStore } from 'react';
+import { getClient, wireLog } from '../lib/client';
+
+export function SessionBadge({ serverKey }: { serverKey?: string }) {
+  useSyncExternalStore(wireLog.subscribe, wireLog.getSnapshot, wireLog.getServerSnapshot);
+  const session = typeof window === 'undefined' ? null : getClient(serverKey).session;
+  return (
+    <div className="session" data-testid="session-badge">
+      <div className="session-row">
+        <span className={`dot ${session ? 'on' : 'off'}`} />
+        {session ? (
+          <span>
+            session <code>{session.id.slice(0, 10)}…</code>
+          </span>
+        ) : (
+          <span>no session yet</span>
+        )}
+      </div>
+      <div className="session-row small">
+        {serverKey ? (
+          <span className="pin ok" data-testid="pin-state">server key pinned ({serverKey.split(':')[0]})</span>
+        ) : (
+          <span className="pin warn" data-testid="pin-state">server key not pinned</span>
+        )}
+      </div>
+      {session && <div className="session-row small muted">expires {new Date(session.expiresAt).toLocaleTimeString()}</div>}
+    </div>
+  );
+}

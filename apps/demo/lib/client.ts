@@ -1,0 +1,298 @@
+/**
+ * Browser side of the demo: one Nen client (`createNenClient`) for the page, a small JSON helper on
+ * top of `client.fetch`, a stream helper on top of `client.stream`, and the wire log the wire panel
+ * renders.
+ *
+ * The wire log pairs two views of each request: what an intermediary sees (from the client's
+ * `onExchange` hook: method, URL, Nen headers, ciphertext length and first bytes) and what the
+ * application sees (the plaintext it sent and the decrypted JSON it got back).
+ *
+ * Pitfalls:
+ *  - Bounded: the log keeps the last MAX_ENTRIES entries; pending app calls waiting for their wire
+ *    view are matched FIFO by method + path and dropped with the entry.
+ *  - The server key is pinned when the page was rendered with one (NEN_SERVER_PIN or
+ *    NEXT_PUBLIC_NEN_SERVER_KEY); without a pin the handshake is not authenticated independently
+ *    of TLS, and the session badge says so.
+ *  - Confidential query is on: search terms travel inside the envelope, only the path is visible.
+ */
+import { createNenClient } from '@nen/client';
+
+export type NenClient = ReturnType<typeof createNenClient>;
+type ClientOptions = NonNullable<Parameters<typeof createNenClient>[0]>;
+type WireExchange = Parameters<NonNullable<ClientOptions['onExchange']>>[0];
+
+export const MAX_ENTRIES = 12;
+
+/** What an intermediary sees of one HTTP exchange. */
+export interface WireView {
+  method: string;
+  url: string;
+  requestHeaders: Array<[string, string]>;
+  requestBytes: number;
+  requestHex: string;
+  status: number | null;
+  responseHeaders: Array<[string, string]>;
+  responseBytes: number | null;
+  responseHex: string;
+}
+
+/** What the application sees of the same exchange. */
+export interface AppView {
+  request?: unknown;
+  status?: number;
+  response?: unknown;
+  error?: { code: string; message: string };
+}
+
+export interface WireEntry {
+  id: number;
+  at: number;
+  label: string;
+  method: string;
+  path: string;
+  kind: 'api' | 'stream' | 'session';
+  state: 'pending' | 'ok' | 'error';
+  wire?: WireView;
+  app: AppView;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Wire log (an external store for React's useSyncExternalStore)
+
+let entries: readonly WireEntry[] = [];
+let nextId = 1;
+const listeners = new Set<() => void>();
+
+function publish(next: readonly WireEntry[]): void {
+  entries = next.slice(-MAX_ENTRIES);
+  for (const l of listeners) l();
+}
+
+function patch(id: number, change: (e: WireEntry) => WireEntry): void {
+  let hit = false;
+  const next = entries.map((e) => {
+    if (e.id !== id) return e;
+    hit = true;
+    return change(e);
+  });
+  if (hit) publish(next);
+}
+
+export const wireLog = {
+  subscribe(listener: () => void): () => void {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  },
+  getSnapshot(): readonly WireEntry[] {
+    return entries;
+  },
+  getServerSnapshot(): readonly WireEntry[] {
+    return EMPTY;
+  },
+  clear(): void {
+    publish([]);
+  },
+};
+const EMPTY: readonly WireEntry[] = [];
+
+function begin(kind: WireEntry['kind'], label: string, method: string, path: string, request?: unknown): number {
+  const id = nextId++;
+  publish([...entries, { id, at: Date.now(), label, method, path, kind, state: 'pending', app: request === undefined ? {} : { request } }]);
+  return id;
+}
+
+// ---------------------------------------------------------------------------------------------
+// onExchange → WireView
+
+const HEX_BYTES = 24;
+
+function toHex(bytes: Uint8Array | undefined | null, max = HEX_BYTES): string {
+  if (!bytes) return '';
+  let s = '';
+  for (let i = 0; i < Math.min(bytes.length, max); i++) s += bytes[i]!.toString(16).padStart(2, '0') + (i % 2 === 1 ? ' ' : '');
+  return s.trim();
+}
+
+function headerPairs(h: unknown): Array<[string, string]> {
+  if (!h) return [];
+  if (typeof Headers !== 'undefined' && h instanceof Headers) return [...h.entries()];
+  if (Array.isArray(h)) return h.filter((p): p is [string, string] => Array.isArray(p) && p.length === 2).map(([k, v]) => [String(k), String(v)]);
+  if (typeof h === 'object') return Object.entries(h as Record<string, unknown>).map(([k, v]) => [k.toLowerCase(), String(v)]);
+  return [];
+}
+
+export function toWireView(e: WireExchange): WireView {
+  const x = e as unknown as Record<string, unknown>;
+  const req = (x.request ?? x) as Record<string, unknown>;
+  const res = (x.response ?? x) as Record<string, unknown>;
+  const reqPrefix = (req.bodyPrefix ?? x.requestBodyPrefix ?? req.bodyHead) as Uint8Array | string | undefined;
+  const resPrefix = (res.bodyPrefix ?? x.responseBodyPrefix ?? res.bodyHead) as Uint8Array | string | undefined;
+  return {
+    method: String(req.method ?? x.method ?? 'GET'),
+    url: String(req.url ?? x.url ?? ''),
+    requestHeaders: headerPairs(req.headers ?? x.requestHeaders),
+    requestBytes: Number(req.bodyLength ?? x.requestBodyLength ?? 0),
+    requestHex: typeof reqPrefix === 'string' ? reqPrefix : toHex(reqPrefix),
+    status: typeof (res.status ?? x.status) === 'number' ? Number(res.status ?? x.status) : null,
+    responseHeaders: headerPairs(res.headers ?? x.responseHeaders),
+    responseBytes: typeof (res.bodyLength ?? x.responseBodyLength) === 'number' ? Number(res.bodyLength ?? x.responseBodyLength) : null,
+    responseHex: typeof resPrefix === 'string' ? resPrefix : toHex(resPrefix),
+  };
+}
+
+function pathOf(url: string): string {
+  try {
+    return new URL(url, 'http://x').pathname;
+  } catch {
+    return url;
+  }
+}
+
+function onExchange(e: WireExchange): void {
+  const view = toWireView(e);
+  const path = pathOf(view.url);
+  const pending = entries.find((en) => !en.wire && en.kind !== 'session' && en.method === view.method && en.path === path);
+  if (pending) {
+    patch(pending.id, (en) => ({ ...en, wire: view }));
+    return;
+  }
+  const action = path.split('/').filter(Boolean).pop() ?? 'session';
+  publish([
+    ...entries,
+    {
+      id: nextId++,
+      at: Date.now(),
+      label: path.startsWith('/api/nen/') ? `Nen ${action}` : `${view.method} ${path}`,
+      method: view.method,
+      path,
+      kind: 'session',
+      state: view.status !== null && view.status >= 400 ? 'error' : 'ok',
+      wire: view,
+      app: { status: view.status ?? undefined, response: path.startsWith('/api/nen/') ? '(session setup: key shares, not application data)' : undefined },
+    },
+  ]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The client
+
+let client: NenClient | null = null;
+let clientPin: string | undefined;
+
+/** The page's Nen client; `serverKey` ("kid:base64url(pk)") pins the server when given. */
+export function getClient(serverKey?: string): NenClient {
+  if (client && clientPin === serverKey) return client;
+  clientPin = serverKey;
+  client = createNenClient({
+    ...(serverKey ? { serverKey } : {}),
+    confidentialQuery: true,
+    timeoutMs: 15_000,
+    onExchange,
+  });
+  return client;
+}
+
+export interface ErrorInfo {
+  code: string;
+  message: string;
+  status?: number;
+}
+
+/** A stable, display-ready description of anything thrown by the Nen client or a route. */
+export function describeError(error: unknown): ErrorInfo {
+  if (typeof error === 'object' && error !== null) {
+    const e = error as { code?: unknown; message?: unknown; status?: unknown; name?: unknown };
+    return {
+      code: typeof e.code === 'string' ? e.code : typeof e.name === 'string' ? e.name : 'ERROR',
+      message: typeof e.message === 'string' ? e.message : String(error),
+      ...(typeof e.status === 'number' ? { status: e.status } : {}),
+    };
+  }
+  return { code: 'ERROR', message: String(error) };
+}
+
+/** An application-level error reply (the route answered, encrypted, with a 4xx/5xx and a JSON body). */
+export class ApiError extends Error {
+  readonly code: string;
+  readonly status: number;
+  constructor(status: number, code: string, message: string) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+  }
+}
+
+/** JSON over Nen: `client.fetch` with a JSON body, the decrypted JSON reply, logged in the wire log. */
+export async function api<T>(serverKey: string | undefined, label: string, path: string, init: { method?: string; json?: unknown } = {}): Promise<T> {
+  const method = init.method ?? (init.json === undefined ? 'GET' : 'POST');
+  const id = begin('api', label, method, pathOf(path), init.json);
+  try {
+    const res = await getClient(serverKey).fetch(path, {
+      method,
+      ...(init.json === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(init.json) }),
+    });
+    const data = (await res.json()) as T & { error?: string; code?: string };
+    patch(id, (e) => ({ ...e, state: res.ok ? 'ok' : 'error', app: { ...e.app, status: res.status, response: data } }));
+    if (!res.ok) throw new ApiError(res.status, data.code ?? `HTTP_${res.status}`, data.error ?? res.statusText);
+    return data;
+  } catch (error) {
+    if (!(error instanceof ApiError)) {
+      const info = describeError(error);
+      patch(id, (e) => ({ ...e, state: 'error', app: { ...e.app, error: { code: info.code, message: info.message } } }));
+    }
+    throw error;
+  }
+}
+
+/**
+ * Server-sent events over Nen: `client.stream`, decrypted record by record; calls `onToken` for
+ * every `data:` event until `[DONE]`. Returns the concatenated tokens.
+ */
+export async function streamTokens(
+  serverKey: string | undefined,
+  label: string,
+  path: string,
+  json: unknown,
+  onToken: (token: string) => void,
+  signal?: AbortSignal,
+): Promise<string> {
+  const id = begin('stream', label, 'POST', pathOf(path), json);
+  const decoder = new TextDecoder();
+  let buffer = '';
+  let text = '';
+  let events = 0;
+  try {
+    const stream = getClient(serverKey).stream(path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(json),
+      ...(signal ? { signal } : {}),
+    });
+    outer: for await (const chunk of stream) {
+      buffer += decoder.decode(chunk, { stream: true });
+      let cut: number;
+      while ((cut = buffer.indexOf('\n\n')) !== -1) {
+        const event = buffer.slice(0, cut);
+        buffer = buffer.slice(cut + 2);
+        for (const line of event.split('\n')) {
+          if (!line.startsWith('data:')) continue;
+          const data = line.slice(5).trim();
+          if (data === '[DONE]') break outer;
+          const token = (JSON.parse(data) as { token?: unknown }).token;
+          if (typeof token === 'string') {
+            events++;
+            text += token;
+            onToken(token);
+          }
+        }
+      }
+    }
+    patch(id, (e) => ({ ...e, state: 'ok', app: { ...e.app, status: 200, response: { events, text } } }));
+    return text;
+  } catch (error) {
+    const info = describeError(error);
+    patch(id, (e) => ({ ...e, state: 'error', app: { ...e.app, error: { code: info.code, message: info.message } } }));
+    throw error;
+  }
+}

@@ -1,0 +1,32 @@
+/**
+ * The one echo handler shared by the encrypted route (POST /api/echo, through `withNen`) and the
+ * plain route (POST /api/plain/echo), so the bench compares the same application work with and
+ * without Nen.
+ *
+ * Both routes hand this function the body in the same shape `withNen` does: parsed JSON when the
+ * content type is JSON, raw bytes otherwise.
+ */
+import { count } from './metrics';
+
+export async function echo(request: Request, body: unknown, route: 'nen' | 'plain'): Promise<Response> {
+  count(`echo.${route}`);
+  const contentType = request.headers.get('content-type') ?? 'application/octet-stream';
+  if (body instanceof Uint8Array) {
+    return new Response(body, { status: 200, headers: { 'content-type': contentType } });
+  }
+  if (body === undefined || body === null) {
+    return new Response(null, { status: 204 });
+  }
+  return Response.json(body, { headers: { 'content-type': contentType } });
+}
+
+/** What `withNen` does to a plaintext body, for the plain route: JSON parsed, anything else bytes. */
+export async function readBodyLikeNen(request: Request): Promise<unknown> {
+  const bytes = new Uint8Array(await request.arrayBuffer());
+  if (bytes.byteLength === 0) return undefined;
+  const contentType = (request.headers.get('content-type') ?? '').toLowerCase();
+  if (/^application\/([\w.+-]*\+)?json\b/.test(contentType)) {
+    return JSON.parse(new TextDecoder().decode(bytes)) as unknown;
+  }
+  return bytes;
+}
