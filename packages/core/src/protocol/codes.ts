@@ -1,0 +1,91 @@
+/**
+ * The Nen protocol error catalog (DESIGN.md property 11; ERROR_CODES.md is its prose form and
+ * must list exactly these codes). One table shared by server (HTTP status + generic wire message)
+ * and client (recovery behaviour), so both ends can never disagree.
+ *
+ * Pitfalls:
+ *  - Wire messages are generic on purpose: the precise reason goes to the server log only.
+ *  - A protocol error response is NOT authenticated (it is sent when no session key could be
+ *    used). Clients must treat it as a hint: at most one re-handshake with backoff, never as data.
+ */
+import { NenError } from '../errors.js';
+
+export type ClientAction = 'rehandshake-retry' | 'rehandshake-once' | 'fail';
+
+export interface ErrorSpec {
+  readonly status: number;
+  readonly message: string;
+  /** What a conforming client does on receiving it. */
+  readonly client: ClientAction;
+}
+
+/** Server-sent protocol error codes (the `nen-error` response header / JSON `error.code`). */
+export const WIRE_ERRORS = {
+  NEN_MALFORMED: { status: 400, message: 'malformed Nen request', client: 'fail' },
+  NEN_UNSUPPORTED_VERSION: { status: 400, message: 'unsupported protocol version', client: 'fail' },
+  NEN_UNSUPPORTED_KEM: { status: 400, message: 'unsupported KEM', client: 'fail' },
+  NEN_UNKNOWN_KEY_ID: { status: 400, message: 'unknown server key id', client: 'fail' },
+  NEN_NOT_ENCRYPTED: { status: 400, message: 'this route requires a Nen-encrypted request', client: 'fail' },
+  NEN_BAD_JSON: { status: 400, message: 'decrypted body is not valid JSON', client: 'fail' },
+  NEN_AUTH_FAILED: { status: 401, message: 'request authentication failed', client: 'rehandshake-once' },
+  NEN_SESSION_UNKNOWN: { status: 401, message: 'unknown session', client: 'rehandshake-retry' },
+  NEN_SESSION_EXPIRED: { status: 401, message: 'session expired', client: 'rehandshake-retry' },
+  NEN_TIMESTAMP: { status: 401, message: 'request timestamp outside the accepted window', client: 'rehandshake-retry' },
+  NEN_REPLAY: { status: 409, message: 'replayed request', client: 'fail' },
+  NEN_TOO_LARGE: { status: 413, message: 'body too large', client: 'fail' },
+  NEN_CONTENT_TYPE: { status: 415, message: 'wrong content type for a Nen request', client: 'fail' },
+  NEN_RATE_LIMITED: { status: 429, message: 'too many handshakes, retry later', client: 'fail' },
+  NEN_NOT_FOUND: { status: 404, message: 'unknown Nen session action', client: 'fail' },
+  NEN_METHOD_NOT_ALLOWED: { status: 405, message: 'method not allowed', client: 'fail' },
+  NEN_INTERNAL: { status: 500, message: 'internal error', client: 'fail' },
+  NEN_STORE_UNAVAILABLE: { status: 503, message: 'session store unavailable, retry later', client: 'fail' },
+} as const satisfies Record<string, ErrorSpec>;
+
+export type WireErrorCode = keyof typeof WIRE_ERRORS;
+
+export function isWireErrorCode(code: string): code is WireErrorCode {
+  return Object.prototype.hasOwnProperty.call(WIRE_ERRORS, code);
+}
+
+/** Client-side codes (never sent by a server). */
+export const CLIENT_ERRORS = {
+  NEN_HANDSHAKE_FAILED: 'the handshake response failed key confirmation or was malformed',
+  NEN_BAD_SERVER_KEY: 'the pinned server key string is invalid',
+  NEN_RESPONSE_UNAUTHENTICATED: 'a response to an encrypted request was not a valid Nen response',
+  NEN_STREAM_TRUNCATED: 'an encrypted stream ended before its final record',
+  NEN_STREAM_INVALID: 'an encrypted stream record was malformed, reordered, duplicated or forged',
+  NEN_TIMEOUT: 'the request timed out',
+  NEN_ABORTED: 'the request was aborted',
+  NEN_BAD_INPUT: 'invalid arguments to the Nen client',
+  NEN_PROTOCOL_ERROR: 'the server reported a Nen protocol error',
+} as const;
+
+export type ClientErrorCode = keyof typeof CLIENT_ERRORS;
+
+/**
+ * A protocol-level error. On the server it carries the HTTP status and a precise (log-only)
+ * reason; on the client, `status` is the status the server reported.
+ */
+export class NenProtocolError extends NenError {
+  readonly status: number | undefined;
+  /** Precise reason, for the server log only; never sent on the wire. */
+  readonly reason: string | undefined;
+  constructor(code: string, message: string, options?: { status?: number; reason?: string; cause?: unknown }) {
+    super(code, message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'NenProtocolError';
+    this.status = options?.status;
+    this.reason = options?.reason;
+  }
+}
+
+/** Server helper: a protocol error with the catalog status and message. */
+export function wireError(code: WireErrorCode, reason: string, cause?: unknown): NenProtocolError {
+  const spec = WIRE_ERRORS[code];
+  return new NenProtocolError(code, spec.message, { status: spec.status, reason, cause });
+}
+
+/** Client helper. */
+export function clientError(code: ClientErrorCode, detail?: string, cause?: unknown): NenProtocolError {
+  const msg = detail ? `${CLIENT_ERRORS[code]}: ${detail}` : CLIENT_ERRORS[code];
+  return new NenProtocolError(code, msg, cause === undefined ? undefined : { cause });
+}

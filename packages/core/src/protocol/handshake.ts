@@ -1,0 +1,316 @@
+/**
+ * The Nen one-round-trip handshake (PROTOCOL.md "Handshake"; DESIGN properties 1-3).
+ *
+ * Built on HPKE (RFC 9180) base mode used only through its secret export interface (§5.3):
+ *  - the server encapsulates to the client's ephemeral public key: SetupBaseS(pk_eph,
+ *    "nen/1 ephemeral") -> (enc_e, exported_e)  [forward secrecy];
+ *  - with a pinned server key (KEMTLS-style server authentication), the client also encapsulates
+ *    to the server's static key: SetupBaseS(pk_static, "nen/1 static") -> (enc_static, exported_s).
+ *  Transcript hash TH = SHA-256("nen/1 transcript" || ClientHello || ServerHello-without-confirm);
+ *  S_0 = HKDF-Extract(salt = TH, IKM = exported_e [|| exported_s]); confirm = HMAC-SHA256(
+ *  HKDF-Expand(S_0, "nen/1 confirm", 32), TH).
+ *
+ * Pitfalls:
+ *  - KEM decapsulation never fails (implicit rejection in ML-KEM, FIPS 203 §6.3): a substituted
+ *    share or ciphertext silently yields another secret; only the confirm MAC detects it, so the
+ *    client must check it (constant time) before using the session.
+ *  - Without a pin, an active intermediary can run its own handshake with each side: only TLS
+ *    authenticates the server then (THREAT_MODEL.md).
+ *  - Parsing is strict: exact lengths, zero reserved flag bits, known version and KEM.
+ */
+import type { Backend, HpkeRecipientKey, KemId } from '../backend/types.js';
+import { KEM_ID, KEM_SIZES } from '../backend/types.js';
+import { concatBytes, fromBase64Url, fromUtf8, timingSafeEqual, toBase64Url, u16, u32, u64, u8, utf8 } from './bytes.js';
+import { clientError, wireError } from './codes.js';
+import { CONFIRM_LENGTH, HS_FLAG, KEY_ID_PATTERN, LABEL, PROTOCOL_VERSION, SECRET_LENGTH, SESSION_ID_LENGTH } from './constants.js';
+
+export interface ClientHello {
+  readonly version: number;
+  readonly kem: KemId;
+  readonly flags: number;
+  /** Requested session lifetime in seconds; 0 = the server's default. */
+  readonly lifetime: number;
+  readonly pkEph: Uint8Array;
+  readonly kid?: string;
+  readonly encStatic?: Uint8Array;
+}
+
+export interface ServerHello {
+  readonly version: number;
+  readonly kem: KemId;
+  readonly flags: number;
+  readonly sessionId: Uint8Array;
+  /** Granted lifetime, seconds. */
+  readonly lifetime: number;
+  /** Idle timeout, seconds. */
+  readonly idleTimeout: number;
+  /** Server clock, ms since the Unix epoch. */
+  readonly serverTime: number;
+  readonly encEph: Uint8Array;
+  readonly confirm: Uint8Array;
+}
+
+export function isKemId(v: number): v is KemId {
+  return v === KEM_ID.XWING || v === KEM_ID.MLKEM768;
+}
+
+export function kemName(kem: KemId): 'xwing' | 'mlkem768' {
+  return kem === KEM_ID.XWING ? 'xwing' : 'mlkem768';
+}
+
+export function encodeClientHello(h: ClientHello): Uint8Array {
+  const parts = [u8(h.version), u16(h.kem), u8(h.flags), u32(h.lifetime), h.pkEph];
+  if (h.flags & HS_FLAG.STATIC) {
+    if (!h.kid || !h.encStatic) throw new RangeError('nen: STATIC flag needs kid and encStatic');
+    const kid = utf8(h.kid);
+    parts.push(u8(kid.length), kid, h.encStatic);
+  }
+  return concatBytes(...parts);
+}
+
+/** Strict ClientHello parser; throws NenProtocolError (NEN_MALFORMED / NEN_UNSUPPORTED_*). */
+export function decodeClientHello(b: Uint8Array): ClientHello {
+  if (b.length < 8) throw wireError('NEN_MALFORMED', `ClientHello too short (${b.length} bytes)`);
+  const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  const version = dv.getUint8(0);
+  if (version !== PROTOCOL_VERSION) throw wireError('NEN_UNSUPPORTED_VERSION', `ClientHello version ${version}`);
+  const kem = dv.getUint16(1);
+  if (!isKemId(kem)) throw wireError('NEN_UNSUPPORTED_KEM', `ClientHello KEM 0x${kem.toString(16)}`);
+  const flags = dv.getUint8(3);
+  if (flags & ~HS_FLAG.STATIC) throw wireError('NEN_MALFORMED', `ClientHello reserved flag bits set (${flags})`);
+  const lifetime = dv.getUint32(4);
+  const sizes = KEM_SIZES[kem];
+  let o = 8;
+  if (b.length < o + sizes.publicKey) throw wireError('NEN_MALFORMED', 'ClientHello truncated pk_eph');
+  const pkEph = b.slice(o, o + sizes.publicKey);
+  o += sizes.publicKey;
+  if (!(flags & HS_FLAG.STATIC)) {
+    if (o !== b.length) throw wireError('NEN_MALFORMED', `ClientHello has ${b.length - o} trailing bytes`);
+    return { version, kem, flags, lifetime, pkEph };
+  }
+  if (b.length < o + 1) throw wireError('NEN_MALFORMED', 'ClientHello truncated kid length');
+  const kidLen = dv.getUint8(o);
+  o += 1;
+  if (kidLen < 1 || b.length < o + kidLen) throw wireError('NEN_MALFORMED', 'ClientHello bad kid length');
+  let kid: string;
+  try {
+    kid = fromUtf8(b.subarray(o, o + kidLen));
+  } catch {
+    throw wireError('NEN_MALFORMED', 'ClientHello kid is not UTF-8');
+  }
+  if (!KEY_ID_PATTERN.test(kid)) throw wireError('NEN_MALFORMED', 'ClientHello kid has invalid characters');
+  o += kidLen;
+  if (b.length !== o + sizes.enc) throw wireError('NEN_MALFORMED', `ClientHello enc_static length ${b.length - o}, want ${sizes.enc}`);
+  const encStatic = b.slice(o);
+  return { version, kem, flags, lifetime, pkEph, kid, encStatic };
+}
+
+/** ServerHello without the trailing confirm (the part covered by TH). */
+export function encodeServerHelloBody(h: Omit<ServerHello, 'confirm'>): Uint8Array {
+  return concatBytes(
+    u8(h.version),
+    u16(h.kem),
+    u8(h.flags),
+    h.sessionId,
+    u32(h.lifetime),
+    u32(h.idleTimeout),
+    u64(h.serverTime),
+    h.encEph,
+  );
+}
+
+export function decodeServerHello(b: Uint8Array, expectedKem: KemId): ServerHello {
+  const size = 36 + KEM_SIZES[expectedKem].enc + CONFIRM_LENGTH;
+  if (b.length !== size) throw clientError('NEN_HANDSHAKE_FAILED', `ServerHello is ${b.length} bytes, want ${size}`);
+  const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  const version = dv.getUint8(0);
+  const kem = dv.getUint16(1);
+  if (version !== PROTOCOL_VERSION || kem !== expectedKem) throw clientError('NEN_HANDSHAKE_FAILED', 'ServerHello version/KEM mismatch');
+  const flags = dv.getUint8(3);
+  const sessionId = b.slice(4, 20);
+  const lifetime = dv.getUint32(20);
+  const idleTimeout = dv.getUint32(24);
+  const serverTime = Number(dv.getBigUint64(28));
+  const encEph = b.slice(36, 36 + KEM_SIZES[kem].enc);
+  const confirm = b.slice(b.length - CONFIRM_LENGTH);
+  return { version, kem, flags, sessionId, lifetime, idleTimeout, serverTime, encEph, confirm };
+}
+
+export function transcriptHash(backend: Backend, clientHello: Uint8Array, serverHelloBody: Uint8Array): Uint8Array {
+  return backend.sha256(concatBytes(LABEL.transcript, clientHello, serverHelloBody));
+}
+
+/** S_0 and the confirm MAC from the transcript hash and the exported HPKE secrets. */
+export function deriveHandshakeSecrets(backend: Backend, th: Uint8Array, exportedE: Uint8Array, exportedS: Uint8Array | undefined) {
+  const ikm = exportedS ? concatBytes(exportedE, exportedS) : exportedE;
+  const secret = backend.hkdfExtract(th, ikm);
+  const confirmKey = backend.hkdfExpand(secret, LABEL.confirm, CONFIRM_LENGTH);
+  const confirm = backend.hmacSha256(confirmKey, th);
+  confirmKey.fill(0);
+  ikm.fill(0);
+  return { secret, confirm };
+}
+
+/** A pinned server key: "kid:base64url(publicKey)"; the KEM follows from the key length. */
+export interface ServerKeyPin {
+  readonly kid: string;
+  readonly kem: KemId;
+  readonly publicKey: Uint8Array;
+}
+
+export function parseServerKeyPin(pin: string): ServerKeyPin {
+  const i = pin.indexOf(':');
+  const kid = i > 0 ? pin.slice(0, i) : '';
+  if (!KEY_ID_PATTERN.test(kid)) throw clientError('NEN_BAD_SERVER_KEY', 'expected "kid:base64url(publicKey)"');
+  const publicKey = fromBase64Url(pin.slice(i + 1));
+  if (!publicKey) throw clientError('NEN_BAD_SERVER_KEY', 'public key is not base64url');
+  const kem = publicKey.length === KEM_SIZES[KEM_ID.XWING].publicKey ? KEM_ID.XWING
+    : publicKey.length === KEM_SIZES[KEM_ID.MLKEM768].publicKey ? KEM_ID.MLKEM768 : null;
+  if (kem === null) throw clientError('NEN_BAD_SERVER_KEY', `public key length ${publicKey.length} is neither X-Wing nor ML-KEM-768`);
+  return { kid, kem, publicKey };
+}
+
+export function formatServerKeyPin(kid: string, publicKey: Uint8Array): string {
+  return `${kid}:${toBase64Url(publicKey)}`;
+}
+
+// ---------------------------------------------------------------- client side
+
+export interface ClientHandshakeState extends Disposable {
+  readonly hello: Uint8Array;
+  readonly kem: KemId;
+  readonly kid: string | undefined;
+  /** Completes the handshake from the ServerHello bytes; disposes the ephemeral key. */
+  finish(serverHello: Uint8Array): ClientHandshakeResult;
+  dispose(): void;
+}
+
+export interface ClientHandshakeResult {
+  readonly sessionId: Uint8Array;
+  /** S_0: secret. */
+  readonly secret: Uint8Array;
+  readonly lifetime: number;
+  readonly idleTimeout: number;
+  readonly serverTime: number;
+  readonly kid: string | undefined;
+}
+
+export function clientHandshakeStart(
+  backend: Backend,
+  options: { kem?: KemId; pin?: ServerKeyPin; lifetime?: number; ephemeralIkm?: Uint8Array },
+): ClientHandshakeState {
+  const kem = options.pin?.kem ?? options.kem ?? KEM_ID.XWING;
+  const lifetime = options.lifetime ?? 0;
+  if (!Number.isInteger(lifetime) || lifetime < 0 || lifetime > 0xffffffff) throw clientError('NEN_BAD_INPUT', 'lifetime must be a u32 number of seconds');
+  // ephemeralIkm: deterministic key generation for the worked example / tests only.
+  const kp = options.ephemeralIkm ? backend.deriveKeyPair(kem, options.ephemeralIkm) : backend.generateKeyPair(kem);
+  const eph: HpkeRecipientKey = backend.createRecipientKey(kem, kp.privateKey);
+  kp.privateKey.fill(0);
+  let exportedS: Uint8Array | undefined;
+  let hello: Uint8Array;
+  try {
+    if (options.pin) {
+      const s = backend.setupBaseSExport(kem, options.pin.publicKey, LABEL.hpkeInfoStatic, LABEL.exporterContext, SECRET_LENGTH);
+      exportedS = s.exported;
+      hello = encodeClientHello({ version: PROTOCOL_VERSION, kem, flags: HS_FLAG.STATIC, lifetime, pkEph: kp.publicKey, kid: options.pin.kid, encStatic: s.enc });
+    } else {
+      hello = encodeClientHello({ version: PROTOCOL_VERSION, kem, flags: 0, lifetime, pkEph: kp.publicKey });
+    }
+  } catch (e) {
+    eph.dispose();
+    throw e;
+  }
+  let done = false;
+  const dispose = () => {
+    if (done) return;
+    done = true;
+    eph.dispose();
+    exportedS?.fill(0);
+  };
+  return {
+    hello,
+    kem,
+    kid: options.pin?.kid,
+    finish(serverHelloBytes: Uint8Array): ClientHandshakeResult {
+      if (done) throw clientError('NEN_HANDSHAKE_FAILED', 'handshake state already used');
+      try {
+        const sh = decodeServerHello(serverHelloBytes, kem);
+        const wantFlags = options.pin ? HS_FLAG.STATIC : 0;
+        if (sh.flags !== wantFlags) throw clientError('NEN_HANDSHAKE_FAILED', 'ServerHello flags mismatch');
+        const body = serverHelloBytes.subarray(0, serverHelloBytes.length - CONFIRM_LENGTH);
+        const th = transcriptHash(backend, hello, body);
+        const exportedE = eph.setupBaseRExport(sh.encEph, LABEL.hpkeInfoEphemeral, LABEL.exporterContext, SECRET_LENGTH);
+        const { secret, confirm } = deriveHandshakeSecrets(backend, th, exportedE, exportedS ? exportedS.slice() : undefined);
+        exportedE.fill(0);
+        if (!timingSafeEqual(confirm, sh.confirm)) {
+          secret.fill(0);
+          throw clientError('NEN_HANDSHAKE_FAILED', 'key confirmation failed (substituted share or server key)');
+        }
+        if (lifetime > 0 && sh.lifetime > lifetime) {
+          secret.fill(0);
+          throw clientError('NEN_HANDSHAKE_FAILED', 'server granted a longer lifetime than requested');
+        }
+        return { sessionId: sh.sessionId, secret, lifetime: sh.lifetime, idleTimeout: sh.idleTimeout, serverTime: sh.serverTime, kid: options.pin?.kid };
+      } finally {
+        dispose();
+      }
+    },
+    dispose,
+    [Symbol.dispose]: dispose,
+  };
+}
+
+// ---------------------------------------------------------------- server side
+
+export interface ServerHandshakeParams {
+  /** Static server keys by key id (recipient keys loaded from NEN_SERVER_KEYS). */
+  readonly keys: ReadonlyMap<string, HpkeRecipientKey>;
+  readonly sessionId: Uint8Array;
+  /** Server default/maximum lifetime, seconds. */
+  readonly maxLifetime: number;
+  readonly idleTimeout: number;
+  readonly now: number;
+  /** Deterministic encapsulation is not in the Backend interface; tests pass nothing. */
+}
+
+export interface ServerHandshakeResult {
+  readonly response: Uint8Array;
+  readonly secret: Uint8Array;
+  readonly hello: ClientHello;
+  readonly lifetime: number;
+}
+
+/** Server step: parse the ClientHello, encapsulate, derive S_0, build the ServerHello. */
+export function serverHandshake(backend: Backend, clientHelloBytes: Uint8Array, p: ServerHandshakeParams): ServerHandshakeResult {
+  if (p.sessionId.length !== SESSION_ID_LENGTH) throw new RangeError('nen: session id must be 16 bytes');
+  const hello = decodeClientHello(clientHelloBytes);
+  let exportedS: Uint8Array | undefined;
+  if (hello.flags & HS_FLAG.STATIC) {
+    const key = p.keys.get(hello.kid as string);
+    if (!key) throw wireError('NEN_UNKNOWN_KEY_ID', `no live server key with id ${JSON.stringify(hello.kid)}`);
+    if (key.kem !== hello.kem) throw wireError('NEN_UNSUPPORTED_KEM', `server key ${hello.kid} is not for KEM 0x${hello.kem.toString(16)}`);
+    exportedS = key.setupBaseRExport(hello.encStatic as Uint8Array, LABEL.hpkeInfoStatic, LABEL.exporterContext, SECRET_LENGTH);
+  }
+  let e;
+  try {
+    e = backend.setupBaseSExport(hello.kem, hello.pkEph, LABEL.hpkeInfoEphemeral, LABEL.exporterContext, SECRET_LENGTH);
+  } catch (err) {
+    exportedS?.fill(0);
+    throw wireError('NEN_MALFORMED', 'invalid ephemeral public key', err);
+  }
+  const lifetime = hello.lifetime > 0 ? Math.min(hello.lifetime, p.maxLifetime) : p.maxLifetime;
+  const body = encodeServerHelloBody({
+    version: PROTOCOL_VERSION,
+    kem: hello.kem,
+    flags: hello.flags & HS_FLAG.STATIC,
+    sessionId: p.sessionId,
+    lifetime,
+    idleTimeout: p.idleTimeout,
+    serverTime: p.now,
+    encEph: e.enc,
+  });
+  const th = transcriptHash(backend, clientHelloBytes, body);
+  const { secret, confirm } = deriveHandshakeSecrets(backend, th, e.exported, exportedS);
+  e.exported.fill(0);
+  return { response: concatBytes(body, confirm), secret, hello, lifetime };
+}

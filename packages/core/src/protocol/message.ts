@@ -1,0 +1,252 @@
+/**
+ * Per-request protection (PROTOCOL.md "Requests and responses", "Streams"; DESIGN properties
+ * 4-6, 9, 10): the `nen` header codec, the canonical request / response associated data, and
+ * ChaCha20-Poly1305 (RFC 8439 §2.8) sealing of messages and stream records.
+ *
+ * Pitfalls:
+ *  - The AAD binds everything an intermediary could change and the handler relies on: version,
+ *    session id, epoch, sequence number, timestamp, flags, method, full path + query string and
+ *    the plaintext content type (responses: request seq, status, flags, content type).
+ *  - Body overhead is exactly the 16-byte tag; stream records add a 4-byte length each.
+ *  - Stream records carry their index in the nonce and the AAD and the last one is marked final
+ *    in the AAD: reordering, duplication and truncation all fail authentication or the final check.
+ *  - Parsers are strict and total: bad input raises NenProtocolError, never anything else.
+ */
+import type { Aead } from '../backend/types.js';
+import { AEAD_TAG_LENGTH } from '../backend/types.js';
+import { concatBytes, fromBase64Url, lengthPrefixed, toBase64Url, u16, u32, u64, u8, utf8 } from './bytes.js';
+import { wireError } from './codes.js';
+import { LABEL, MAX_RECORD_PLAINTEXT, PROTOCOL_VERSION, RECORD_HEADER_LENGTH, REQ_FLAGS_ALL, RES_FLAGS_ALL, SESSION_ID_LENGTH } from './constants.js';
+import { computeNonce } from './keys.js';
+
+const U64_MAX = (1n << 64n) - 1n;
+
+export interface RequestMeta {
+  readonly sessionId: Uint8Array;
+  readonly epoch: number;
+  readonly seq: bigint;
+  /** Client timestamp, ms since the Unix epoch. */
+  readonly timestamp: number;
+  readonly flags: number;
+}
+
+export function formatRequestHeader(m: RequestMeta): string {
+  return `${PROTOCOL_VERSION}.${toBase64Url(m.sessionId)}.${m.epoch}.${m.seq}.${m.timestamp}.${m.flags}`;
+}
+
+const DEC = /^(0|[1-9][0-9]{0,19})$/;
+
+/** Strict parse of the request `nen` header; throws NEN_MALFORMED / NEN_UNSUPPORTED_VERSION. */
+export function parseRequestHeader(value: string | null): RequestMeta {
+  if (value === null) throw wireError('NEN_NOT_ENCRYPTED', 'missing nen header');
+  if (value.length > 100) throw wireError('NEN_MALFORMED', 'nen header too long');
+  const f = value.split('.');
+  if (f.length !== 6) throw wireError('NEN_MALFORMED', `nen header has ${f.length} fields, want 6`);
+  const [v, sid, epoch, seq, ts, flags] = f as [string, string, string, string, string, string];
+  if (v !== String(PROTOCOL_VERSION)) throw wireError('NEN_UNSUPPORTED_VERSION', `nen header version ${JSON.stringify(v.slice(0, 8))}`);
+  const sessionId = fromBase64Url(sid);
+  if (!sessionId || sessionId.length !== SESSION_ID_LENGTH) throw wireError('NEN_MALFORMED', 'nen header session id is not 16 bytes of base64url');
+  for (const x of [epoch, seq, ts, flags]) if (!DEC.test(x)) throw wireError('NEN_MALFORMED', 'nen header number is not canonical decimal');
+  const e = Number(epoch);
+  const s = BigInt(seq);
+  const t = Number(ts);
+  const fl = Number(flags);
+  if (e > 0xffffffff) throw wireError('NEN_MALFORMED', 'nen header epoch out of range');
+  if (s < 1n || s > U64_MAX) throw wireError('NEN_MALFORMED', 'nen header seq out of range');
+  if (!Number.isSafeInteger(t)) throw wireError('NEN_MALFORMED', 'nen header timestamp out of range');
+  if (fl & ~REQ_FLAGS_ALL || fl > REQ_FLAGS_ALL) throw wireError('NEN_MALFORMED', 'nen header has unknown flag bits');
+  return { sessionId, epoch: e, seq: s, timestamp: t, flags: fl };
+}
+
+export function formatResponseHeader(flags: number): string {
+  return `${PROTOCOL_VERSION}.${flags}`;
+}
+
+/** Client side: null when absent or malformed (the caller rejects the response). */
+export function parseResponseHeader(value: string | null): { flags: number } | null {
+  if (value === null) return null;
+  const m = /^1\.([0-9])$/.exec(value);
+  if (!m) return null;
+  const flags = Number(m[1]);
+  if (flags & ~RES_FLAGS_ALL) return null;
+  return { flags };
+}
+
+function asciiField(s: string, what: string): Uint8Array {
+  const b = utf8(s);
+  if (b.length > 0xffff) throw wireError('NEN_MALFORMED', `${what} longer than 65535 bytes`);
+  return lengthPrefixed(b);
+}
+
+/**
+ * Canonical request AAD:
+ * "nen/1 request" || u8 version || sid[16] || u32 epoch || u64 seq || u64 ts || u8 flags
+ *   || lp(method) || lp(target) || lp(content type)
+ * target = path + ("?" + query when the query travels in the URL); lp = u16 length || bytes.
+ */
+export function requestAad(m: RequestMeta, method: string, target: string, contentType: string): Uint8Array {
+  return concatBytes(
+    LABEL.request,
+    u8(PROTOCOL_VERSION),
+    m.sessionId,
+    u32(m.epoch),
+    u64(m.seq),
+    u64(m.timestamp),
+    u8(m.flags),
+    asciiField(method, 'method'),
+    asciiField(target, 'request target'),
+    asciiField(contentType, 'content type'),
+  );
+}
+
+/**
+ * Canonical response AAD:
+ * "nen/1 response" || u8 version || sid[16] || u32 epoch || u64 request seq || u16 status
+ *   || u8 flags || lp(content type)
+ */
+export function responseAad(sessionId: Uint8Array, epoch: number, seq: bigint, status: number, flags: number, contentType: string): Uint8Array {
+  return concatBytes(
+    LABEL.response,
+    u8(PROTOCOL_VERSION),
+    sessionId,
+    u32(epoch),
+    u64(seq),
+    u16(status),
+    u8(flags),
+    asciiField(contentType, 'content type'),
+  );
+}
+
+/** Stream record AAD = message AAD || u32 index || u8 final. */
+export function recordAad(baseAad: Uint8Array, index: number, final: boolean): Uint8Array {
+  return concatBytes(baseAad, u32(index), u8(final ? 1 : 0));
+}
+
+export function sealMessage(aead: Aead, baseIv: Uint8Array, seq: bigint, aad: Uint8Array, plaintext: Uint8Array): Uint8Array {
+  return aead.seal(computeNonce(baseIv, seq, 0), aad, plaintext);
+}
+
+/** Throws NenCryptoError from the backend when the tag does not verify. */
+export function openMessage(aead: Aead, baseIv: Uint8Array, seq: bigint, aad: Uint8Array, sealed: Uint8Array): Uint8Array {
+  if (sealed.length < AEAD_TAG_LENGTH) throw wireError('NEN_MALFORMED', `sealed body shorter than the tag (${sealed.length} bytes)`);
+  return aead.open(computeNonce(baseIv, seq, 0), aad, sealed);
+}
+
+/** Confidential query: plaintext = u16 len || query || body. */
+export function packConfidentialQuery(query: string, body: Uint8Array): Uint8Array {
+  const q = utf8(query);
+  if (q.length > 0xffff) throw new RangeError('nen: query longer than 65535 bytes');
+  return concatBytes(u16(q.length), q, body);
+}
+
+export function unpackConfidentialQuery(plain: Uint8Array): { query: Uint8Array; body: Uint8Array } {
+  if (plain.length < 2) throw wireError('NEN_MALFORMED', 'confidential query envelope too short');
+  const n = ((plain[0] as number) << 8) | (plain[1] as number);
+  if (plain.length < 2 + n) throw wireError('NEN_MALFORMED', 'confidential query length exceeds the body');
+  return { query: plain.subarray(2, 2 + n), body: plain.subarray(2 + n) };
+}
+
+/** Base64url of a sealed record for the `nen-body` header (bodyless methods / statuses). */
+export function encodeHeaderRecord(sealed: Uint8Array): string {
+  return toBase64Url(sealed);
+}
+
+export function decodeHeaderRecord(value: string): Uint8Array | null {
+  if (value.length > 16384) return null;
+  return fromBase64Url(value);
+}
+
+// ---------------------------------------------------------------- streams
+
+/** Seals a sequence of records; call `seal(chunk, false)` repeatedly, then `seal(last, true)` once. */
+export class RecordSealer {
+  #index = 0;
+  #finished = false;
+  constructor(
+    private readonly aead: Aead,
+    private readonly baseIv: Uint8Array,
+    private readonly seq: bigint,
+    private readonly baseAad: Uint8Array,
+  ) {}
+
+  /** Returns framed records (u32 length || sealed); splits chunks above MAX_RECORD_PLAINTEXT. */
+  seal(chunk: Uint8Array, final: boolean): Uint8Array {
+    if (this.#finished) throw new Error('nen: stream already finished');
+    const out: Uint8Array[] = [];
+    let o = 0;
+    do {
+      const end = Math.min(chunk.length, o + MAX_RECORD_PLAINTEXT);
+      const last = final && end === chunk.length;
+      const sealed = this.aead.seal(computeNonce(this.baseIv, this.seq, this.#index), recordAad(this.baseAad, this.#index, last), chunk.subarray(o, end));
+      if (this.#index === 0xffffffff) throw new Error('nen: too many stream records');
+      this.#index++;
+      out.push(u32(sealed.length), sealed);
+      o = end;
+    } while (o < chunk.length);
+    if (final) this.#finished = true;
+    return out.length === 2 ? concatBytes(out[0] as Uint8Array, out[1] as Uint8Array) : concatBytes(...out);
+  }
+}
+
+/**
+ * Incremental record parser + opener. Feed bytes with `push`; it yields plaintext chunks.
+ * Buffered bytes never exceed one record (MAX_RECORD_PLAINTEXT + 20). `end()` throws when the
+ * final record was not seen. Errors are produced by `onError(kind, detail)` so each side maps them
+ * to its own codes (server: NEN_MALFORMED/NEN_AUTH_FAILED, client: NEN_STREAM_*).
+ */
+export class RecordOpener {
+  #index = 0;
+  #final = false;
+  #buf: Uint8Array = new Uint8Array(0);
+  constructor(
+    private readonly aead: Aead,
+    private readonly baseIv: Uint8Array,
+    private readonly seq: bigint,
+    private readonly baseAad: Uint8Array,
+    private readonly onError: (kind: 'malformed' | 'auth' | 'truncated' | 'trailing', detail: string) => Error,
+  ) {}
+
+  get finished(): boolean {
+    return this.#final;
+  }
+
+  get recordsOpened(): number {
+    return this.#index;
+  }
+
+  push(data: Uint8Array): Uint8Array[] {
+    const out: Uint8Array[] = [];
+    let buf = this.#buf.length ? concatBytes(this.#buf, data) : data;
+    let o = 0;
+    for (;;) {
+      if (buf.length - o < RECORD_HEADER_LENGTH) break;
+      const len = new DataView(buf.buffer, buf.byteOffset + o, 4).getUint32(0);
+      if (len < AEAD_TAG_LENGTH || len > MAX_RECORD_PLAINTEXT + AEAD_TAG_LENGTH) throw this.onError('malformed', `record length ${len}`);
+      if (buf.length - o - RECORD_HEADER_LENGTH < len) break;
+      if (this.#final) throw this.onError('trailing', 'data after the final record');
+      const sealed = buf.subarray(o + 4, o + 4 + len);
+      o += 4 + len;
+      const nonce = computeNonce(this.baseIv, this.seq, this.#index);
+      let plain: Uint8Array;
+      try {
+        plain = this.aead.open(nonce, recordAad(this.baseAad, this.#index, false), sealed);
+      } catch {
+        try {
+          plain = this.aead.open(nonce, recordAad(this.baseAad, this.#index, true), sealed);
+          this.#final = true;
+        } catch {
+          throw this.onError('auth', `record ${this.#index} failed authentication (tampered, reordered or duplicated)`);
+        }
+      }
+      this.#index++;
+      if (plain.length) out.push(plain);
+    }
+    if (this.#final && o < buf.length) throw this.onError('trailing', 'data after the final record');
+    this.#buf = o === buf.length ? new Uint8Array(0) : buf.slice(o);
+    return out;
+  }
+
+  end(): void {
+    if (!this.#final) throw this.onError('truncated', this.#buf.length ? 'partial record at end of stream' : 'no final record');
+  }
+}
