@@ -1,0 +1,354 @@
+/**
+ * The pure-JS backend on @noble (post-quantum, ciphers, hashes, curves): the fallback where Wasm
+ * cannot load (e.g. a strict CSP without 'wasm-unsafe-eval') and the reference the Wasm and
+ * node:crypto backends are cross-tested against.
+ *
+ * Implements:
+ *  - ML-KEM-768 (FIPS 203) as HPKE KEM 0x0041 of draft-ietf-hpke-pq: private key = the 64-byte
+ *    seed d || z (FIPS 203 ML-KEM.KeyGen_internal input), DeriveKeyPair(ikm) =
+ *    LabeledDerive_SHAKE256(ikm, "DeriveKeyPair", "", 64), shared_secret = K;
+ *  - X-Wing / MLKEM768-X25519 (draft-connolly-cfrg-xwing-kem, HPKE KEM 0x647a of
+ *    draft-ietf-hpke-pq): private key = 32-byte seed, expanded with SHAKE256(seed, 96) into the
+ *    ML-KEM seed (64) and the X25519 scalar (32); pk = ek_M || pk_X; enc = ct_M || ct_X;
+ *    ss = SHA3-256(ss_M || ss_X || ct_X || pk_X || "\.//^\"); DeriveKeyPair(ikm) =
+ *    LabeledDerive_SHAKE256(ikm, "DeriveKeyPair", "", 32);
+ *  - HPKE base mode + Export (RFC 9180 §5.1, §5.3) via ./hpke.ts;
+ *  - ChaCha20-Poly1305 (RFC 8439 §2.8), HKDF-SHA256 (RFC 5869), HMAC-SHA256, SHA-256.
+ *
+ * X-Wing is built here from noble's ML-KEM-768 and X25519 rather than noble's `ml_kem768_x25519`
+ * preset so that a recipient key is expanded once (noble's preset re-expands the seed on every
+ * decapsulation); a test proves both agree byte for byte.
+ *
+ * Pitfalls:
+ *  - Decapsulation never fails on a wrong ML-KEM ciphertext (implicit rejection, FIPS 203 §6.3):
+ *    a wrong ciphertext yields an unrelated key; authenticity comes from key confirmation above.
+ *  - The encapsulation key is checked (FIPS 203 §7.2 modulus check) before use: NEN_CRYPTO_KEY.
+ *  - X25519 low-order points are rejected by noble (all-zero shared secret): NEN_CRYPTO_KEY.
+ *  - JS cannot guarantee zeroization; secrets are wiped on dispose on a best-effort basis.
+ */
+import { chacha20poly1305 } from '@noble/ciphers/chacha.js';
+import { x25519 } from '@noble/curves/ed25519.js';
+import { extract as hkdfExtractNoble, expand as hkdfExpandNoble } from '@noble/hashes/hkdf.js';
+import { hmac } from '@noble/hashes/hmac.js';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { sha3_256, shake256 } from '@noble/hashes/sha3.js';
+import { randomBytes as nobleRandomBytes } from '@noble/hashes/utils.js';
+import { ml_kem768, type KEMPrepared } from '@noble/post-quantum/ml-kem.js';
+import { NenCryptoError } from '../errors.js';
+import { keyScheduleExport, kemSuiteId, labeledDeriveShake256, type HkdfSha256 } from './hpke.js';
+import {
+  AEAD_KEY_LENGTH,
+  AEAD_NONCE_LENGTH,
+  AEAD_TAG_LENGTH,
+  KEM_ID,
+  type Aead,
+  type Backend,
+  type HpkeRecipientKey,
+  type HpkeSenderExport,
+  type KemId,
+  type KemKeyPair,
+} from './types.js';
+import {
+  assertBytes,
+  assertKem,
+  assertLength,
+  assertOutputLength,
+  concat,
+  disposedError,
+  INSPECT,
+  kemSizes,
+  utf8,
+  wipe,
+} from './util.js';
+
+const MLKEM768_EK = 1184;
+const MLKEM768_CT = 1088;
+const X25519_LEN = 32;
+/** The X-Wing combiner label "\.//^\" (draft-connolly-cfrg-xwing-kem §5.3). */
+const XWING_LABEL = utf8('\\.//^\\');
+
+export const nobleHkdf: HkdfSha256 = {
+  extract: (salt, ikm) => hkdfExtractNoble(sha256, ikm, salt),
+  expand: (prk, info, length) => hkdfExpandNoble(sha256, prk, info, length),
+};
+
+/** A KEM key expanded from its seed once, kept for repeated decapsulation. */
+interface ExpandedKey {
+  publicKey: Uint8Array;
+  /** ML-KEM-768 decapsulation key (2400 bytes, FIPS 203 dk). */
+  dkM: Uint8Array;
+  /** X-Wing only: the X25519 scalar and public key. */
+  skX?: Uint8Array;
+  pkX?: Uint8Array;
+}
+
+function expandKey(kem: KemId, privateKey: Uint8Array): ExpandedKey {
+  if (kem === KEM_ID.MLKEM768) {
+    const { publicKey, secretKey } = ml_kem768.keygen(privateKey);
+    return { publicKey, dkM: secretKey };
+  }
+  const expanded = shake256(privateKey, { dkLen: 96 });
+  try {
+    const { publicKey: ekM, secretKey: dkM } = ml_kem768.keygen(expanded.subarray(0, 64));
+    const skX = expanded.slice(64, 96);
+    const pkX = x25519.getPublicKey(skX);
+    return { publicKey: concat(ekM, pkX), dkM, skX, pkX };
+  } finally {
+    wipe(expanded);
+  }
+}
+
+function xwingCombine(ssM: Uint8Array, ssX: Uint8Array, ctX: Uint8Array, pkX: Uint8Array): Uint8Array {
+  return sha3_256.create().update(ssM).update(ssX).update(ctX).update(pkX).update(XWING_LABEL).digest();
+}
+
+function keyError(what: string, cause: unknown): NenCryptoError {
+  return new NenCryptoError('NEN_CRYPTO_KEY', `nen: invalid ${what}`, { cause });
+}
+
+/**
+ * Encap(pkR) of the KEM, with caller-given randomness: ML-KEM m (32 bytes); X-Wing m || eskX (64).
+ * Exposed to tests (hazmat, derandomized HPKE vectors); production callers pass fresh randomness.
+ */
+export function encapDerand(kem: KemId, publicKey: Uint8Array, randomness: Uint8Array): { sharedSecret: Uint8Array; enc: Uint8Array } {
+  assertKem(kem);
+  assertLength(publicKey, kemSizes(kem).publicKey, 'public key');
+  if (kem === KEM_ID.MLKEM768) {
+    assertLength(randomness, 32, 'encapsulation randomness');
+    let r: { cipherText: Uint8Array; sharedSecret: Uint8Array };
+    try {
+      r = ml_kem768.encapsulate(publicKey, randomness);
+    } catch (e) {
+      throw keyError('ML-KEM-768 encapsulation key', e);
+    }
+    return { sharedSecret: r.sharedSecret, enc: r.cipherText };
+  }
+  assertLength(randomness, 64, 'encapsulation randomness');
+  const ekM = publicKey.subarray(0, MLKEM768_EK);
+  const pkX = publicKey.subarray(MLKEM768_EK);
+  const eskX = randomness.subarray(32, 64);
+  let m: { cipherText: Uint8Array; sharedSecret: Uint8Array };
+  let ssX: Uint8Array;
+  try {
+    m = ml_kem768.encapsulate(ekM, randomness.subarray(0, 32));
+  } catch (e) {
+    throw keyError('ML-KEM-768 encapsulation key', e);
+  }
+  try {
+    ssX = x25519.getSharedSecret(eskX, pkX);
+  } catch (e) {
+    wipe(m.sharedSecret);
+    throw keyError('X25519 public key', e);
+  }
+  const ctX = x25519.getPublicKey(eskX);
+  try {
+    return { sharedSecret: xwingCombine(m.sharedSecret, ssX, ctX, pkX), enc: concat(m.cipherText, ctX) };
+  } finally {
+    wipe(m.sharedSecret, ssX);
+  }
+}
+
+function decap(kem: KemId, key: ExpandedKey, prepared: KEMPrepared | undefined, enc: Uint8Array): Uint8Array {
+  if (kem === KEM_ID.MLKEM768) {
+    return prepared ? prepared.decapsulate(enc, key.dkM) : ml_kem768.decapsulate(enc, key.dkM);
+  }
+  const ctM = enc.subarray(0, MLKEM768_CT);
+  const ctX = enc.subarray(MLKEM768_CT);
+  const ssM = prepared ? prepared.decapsulate(ctM, key.dkM) : ml_kem768.decapsulate(ctM, key.dkM);
+  let ssX: Uint8Array;
+  try {
+    ssX = x25519.getSharedSecret(key.skX as Uint8Array, ctX);
+  } catch (e) {
+    wipe(ssM);
+    throw keyError('X25519 share in enc', e);
+  }
+  try {
+    return xwingCombine(ssM, ssX, ctX, key.pkX as Uint8Array);
+  } finally {
+    wipe(ssM, ssX);
+  }
+}
+
+function checkExportArgs(info: Uint8Array, exporterContext: Uint8Array, length: number): void {
+  assertBytes(info, 'info');
+  assertBytes(exporterContext, 'exporter context');
+  assertOutputLength(length, 'export length');
+}
+
+/** SetupBaseS + Export with caller-given encapsulation randomness (tests / vectors only). */
+export function setupBaseSExportDerand(
+  kem: KemId,
+  publicKey: Uint8Array,
+  info: Uint8Array,
+  exporterContext: Uint8Array,
+  length: number,
+  randomness: Uint8Array,
+  h: HkdfSha256 = nobleHkdf,
+): HpkeSenderExport {
+  checkExportArgs(info, exporterContext, length);
+  const { sharedSecret, enc } = encapDerand(kem, publicKey, randomness);
+  try {
+    return { enc, exported: keyScheduleExport(h, kem, sharedSecret, info, exporterContext, length) };
+  } finally {
+    wipe(sharedSecret);
+  }
+}
+
+class NobleAead implements Aead {
+  #key: Uint8Array | null;
+  constructor(key: Uint8Array) {
+    assertLength(key, AEAD_KEY_LENGTH, 'ChaCha20-Poly1305 key');
+    this.#key = key.slice();
+  }
+  #use(nonce: Uint8Array, aad: Uint8Array): Uint8Array {
+    if (!this.#key) throw disposedError('Aead');
+    assertLength(nonce, AEAD_NONCE_LENGTH, 'nonce');
+    assertBytes(aad, 'associated data');
+    return this.#key;
+  }
+  seal(nonce: Uint8Array, aad: Uint8Array, plaintext: Uint8Array): Uint8Array {
+    const key = this.#use(nonce, aad);
+    assertBytes(plaintext, 'plaintext');
+    return chacha20poly1305(key, nonce, aad).encrypt(plaintext);
+  }
+  open(nonce: Uint8Array, aad: Uint8Array, ciphertextAndTag: Uint8Array): Uint8Array {
+    const key = this.#use(nonce, aad);
+    assertBytes(ciphertextAndTag, 'ciphertext');
+    if (ciphertextAndTag.length < AEAD_TAG_LENGTH) {
+      throw new NenCryptoError('NEN_CRYPTO_LENGTH', `nen: ciphertext shorter than the ${AEAD_TAG_LENGTH}-byte tag`);
+    }
+    try {
+      return chacha20poly1305(key, nonce, aad).decrypt(ciphertextAndTag);
+    } catch {
+      throw new NenCryptoError('NEN_CRYPTO_AEAD', 'nen: message authentication failed');
+    }
+  }
+  dispose(): void {
+    wipe(this.#key);
+    this.#key = null;
+  }
+  [Symbol.dispose](): void {
+    this.dispose();
+  }
+  toJSON(): object {
+    return { type: 'Aead', backend: 'noble' };
+  }
+  toString(): string {
+    return '[Aead noble]';
+  }
+  [INSPECT](): string {
+    return this.toString();
+  }
+}
+
+class NobleRecipientKey implements HpkeRecipientKey {
+  readonly kem: KemId;
+  #key: ExpandedKey | null;
+  #prepared: KEMPrepared | undefined;
+  #publicKey: Uint8Array;
+  constructor(kem: KemId, privateKey: Uint8Array) {
+    assertKem(kem);
+    assertLength(privateKey, kemSizes(kem).privateKey, 'private key');
+    this.kem = kem;
+    this.#key = expandKey(kem, privateKey);
+    this.#publicKey = this.#key.publicKey;
+    // Pre-expands the public matrix for faster repeated decapsulation (public data only).
+    this.#prepared = ml_kem768.prepare(this.#publicKey.subarray(0, MLKEM768_EK));
+  }
+  get publicKey(): Uint8Array {
+    return this.#publicKey.slice();
+  }
+  setupBaseRExport(enc: Uint8Array, info: Uint8Array, exporterContext: Uint8Array, length: number): Uint8Array {
+    if (!this.#key) throw disposedError('HpkeRecipientKey');
+    assertLength(enc, kemSizes(this.kem).enc, 'enc');
+    checkExportArgs(info, exporterContext, length);
+    const ss = decap(this.kem, this.#key, this.#prepared, enc);
+    try {
+      return keyScheduleExport(nobleHkdf, this.kem, ss, info, exporterContext, length);
+    } finally {
+      wipe(ss);
+    }
+  }
+  dispose(): void {
+    if (this.#key) wipe(this.#key.dkM, this.#key.skX);
+    this.#prepared?.clean();
+    this.#prepared = undefined;
+    this.#key = null;
+  }
+  [Symbol.dispose](): void {
+    this.dispose();
+  }
+  toJSON(): object {
+    return { type: 'HpkeRecipientKey', backend: 'noble', kem: this.kem };
+  }
+  toString(): string {
+    return `[HpkeRecipientKey noble kem=0x${this.kem.toString(16)}]`;
+  }
+  [INSPECT](): string {
+    return this.toString();
+  }
+}
+
+function randomBytes(length: number): Uint8Array {
+  if (!Number.isInteger(length) || length < 0 || length > 1 << 20) {
+    throw new NenCryptoError('NEN_CRYPTO_LENGTH', 'nen: randomBytes length must be an integer in 0..1048576');
+  }
+  return nobleRandomBytes(length);
+}
+
+function deriveKeyPair(kem: KemId, ikm: Uint8Array): KemKeyPair {
+  assertKem(kem);
+  assertBytes(ikm, 'ikm');
+  const sk = labeledDeriveShake256(kemSuiteId(kem), ikm, 'DeriveKeyPair', new Uint8Array(0), kemSizes(kem).privateKey);
+  return keyPairFromPrivate(kem, sk);
+}
+
+function keyPairFromPrivate(kem: KemId, privateKey: Uint8Array): KemKeyPair {
+  const k = expandKey(kem, privateKey);
+  wipe(k.dkM, k.skX);
+  return { kem, publicKey: k.publicKey, privateKey };
+}
+
+export function createNobleBackend(): Backend {
+  return Object.freeze({
+    name: 'noble' as const,
+    randomBytes,
+    sha256(data: Uint8Array) {
+      assertBytes(data, 'data');
+      return sha256(data);
+    },
+    hmacSha256(key: Uint8Array, data: Uint8Array) {
+      assertBytes(key, 'key');
+      assertBytes(data, 'data');
+      return hmac(sha256, key, data);
+    },
+    hkdfExtract(salt: Uint8Array, ikm: Uint8Array) {
+      assertBytes(salt, 'salt');
+      assertBytes(ikm, 'ikm');
+      return nobleHkdf.extract(salt, ikm);
+    },
+    hkdfExpand(prk: Uint8Array, info: Uint8Array, length: number) {
+      assertBytes(prk, 'prk');
+      assertBytes(info, 'info');
+      assertOutputLength(length);
+      if (prk.length < 32) throw new NenCryptoError('NEN_CRYPTO_LENGTH', 'nen: prk must be at least 32 bytes');
+      return nobleHkdf.expand(prk, info, length);
+    },
+    createAead: (key: Uint8Array) => new NobleAead(key),
+    generateKeyPair(kem: KemId) {
+      assertKem(kem);
+      return keyPairFromPrivate(kem, randomBytes(kemSizes(kem).privateKey));
+    },
+    deriveKeyPair,
+    createRecipientKey: (kem: KemId, privateKey: Uint8Array) => new NobleRecipientKey(kem, privateKey),
+    setupBaseSExport(kem: KemId, publicKey: Uint8Array, info: Uint8Array, exporterContext: Uint8Array, length: number) {
+      assertKem(kem);
+      const rnd = randomBytes(kem === KEM_ID.XWING ? 64 : 32);
+      try {
+        return setupBaseSExportDerand(kem, publicKey, info, exporterContext, length, rnd);
+      } finally {
+        wipe(rnd);
+      }
+    },
+  });
+}

@@ -1,0 +1,82 @@
+/**
+ * Input checks shared by every backend, so all of them reject bad input with the same typed
+ * error and stable code (see ERROR_CODES.md):
+ *  - NEN_CRYPTO_LENGTH      a byte string has the wrong length or is not a Uint8Array;
+ *  - NEN_CRYPTO_KEY         a key is malformed (e.g. an ML-KEM encapsulation key failing the
+ *                           FIPS 203 §7.2 modulus check, an X25519 low-order point);
+ *  - NEN_CRYPTO_AEAD        a ChaCha20-Poly1305 tag did not verify (RFC 8439 §2.8);
+ *  - NEN_CRYPTO_UNSUPPORTED an unknown KEM id or an unavailable backend;
+ *  - NEN_CRYPTO_DISPOSED    a key object was used after dispose().
+ *
+ * Pitfall: messages name the parameter and the expected size, never the bytes themselves.
+ */
+import { NenCryptoError } from '../errors.js';
+import { KEM_ID, KEM_SIZES, type KemId } from './types.js';
+
+export function assertBytes(value: unknown, name: string): asserts value is Uint8Array {
+  if (!(value instanceof Uint8Array)) {
+    throw new NenCryptoError('NEN_CRYPTO_LENGTH', `nen: ${name} must be a Uint8Array`);
+  }
+}
+
+export function assertLength(value: unknown, length: number, name: string): asserts value is Uint8Array {
+  assertBytes(value, name);
+  if (value.length !== length) {
+    throw new NenCryptoError('NEN_CRYPTO_LENGTH', `nen: ${name} must be ${length} bytes, got ${value.length}`);
+  }
+}
+
+export function assertKem(kem: unknown): asserts kem is KemId {
+  if (kem !== KEM_ID.XWING && kem !== KEM_ID.MLKEM768) {
+    throw new NenCryptoError('NEN_CRYPTO_UNSUPPORTED', `nen: unsupported KEM id ${String(kem)}`);
+  }
+}
+
+/** RFC 5869 §2.3: HKDF-Expand output is at most 255 * HashLen (8160 bytes for SHA-256). */
+export const HKDF_SHA256_MAX_OUTPUT = 255 * 32;
+
+export function assertOutputLength(length: unknown, name = 'length'): asserts length is number {
+  if (typeof length !== 'number' || !Number.isInteger(length) || length < 0 || length > HKDF_SHA256_MAX_OUTPUT) {
+    throw new NenCryptoError('NEN_CRYPTO_LENGTH', `nen: ${name} must be an integer in 0..${HKDF_SHA256_MAX_OUTPUT}`);
+  }
+}
+
+export function kemSizes(kem: KemId): { publicKey: number; privateKey: number; enc: number } {
+  return KEM_SIZES[kem];
+}
+
+export function disposedError(what: string): NenCryptoError {
+  return new NenCryptoError('NEN_CRYPTO_DISPOSED', `nen: ${what} was disposed and cannot be used`);
+}
+
+/** Overwrites secret bytes in place (best effort: JS cannot guarantee copies were not made). */
+export function wipe(...arrays: (Uint8Array | undefined | null)[]): void {
+  for (const a of arrays) if (a) a.fill(0);
+}
+
+/** Custom inspection so `util.inspect`, `String()` and `JSON.stringify` never show key bytes. */
+export const INSPECT = Symbol.for('nodejs.util.inspect.custom');
+
+export function toHex(bytes: Uint8Array): string {
+  let s = '';
+  for (const b of bytes) s += b.toString(16).padStart(2, '0');
+  return s;
+}
+
+export function concat(...parts: Uint8Array[]): Uint8Array {
+  let n = 0;
+  for (const p of parts) n += p.length;
+  const out = new Uint8Array(n);
+  let off = 0;
+  for (const p of parts) {
+    out.set(p, off);
+    off += p.length;
+  }
+  return out;
+}
+
+export function i2osp2(n: number): Uint8Array {
+  return new Uint8Array([(n >>> 8) & 0xff, n & 0xff]);
+}
+
+export const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s);
