@@ -1,0 +1,350 @@
+/**
+ * End to end: `next build` (skipped when .next is newer than every source), `next start` on a free
+ * 127.0.0.1 port with a pinned server key, Debian's chromium through playwright-core, and the real
+ * @nen/client in Node for the bench routes.
+ *
+ * What must hold (each check fails when the property is broken):
+ *  - notes can be created, edited, searched, read and deleted through the UI, all over Nen;
+ *  - no byte leaving the browser (URL or body) and no response body contains a note's plaintext;
+ *  - the stream shows tokens progressively;
+ *  - the wire panel shows ciphertext on one side and the decrypted JSON on the other;
+ *  - a response with one flipped ciphertext byte (injected by page.route) makes the UI show an
+ *    error instead of data;
+ *  - the bench routes answer as documented.
+ * Screenshots of the main pages go to test-results/ (gitignored).
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { dirname, join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type Browser, type Page, type Request as PwRequest } from 'playwright-core';
+import { createNenClient } from '@nen/client';
+
+const appDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const repoRoot = resolve(appDir, '../..');
+const artifacts = join(appDir, 'test-results');
+const nextBin = join(appDir, 'node_modules/next/dist/bin/next');
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+let server: ChildProcess | undefined;
+let serverLog = '';
+let browser: Browser | undefined;
+let baseUrl = '';
+let pin = '';
+
+function newestMtime(path: string, depth = 0): number {
+  if (!existsSync(path) || depth > 8) return 0;
+  const st = statSync(path);
+  if (!st.isDirectory()) return st.mtimeMs;
+  let newest = 0;
+  for (const name of readdirSync(path)) {
+    if (name === 'node_modules' || name === '.next' || name === 'test-results') continue;
+    newest = Math.max(newest, newestMtime(join(path, name), depth + 1));
+  }
+  return newest;
+}
+
+/** True when .next/BUILD_ID is newer than the app's sources and the SDK packages' builds. */
+function buildIsFresh(): boolean {
+  const id = join(appDir, '.next/BUILD_ID');
+  if (!existsSync(id)) return false;
+  const built = statSync(id).mtimeMs;
+  const inputs = ['app', 'components', 'lib', 'next.config.ts', 'package.json'].map((p) => join(appDir, p));
+  inputs.push(...['client', 'server', 'core'].map((p) => join(repoRoot, 'packages', p, 'dist')), join(repoRoot, 'packages/core/wasm'));
+  return inputs.every((p) => newestMtime(p) < built);
+}
+
+function keygen(): { env: string; pin: string } {
+  const cli = join(repoRoot, 'packages/server/dist/cli.js');
+  const out = spawnSync(process.execPath, [cli, 'keygen'], { encoding: 'utf8', timeout: 30_000 });
+  if (out.status !== 0) throw new Error(`nen keygen failed: ${out.stderr}`);
+  const text = `${out.stdout}\n${out.stderr}`;
+  const env = /NEN_SERVER_KEYS=(\S+)/.exec(text)?.[1];
+  const pinLine = /NEXT_PUBLIC_NEN_SERVER_KEY=(\S+)/.exec(text)?.[1] ?? /NEN_SERVER_PIN=(\S+)/.exec(text)?.[1] ?? /NEN_SERVER_KEY=(\S+)/.exec(text)?.[1];
+  if (!env || !pinLine) throw new Error(`cannot parse nen keygen output:\n${text.replace(/NEN_SERVER_KEYS=\S+/, 'NEN_SERVER_KEYS=<redacted>')}`);
+  return { env: env.replace(/^['"]|['"]$/g, ''), pin: pinLine.replace(/^['"]|['"]$/g, '') };
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      srv.close(() => resolvePort(port));
+    });
+  });
+}
+
+async function waitForServer(url: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (server?.exitCode !== null) throw new Error(`next start exited early:\n${serverLog}`);
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
+      if (res.status < 500) return;
+    } catch {
+      // not listening yet
+    }
+    await sleep(250);
+  }
+  throw new Error(`next start did not answer within ${timeoutMs} ms:\n${serverLog}`);
+}
+
+beforeAll(async () => {
+  mkdirSync(artifacts, { recursive: true });
+  if (!buildIsFresh()) {
+    const build = spawnSync(process.execPath, [nextBin, 'build'], { cwd: appDir, encoding: 'utf8', timeout: 240_000, env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+    if (build.status !== 0) throw new Error(`next build failed:\n${build.stdout}\n${build.stderr}`);
+  }
+  const keys = keygen();
+  pin = keys.pin;
+  const port = await freePort();
+  baseUrl = `http://127.0.0.1:${port}`;
+  const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEN_SERVER_KEYS: keys.env, NEN_SERVER_PIN: keys.pin, NEN_BENCH_METRICS: '1' };
+  delete env.REDIS_URL; // the e2e run uses the in-memory store
+  server = spawn(process.execPath, [nextBin, 'start', '-H', '127.0.0.1', '-p', String(port)], { cwd: appDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const keep = (chunk: Buffer) => {
+    serverLog = (serverLog + chunk.toString()).slice(-20_000);
+  };
+  server.stdout?.on('data', keep);
+  server.stderr?.on('data', keep);
+  await waitForServer(`${baseUrl}/api/bench/metrics`, 60_000);
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+}, 300_000);
+
+afterAll(async () => {
+  await browser?.close().catch(() => undefined);
+  if (server && server.exitCode === null) {
+    const exited = new Promise((r) => server!.once('exit', r));
+    server.kill('SIGTERM');
+    const timer = setTimeout(() => server?.kill('SIGKILL'), 5000);
+    timer.unref();
+    await exited;
+    clearTimeout(timer);
+  }
+});
+
+/** Records every byte the page sends (URLs and bodies) and every API response body it receives. */
+function recordTraffic(page: Page) {
+  const sent: Array<{ url: string; body: Buffer | null }> = [];
+  const received: Array<Promise<{ url: string; body: Buffer }>> = [];
+  page.on('request', (r: PwRequest) => sent.push({ url: r.url(), body: r.postDataBuffer() }));
+  page.on('response', (r) => {
+    if (new URL(r.url()).pathname.startsWith('/api/')) {
+      received.push(r.body().then((body) => ({ url: r.url(), body })).catch(() => ({ url: r.url(), body: Buffer.alloc(0) })));
+    }
+  });
+  return {
+    sent,
+    async leaks(secrets: string[]): Promise<string[]> {
+      const found: string[] = [];
+      const bodies = await Promise.all(received);
+      for (const s of secrets) {
+        const needle = Buffer.from(s);
+        const needleUrl = encodeURIComponent(s);
+        for (const r of sent) {
+          if (r.url.includes(s) || r.url.includes(needleUrl)) found.push(`${s} in URL ${r.url}`);
+          if (r.body?.includes(needle)) found.push(`${s} in request body to ${r.url}`);
+        }
+        for (const r of bodies) if (r.body.includes(needle)) found.push(`${s} in response body from ${r.url}`);
+      }
+      return found;
+    },
+  };
+}
+
+async function openApp(path = '/'): Promise<Page> {
+  const page = await browser!.newPage({ viewport: { width: 1440, height: 900 } });
+  page.setDefaultTimeout(20_000);
+  await page.goto(`${baseUrl}${path}`);
+  return page;
+}
+
+describe('demo app in chromium', () => {
+  it('creates, edits, searches, reads and deletes notes over Nen without leaking plaintext', async () => {
+    const page = await openApp('/');
+    const traffic = recordTraffic(page);
+    try {
+      await page.locator('[data-testid="note-list"][data-loaded="true"]').waitFor();
+      expect(await page.getByTestId('pin-state').textContent()).toContain('pinned (');
+
+      const tag = `zq${Date.now().toString(36)}`;
+      const title = `Launch plan ${tag}`;
+      const body = `The vault code is ${tag}-4471 and nobody else may read it`;
+      const edited = `Moved the vault code to ${tag}-9902`;
+
+      await page.getByTestId('new-note').click();
+      await page.getByTestId('note-title-input').fill(title);
+      await page.getByTestId('note-body-input').fill(body);
+      await page.getByTestId('save-note').click();
+      await expect.poll(() => page.getByTestId('flash').textContent().catch(() => '')).toBe('Created');
+      await page.getByTestId('note-item').filter({ hasText: title }).waitFor();
+
+      await page.getByTestId('note-body-input').fill(edited);
+      await page.getByTestId('save-note').click();
+      await expect.poll(() => page.getByTestId('flash').textContent().catch(() => '')).toBe('Saved');
+
+      // Search (confidential query: the term travels inside the envelope).
+      await page.getByTestId('search-input').fill(tag);
+      await expect.poll(() => page.getByTestId('note-item').count()).toBe(1);
+      await page.getByTestId('search-input').fill(`${tag}-nothing-matches`);
+      await expect.poll(() => page.getByTestId('note-item').count()).toBe(0);
+      await page.getByTestId('search-input').fill('');
+      await expect.poll(() => page.getByTestId('note-item').filter({ hasText: title }).count()).toBe(1);
+
+      // Read: start a fresh draft, then open the note by id (an encrypted GET).
+      await page.getByTestId('new-note').click();
+      expect(await page.getByTestId('note-body-input').inputValue()).toBe('');
+      await page.getByTestId('note-item').filter({ hasText: title }).click();
+      await expect.poll(() => page.getByTestId('note-body-input').inputValue()).toBe(edited);
+      await page.screenshot({ path: join(artifacts, 'notes.png'), fullPage: true });
+
+      // The wire panel: ciphertext on the left, the decrypted JSON on the right.
+      const latest = page.getByTestId('wire-entry').first();
+      await expect.poll(() => latest.getByTestId('wire-app-response').textContent().catch(() => '')).toContain(edited);
+      const network = (await latest.getByTestId('wire-network').textContent()) ?? '';
+      expect(network).toMatch(/GET \/api\/notes\/[A-Za-z0-9_-]{12}/);
+      expect(network).not.toContain(tag);
+      expect(await latest.getByTestId('wire-hex').count()).toBe(1);
+
+      await page.getByTestId('delete-note').click();
+      await expect.poll(() => page.getByTestId('flash').textContent().catch(() => '')).toBe('Deleted');
+      await expect.poll(() => page.getByTestId('note-item').filter({ hasText: title }).count()).toBe(0);
+
+      const apiRequests = traffic.sent.filter((r) => new URL(r.url).pathname.startsWith('/api/'));
+      expect(apiRequests.some((r) => r.body && r.body.length > 0 && new URL(r.url).pathname === '/api/notes')).toBe(true);
+      expect(await traffic.leaks([tag, 'vault code', 'Launch plan'])).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('streams the answer progressively and shows tokens as they arrive', async () => {
+    const page = await openApp('/');
+    const traffic = recordTraffic(page);
+    try {
+      await page.locator('[data-testid="note-list"][data-loaded="true"]').waitFor();
+      await page.getByTestId('ask-input').fill('groceries');
+      await page.getByTestId('ask-button').click();
+      const lengths = new Set<number>();
+      const deadline = Date.now() + 20_000;
+      while (Date.now() < deadline) {
+        const done = await page.getByTestId('ask-output').getAttribute('data-done');
+        const text = (await page.getByTestId('ask-output').textContent()) ?? '';
+        if (!text.startsWith('The answer streams')) lengths.add(text.length);
+        if (done === 'true') break;
+        await sleep(40);
+      }
+      const text = (await page.getByTestId('ask-output').textContent()) ?? '';
+      expect(text).toContain('Groceries');
+      expect(text).toContain('encrypted records');
+      expect(lengths.size, 'tokens should appear progressively, not all at once').toBeGreaterThanOrEqual(3);
+      await expect.poll(() => page.locator('[data-testid="wire-entry"][data-kind="stream"][data-state="ok"]').count()).toBeGreaterThan(0);
+      expect(await traffic.leaks(['oat milk', 'dark chocolate'])).toEqual([]);
+      await page.screenshot({ path: join(artifacts, 'stream.png'), fullPage: true });
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('shows an error, not data, when a response ciphertext byte is flipped in transit', async () => {
+    const page = await openApp('/');
+    try {
+      await page.locator('[data-testid="note-list"][data-loaded="true"]').waitFor();
+      const before = await page.getByTestId('note-item').count();
+      expect(before).toBeGreaterThan(0);
+      let tampered = 0;
+      await page.route(
+        (url) => url.pathname === '/api/notes',
+        async (route) => {
+          const response = await route.fetch();
+          const body = Buffer.from(await response.body());
+          if (body.length > 0) {
+            body[Math.floor(body.length / 2)]! ^= 0x01;
+            tampered++;
+          }
+          await route.fulfill({ response, body });
+        },
+      );
+      await page.getByTestId('search-input').fill('Groceries');
+      await page.getByTestId('error-banner').waitFor();
+      expect(tampered).toBeGreaterThan(0);
+      const banner = (await page.getByTestId('error-banner').textContent()) ?? '';
+      expect(banner).toMatch(/NEN_[A-Z_]+/);
+      // The list still shows the unfiltered notes from before: no tampered data reached the UI.
+      expect(await page.getByTestId('note-item').count()).toBe(before);
+      await page.screenshot({ path: join(artifacts, 'tampered.png'), fullPage: true });
+      await page.unroute((url) => url.pathname === '/api/notes');
+      await page.getByTestId('search-input').fill('Groceries ');
+      await expect.poll(() => page.getByTestId('note-item').filter({ hasText: 'Groceries' }).count()).toBe(1);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('the wire inspector page compares both sides for sample requests', async () => {
+    const page = await openApp('/wire');
+    try {
+      await page.getByTestId('lab-post').click();
+      await expect.poll(() => page.locator('[data-testid="wire-entry"][data-kind="api"][data-state="ok"]').count()).toBe(1);
+      await page.getByTestId('lab-get').click();
+      await expect.poll(() => page.locator('[data-testid="wire-entry"][data-kind="api"][data-state="ok"]').count()).toBe(2);
+      await page.getByTestId('lab-stream').click();
+      await expect.poll(() => page.locator('[data-testid="wire-entry"][data-kind="stream"][data-state="ok"]').count()).toBe(1);
+      const getEntry = page.locator('[data-testid="wire-entry"][data-kind="api"]').first();
+      expect(await getEntry.getByTestId('wire-app-response').textContent()).toContain('alice');
+      expect(await getEntry.getByTestId('wire-network').textContent()).not.toContain('alice');
+      const postEntry = page.locator('[data-testid="wire-entry"][data-kind="api"]').nth(1);
+      expect(await postEntry.getByTestId('wire-app-response').textContent()).toContain('4111 1111 1111 1111');
+      const hex = (await postEntry.getByTestId('wire-hex').textContent()) ?? '';
+      expect(hex).toMatch(/^[0-9a-f ]{16,}$/);
+      await page.screenshot({ path: join(artifacts, 'wire.png'), fullPage: true });
+    } finally {
+      await page.close();
+    }
+  });
+});
+
+describe('bench routes over the real @nen/client in Node', () => {
+  it('encrypted echo, GET echo, stream, plain twin and metrics', async () => {
+    const client = createNenClient({ baseUrl, serverKey: pin });
+    try {
+      const payload = { hello: 'world', n: [1, 2, 3], s: 'x'.repeat(5000) };
+      const res = await client.fetch('/api/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual(payload);
+
+      const get = await client.fetch('/api/echo?x=1&y=two', { method: 'GET' });
+      expect(await get.json()).toEqual({ method: 'GET', path: '/api/echo', query: { x: '1', y: 'two' } });
+
+      let text = '';
+      const decoder = new TextDecoder();
+      for await (const chunk of client.stream('/api/stream?n=5', { method: 'POST' })) text += decoder.decode(chunk, { stream: true });
+      expect(text.match(/^data: /gm)?.length).toBe(6);
+      expect(text).toContain('token-4');
+      expect(text.trimEnd().endsWith('data: [DONE]')).toBe(true);
+
+      const plain = await fetch(`${baseUrl}/api/plain/echo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) });
+      expect(await plain.json()).toEqual(payload);
+
+      // The encrypted route refuses a plaintext request: it never runs the handler on it.
+      const bypass = await fetch(`${baseUrl}/api/echo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) });
+      expect(bypass.status).toBeGreaterThanOrEqual(400);
+      expect(await bypass.text()).not.toContain('world');
+
+      const metrics = (await (await fetch(`${baseUrl}/api/bench/metrics`)).json()) as Record<string, unknown>;
+      expect(metrics.storeKind).toBe('memory');
+      expect(typeof metrics.rss).toBe('number');
+      expect(Number(metrics.sessions)).toBeGreaterThan(0);
+      expect((metrics.counters as Record<string, number>)['echo.nen']).toBeGreaterThan(0);
+    } finally {
+      await client.terminate().catch(() => undefined);
+    }
+  });
+});
