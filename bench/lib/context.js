@@ -1,0 +1,57 @@
+/**
+ * The shared context every stage gets: targets, options, the keep-alive agent and plain fetch,
+ * a factory for Nen clients wired to the bench transport (round-robin, wire counting, tampering),
+ * the progress line, and a global request counter (memory growth is expressed per request).
+ *
+ * The bench imports @nen/client (the built package), never @nen/server: it sees the deployment
+ * only over HTTP, like any other client.
+ */
+import { createFetch } from './transport.js';
+
+let clientModule = null;
+
+/** Load the built client once, with an actionable message if it is not built. */
+export async function loadClientModule() {
+  if (clientModule) return clientModule;
+  try {
+    clientModule = await import('@nen/client');
+  } catch (err) {
+    throw new Error(`bench: cannot load @nen/client (${err?.message ?? err}); build it first: pnpm turbo run build --filter @nen/client`);
+  }
+  if (typeof clientModule.createNenClient !== 'function') throw new Error('bench: @nen/client does not export createNenClient');
+  return clientModule;
+}
+
+export function createContext({ targets, options, agent, progress, cores }) {
+  let requests = 0;
+  const countRequest = () => {
+    requests++;
+    progress?.tick();
+  };
+  const plainFetch = createFetch({ agent, targets });
+  return {
+    targets,
+    base: targets[0],
+    options,
+    agent,
+    progress,
+    cores,
+    plainFetch,
+    countRequest,
+    get requests() {
+      return requests;
+    },
+    /**
+     * A Nen client whose transport is the bench's (round-robin over targets). Extra transport
+     * hooks (tamper, tamperResponse, onWire) and client options pass through.
+     */
+    async makeClient({ tamper, tamperResponse, onWire, ...clientOptions } = {}) {
+      const { createNenClient } = await loadClientModule();
+      const fetch = createFetch({ agent, targets, tamper, tamperResponse, onWire });
+      return createNenClient({ baseUrl: targets[0], fetch, ...clientOptions });
+    },
+    url(path) {
+      return targets[0] + path;
+    },
+  };
+}

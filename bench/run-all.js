@@ -1,0 +1,145 @@
+#!/usr/bin/env node
+/**
+ * `TARGET_URL=http://host:port[,http://host2:port] node bench/run-all.js [--quick] [--levels ..]
+ *  [--duration s] [--only stage,..]`: the Nen bench against any deployment of the demo routes.
+ *
+ * Stages, in order, stopping at the first that fails: regression (every observable security
+ * property), load (encrypted vs plain echo at each concurrency, interleaved), payload (sizes, wire
+ * bytes), scenarios (handshakes, rotation, long session, CRUD burst, churn, streaming). Server
+ * memory is sampled in the background throughout. Results: one JSON per stage, memory.json,
+ * summary.json and report.html in bench/results/<timestamp>/, mirrored to bench/results/latest/.
+ * Exit code 0 when every stage passed, 1 when one failed, 2 on bad usage / unreachable target.
+ *
+ * Pitfall: this process is a client only: it imports the built @nen/client and never the server.
+ */
+import os from 'node:os';
+import path from 'node:path';
+import { Agent } from 'undici';
+import { parseOptions, HELP } from './lib/options.js';
+import { parseTargets, createAgent } from './lib/transport.js';
+import { createProgress } from './lib/progress.js';
+import { collectEnvironment, benchDir } from './lib/env.js';
+import { createResultsDir, stageEnvelope, writeJson, mirrorLatest } from './lib/results.js';
+import { createMemorySampler, fetchMetrics } from './lib/memory.js';
+import { renderReport } from './lib/report.js';
+import { createContext, loadClientModule } from './lib/context.js';
+import { buildSummary, formatSummaryTable } from './lib/summary.js';
+import * as regression from './stages/regression.js';
+import * as load from './stages/load.js';
+import * as payload from './stages/payload.js';
+import * as scenarios from './stages/scenarios.js';
+import fs from 'node:fs';
+
+const STAGE_MODULES = { regression, load, payload, scenarios };
+
+async function probe(targets, dispatcher) {
+  let storeKind = null;
+  for (const base of targets) {
+    let res;
+    try {
+      res = await fetchMetrics(base, dispatcher);
+    } catch (e) {
+      throw new Error(`bench: target ${base} is not reachable (${e?.code ?? e?.message}); is the app running?`);
+    }
+    if (res.ok) storeKind ??= res.metrics.storeKind ?? null;
+  }
+  return storeKind;
+}
+
+export async function main(argv = process.argv.slice(2)) {
+  let options;
+  let targets;
+  try {
+    options = parseOptions(argv);
+    if (options.help) {
+      console.log(HELP);
+      return 0;
+    }
+    targets = parseTargets(options.target);
+  } catch (e) {
+    console.error(String(e?.message ?? e));
+    console.error(HELP);
+    return 2;
+  }
+  const cores = os.cpus().length;
+  const agent = createAgent({ connections: Math.max(64, Math.max(...options.levels) + 32) });
+  const metricsAgent = new Agent({ connections: 2, headersTimeout: 10_000, bodyTimeout: 10_000 });
+  const progress = createProgress();
+  let storeKind;
+  try {
+    storeKind = await probe(targets, metricsAgent);
+    await loadClientModule();
+  } catch (e) {
+    progress.stop();
+    console.error(String(e?.message ?? e));
+    await agent.close();
+    await metricsAgent.close();
+    return 2;
+  }
+  const environment = collectEnvironment({ targets, storeKind, options: { quick: options.quick, levels: options.levels, durationSeconds: options.durationSeconds, sliceSeconds: options.sliceSeconds, stages: options.stages } });
+  const outRoot = path.resolve(options.out ?? path.join(benchDir, 'results'));
+  const runDir = createResultsDir(outRoot);
+  const ctx = createContext({ targets, options, agent, progress, cores });
+  const sampler = createMemorySampler({ targets, dispatcher: metricsAgent, requestCount: () => ctx.requests });
+  await sampler.sampleOnce();
+  if (sampler.available === false) progress.log('[bench] note: GET /api/bench/metrics answered 404: start the server with NEN_BENCH_METRICS=1 for memory figures');
+
+  const startedAt = new Date().toISOString();
+  const stages = {};
+  let failedStage = null;
+  let failure = null;
+  for (const name of options.stages) {
+    progress.stage(name);
+    progress.log(`[bench] stage ${name}`);
+    const t0 = new Date().toISOString();
+    let result;
+    try {
+      result = await STAGE_MODULES[name].run(ctx);
+    } catch (e) {
+      result = { ok: false, failure: `${name}: ${e?.stack ?? e}`, data: null };
+    }
+    const env = stageEnvelope({ stage: name, ok: result.ok, startedAt: t0, finishedAt: new Date().toISOString(), environment, data: result.data, error: result.failure ?? undefined });
+    stages[name] = env;
+    writeJson(runDir, `${name}.json`, env);
+    if (!result.ok) {
+      failedStage = name;
+      failure = result.failure;
+      break;
+    }
+  }
+  await sampler.sampleOnce();
+  sampler.stop();
+  const memory = stageEnvelope({
+    stage: 'memory', ok: true, startedAt, finishedAt: new Date().toISOString(), environment,
+    data: { available: sampler.available === true, intervalMs: 1000, requests: ctx.requests, summary: sampler.summary(), samples: sampler.samples },
+  });
+  stages.memory = memory;
+  writeJson(runDir, 'memory.json', memory);
+  const summary = buildSummary({ environment, stages, startedAt, finishedAt: new Date().toISOString(), failedStage, failure, runDir });
+  writeJson(runDir, 'summary.json', summary);
+  fs.writeFileSync(path.join(runDir, 'report.html'), renderReport({ environment, stages, summary }));
+  const latest = mirrorLatest(runDir);
+  progress.stop();
+  await agent.close();
+  await metricsAgent.close();
+  console.log(formatSummaryTable(summary));
+  console.log(`\nresults: ${runDir}\nreport:  ${path.join(latest, 'report.html')}`);
+  if (failedStage) {
+    console.error(`\n[bench] FAILED at stage ${failedStage}: ${failure}`);
+    return 1;
+  }
+  return 0;
+}
+
+const invokedDirectly = process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname);
+if (invokedDirectly) {
+  main().then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (e) => {
+      console.error(e?.stack ?? e);
+      process.exitCode = 1;
+    },
+  );
+}

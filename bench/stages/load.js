@@ -1,0 +1,98 @@
+/**
+ * Stage 2: load levels. At each concurrency level, closed-loop workers POST the same ~1 KB JSON
+ * body to the encrypted echo (`POST /api/echo`, through the real Nen client: every request sealed,
+ * every response opened and compared) and to the unencrypted echo (`POST /api/plain/echo`, same
+ * handler code, same transport, response read and compared), in alternating short slices so
+ * both modes see the same machine state. Reports req/s, p50/p90/p99/max, errors, client CPU share
+ * and the ratios encrypted/plain.
+ *
+ * Pitfall: one Nen session is shared by all workers (as a browser tab would share it); the
+ * session's replay window must accept out-of-order arrivals of up to `concurrency` requests.
+ */
+import { runInterleaved } from '../lib/driver.js';
+import { ratio } from '../lib/stats.js';
+import { ECHO_1K } from '../lib/payloads.js';
+
+const MAX_ERROR_RATE = 0.005;
+
+export function echoOps(ctx, client, body = ECHO_1K) {
+  const headers = { 'content-type': 'application/json' };
+  const encrypted = async () => {
+    const res = await client.fetch('/api/echo', { method: 'POST', headers, body });
+    const text = await res.text();
+    if (res.status !== 200) throw Object.assign(new Error(`encrypted echo: status ${res.status}`), { code: 'HTTP', status: res.status });
+    if (text !== body) throw Object.assign(new Error('encrypted echo: body mismatch'), { code: 'MISMATCH' });
+    ctx.countRequest();
+  };
+  const plainUrl = ctx.url('/api/plain/echo');
+  const plain = async () => {
+    const res = await ctx.plainFetch(plainUrl, { method: 'POST', headers, body });
+    const text = await res.text();
+    if (res.status !== 200) throw Object.assign(new Error(`plain echo: status ${res.status}`), { code: 'HTTP', status: res.status });
+    if (text !== body) throw Object.assign(new Error('plain echo: body mismatch'), { code: 'MISMATCH' });
+    ctx.countRequest();
+  };
+  return { encrypted, plain };
+}
+
+export async function run(ctx) {
+  const { levels, durationSeconds, sliceSeconds } = ctx.options;
+  const client = await ctx.makeClient();
+  await client.handshake();
+  const ops = echoOps(ctx, client);
+  // warm-up: JIT, connections, Next route compilation
+  const warm = Math.min(200, 20 * Math.max(...levels));
+  for (let i = 0; i < Math.min(warm, 100); i++) {
+    await ops.encrypted();
+    await ops.plain();
+  }
+  const results = [];
+  let failure = null;
+  for (const concurrency of levels) {
+    ctx.progress?.detail(`concurrency ${concurrency}`);
+    const r = await runInterleaved({
+      modes: ops,
+      concurrency,
+      durationMs: durationSeconds * 1000,
+      sliceMs: sliceSeconds * 1000,
+      cores: ctx.cores,
+      onSlice: (mode) => ctx.progress?.detail(`concurrency ${concurrency} · ${mode}`),
+    });
+    const level = {
+      concurrency,
+      encrypted: r.encrypted,
+      plain: r.plain,
+      ratio: {
+        rps: ratio(r.encrypted.rps, r.plain.rps),
+        p50: ratio(r.encrypted.latencyMs.p50, r.plain.latencyMs.p50),
+        p99: ratio(r.encrypted.latencyMs.p99, r.plain.latencyMs.p99),
+      },
+    };
+    results.push(level);
+    ctx.progress?.log(
+      `  load c=${concurrency}: encrypted ${r.encrypted.rps} req/s p99 ${r.encrypted.latencyMs.p99} ms | plain ${r.plain.rps} req/s p99 ${r.plain.latencyMs.p99} ms | ratio ${level.ratio.rps}` +
+        (r.encrypted.errors || r.plain.errors ? ` | errors ${r.encrypted.errors}/${r.plain.errors}` : ''),
+    );
+    for (const mode of ['encrypted', 'plain']) {
+      const m = r[mode];
+      const total = m.requests + m.errors;
+      if (total === 0 || m.errors / total > MAX_ERROR_RATE) {
+        failure ??= `load: ${mode} at concurrency ${concurrency}: ${m.errors} errors of ${total} requests (${JSON.stringify(m.errorKinds)}; ${m.errorSamples[0] ?? ''})`;
+      }
+    }
+  }
+  return {
+    ok: failure === null,
+    failure,
+    data: {
+      route: { encrypted: 'POST /api/echo', plain: 'POST /api/plain/echo' },
+      bodyBytes: ECHO_1K.length,
+      contentType: 'application/json',
+      durationSecondsPerMode: durationSeconds,
+      sliceSeconds,
+      sessions: 1,
+      maxErrorRate: MAX_ERROR_RATE,
+      levels: results,
+    },
+  };
+}
