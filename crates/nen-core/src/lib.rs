@@ -1,0 +1,28 @@
+//! Nen crypto core: the small set of primitives the Nen protocol is built from, checked against
+//! published vectors, for native Rust and (through [`wasm`]) for JavaScript via wasm-bindgen.
+//!
+//! | module | standard |
+//! |---|---|
+//! | [`mlkem768`] | FIPS 203 ML-KEM-768 (libcrux-ml-kem) |
+//! | [`xwing`] | X-Wing / MLKEM768-X25519 (draft-connolly-cfrg-xwing-kem, HPKE KEM 0x647a) |
+//! | [`hpke`] | RFC 9180 base mode + draft-ietf-hpke-pq KEMs, HKDF-SHA256, ChaCha20-Poly1305 |
+//! | [`hkdf`] | RFC 5869 HKDF-SHA256 |
+//! | [`sha256`] | FIPS 180-4 SHA-256, RFC 2104 HMAC-SHA256 |
+//! | [`aead`] | RFC 8439 ChaCha20-Poly1305, RFC 9180 §5.2 nonces |
+//!
+//! Every failure is an [`Error`] with a stable code; secrets zeroize on drop and never print.
+//! Deterministic entry points (caller-given randomness) exist only with the `hazmat` feature.
+
+pub mod aead;
+pub mod error;
+pub mod hkdf;
+pub mod hpke;
+pub mod mlkem768;
+pub mod secret;
+pub mod sha256;
+pub mod xwing;
+
+#[cfg(target_arch = "wasm32")]
+pub mod wasm;
+
+pub use error::Error;

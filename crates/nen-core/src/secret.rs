@@ -1,0 +1,38 @@
+//! Fixed-size secret byte strings: zeroized on drop, never printed.
+//!
+//! Pitfall: `Clone` makes a second copy that is zeroized independently; avoid cloning secrets
+//! (the type is deliberately not `Copy`).
+
+use zeroize::{Zeroize, ZeroizeOnDrop};
+
+/// `N` secret bytes (shared secrets, seeds, exported secrets).
+#[derive(Clone, Zeroize, ZeroizeOnDrop, PartialEq, Eq)]
+pub struct SecretBytes<const N: usize>([u8; N]);
+
+impl<const N: usize> SecretBytes<N> {
+    /// Wraps `bytes` (moved in; the caller's array is the same memory).
+    pub const fn new(bytes: [u8; N]) -> Self {
+        Self(bytes)
+    }
+
+    /// The secret bytes.
+    pub const fn as_bytes(&self) -> &[u8; N] {
+        &self.0
+    }
+
+    /// Mutable access, for filling in place.
+    pub(crate) fn as_mut(&mut self) -> &mut [u8; N] {
+        &mut self.0
+    }
+
+    /// All zero bytes (to be filled with [`SecretBytes::as_mut`]).
+    pub(crate) const fn zero() -> Self {
+        Self([0u8; N])
+    }
+}
+
+impl<const N: usize> core::fmt::Debug for SecretBytes<N> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "SecretBytes<{N}>(hidden)")
+    }
+}
