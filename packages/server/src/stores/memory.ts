@@ -1,0 +1,187 @@
+/**
+ * In-memory session store (the default): implements SessionStore (./types.ts) for one process.
+ *
+ * DESIGN properties 7, 8, 12: per-session replay window (the shared RFC 4303 §3.4.3-style
+ * `ReplayWindow` of @nen/core, O(1) memory per session), absolute TTL and idle timeout, and a
+ * bounded session count with least-recently-used eviction. A sweep timer (unref'd, so it never
+ * keeps a process alive) drops expired sessions; lookups also check expiry, so the sweep only
+ * bounds memory.
+ *
+ * Pitfalls:
+ *  - `next dev` re-evaluates modules on every hot reload: a store created with `shared: true` (the
+ *    default) lives on globalThis under its name, so sessions survive reloads; `close()` removes it.
+ *  - Secrets are copied in and wiped on delete/eviction; nothing here logs them.
+ *  - Map iteration order is insertion order: touching a session re-inserts it, so the first key is
+ *    always the least recently used one (O(1) eviction).
+ */
+import { ReplayWindow } from '@nen/core';
+import type { CommitResult, SessionRecord, SessionStore } from './types.js';
+
+export interface MemoryStoreOptions {
+  /** Maximum live sessions; the least recently used one is evicted beyond it. Default 50 000. */
+  maxSessions?: number;
+  /** Sweep period in ms (default 30 000). */
+  sweepIntervalMs?: number;
+  /** Reuse one instance per `name` across module reloads (globalThis). Default true. */
+  shared?: boolean;
+  /** Registry name when shared (default "default"). */
+  name?: string;
+}
+
+interface Entry {
+  record: SessionRecord;
+  window: ReplayWindow;
+}
+
+const REGISTRY = Symbol.for('nen.server.memoryStores');
+type Registry = Map<string, MemoryStore>;
+
+function registry(): Registry {
+  const g = globalThis as typeof globalThis & { [REGISTRY]?: Registry };
+  return (g[REGISTRY] ??= new Map());
+}
+
+function cloneRecord(r: SessionRecord): SessionRecord {
+  return { ...r, secret: r.secret.slice(), meta: { ...r.meta } };
+}
+
+function isLive(r: SessionRecord, now: number): boolean {
+  return now < r.expiresAt && now - r.lastSeenAt <= r.idleTimeoutMs;
+}
+
+export class MemoryStore implements SessionStore {
+  readonly kind = 'memory' as const;
+  readonly maxSessions: number;
+  readonly #sessions = new Map<string, Entry>();
+  #timer: ReturnType<typeof setInterval> | undefined;
+  #closed = false;
+  #name: string | undefined;
+  /** Sessions evicted because the store was full (for metrics). */
+  evictions = 0;
+
+  constructor(options: MemoryStoreOptions = {}) {
+    this.maxSessions = Math.max(1, Math.floor(options.maxSessions ?? 50_000));
+    const period = Math.max(100, options.sweepIntervalMs ?? 30_000);
+    this.#timer = setInterval(() => this.sweep(Date.now()), period);
+    this.#timer.unref?.();
+  }
+
+  /** @internal registry name, set by memoryStore(). */
+  set registryName(n: string) {
+    this.#name = n;
+  }
+
+  async create(session: SessionRecord): Promise<void> {
+    this.#assertOpen();
+    const old = this.#sessions.get(session.id);
+    if (old) this.#drop(session.id, old);
+    while (this.#sessions.size >= this.maxSessions) {
+      const lru = this.#sessions.keys().next();
+      if (lru.done) break;
+      this.#drop(lru.value, this.#sessions.get(lru.value) as Entry);
+      this.evictions++;
+    }
+    this.#sessions.set(session.id, { record: cloneRecord(session), window: new ReplayWindow() });
+  }
+
+  async get(id: string, now: number): Promise<SessionRecord | null> {
+    this.#assertOpen();
+    const e = this.#sessions.get(id);
+    if (!e) return null;
+    if (!isLive(e.record, now)) {
+      this.#drop(id, e);
+      return null;
+    }
+    return cloneRecord(e.record);
+  }
+
+  async commit(id: string, seq: bigint, now: number): Promise<CommitResult> {
+    this.#assertOpen();
+    const e = this.#sessions.get(id);
+    if (!e) return { ok: false, reason: 'unknown' };
+    if (!isLive(e.record, now)) {
+      this.#drop(id, e);
+      return { ok: false, reason: 'expired' };
+    }
+    const verdict = e.window.checkAndAccept(seq);
+    if (verdict !== 'ok') return { ok: false, reason: verdict };
+    e.record.lastSeenAt = now;
+    // LRU touch: move to the end of the insertion order.
+    this.#sessions.delete(id);
+    this.#sessions.set(id, e);
+    return { ok: true, session: e.record };
+  }
+
+  async update(id: string, patch: { secret?: Uint8Array; meta?: SessionRecord['meta']; epoch?: number; expiresAt?: number }): Promise<boolean> {
+    this.#assertOpen();
+    const e = this.#sessions.get(id);
+    if (!e) return false;
+    if (patch.secret) {
+      e.record.secret.fill(0);
+      e.record.secret = patch.secret.slice();
+    }
+    if (patch.meta) e.record.meta = { ...patch.meta };
+    if (patch.epoch !== undefined) e.record.epoch = patch.epoch;
+    if (patch.expiresAt !== undefined) e.record.expiresAt = patch.expiresAt;
+    return true;
+  }
+
+  async delete(id: string): Promise<boolean> {
+    this.#assertOpen();
+    const e = this.#sessions.get(id);
+    if (!e) return false;
+    this.#drop(id, e);
+    return true;
+  }
+
+  async size(): Promise<number> {
+    return this.#sessions.size;
+  }
+
+  /** Drops expired and idle sessions; bounded by the session count. Returns how many. */
+  sweep(now: number): number {
+    let n = 0;
+    for (const [id, e] of this.#sessions) {
+      if (!isLive(e.record, now)) {
+        this.#drop(id, e);
+        n++;
+      }
+    }
+    return n;
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = undefined;
+    for (const [id, e] of this.#sessions) this.#drop(id, e);
+    if (this.#name !== undefined && registry().get(this.#name) === this) registry().delete(this.#name);
+  }
+
+  #drop(id: string, e: Entry): void {
+    e.record.secret.fill(0);
+    this.#sessions.delete(id);
+  }
+
+  #assertOpen(): void {
+    if (this.#closed) throw new Error('nen: memory store is closed');
+  }
+}
+
+/**
+ * The in-memory store. Shared (default): one instance per name per process, surviving `next dev`
+ * hot reloads; options of later calls with the same name are ignored.
+ */
+export function memoryStore(options: MemoryStoreOptions = {}): MemoryStore {
+  if (options.shared === false) return new MemoryStore(options);
+  const name = options.name ?? 'default';
+  const reg = registry();
+  let s = reg.get(name);
+  if (!s) {
+    s = new MemoryStore(options);
+    s.registryName = name;
+    reg.set(name, s);
+  }
+  return s;
+}
