@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# The main job: set up, build, start the demo app (`next build` via turbo, then `next start`) on a
+# free 127.0.0.1 port with the bench metrics route on, run the full bench against it, print the
+# summary table and the report path, and stop everything it started (trap on exit).
+#
+#   bash scripts/main.sh                 # one instance, in-memory session store
+#   bash scripts/main.sh --redis         # local redis-server on a free port + TWO instances sharing it
+#   bash scripts/main.sh --quick         # any other flag goes to bench/run-all.js (--quick, --levels, --only ...)
+#
+# Idempotent; works on a fresh machine of this kind (scripts/setup.sh installs what is missing).
+# Server logs: bench/results/server-*.log (gitignored).
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+export PATH="$HOME/.cargo/bin:$PATH"
+export NEXT_TELEMETRY_DISABLED=1 TURBO_TELEMETRY_DISABLED=1 DO_NOT_TRACK=1
+log() { printf '\033[1m[main]\033[0m %s\n' "$*" >&2; }
+
+use_redis=0
+bench_args=()
+for a in "$@"; do
+  if [ "$a" = "--redis" ]; then use_redis=1; else bench_args+=("$a"); fi
+done
+
+pids=()
+cleanup() {
+  local code=$?
+  for pid in "${pids[@]:-}"; do
+    [ -n "$pid" ] || continue
+    # each server was started in its own process group (setsid): stop the group, then make sure
+    kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null || true
+  done
+  for pid in "${pids[@]:-}"; do
+    [ -n "$pid" ] || continue
+    for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null || true
+  done
+  exit "$code"
+}
+trap cleanup EXIT INT TERM
+
+log "setup"
+bash scripts/setup.sh
+
+log "build (turbo: wasm, packages, demo app: next build)"
+pnpm turbo run build --output-logs=errors-only
+
+free_port() { node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"; }
+
+wait_ready() { # wait_ready URL PID LOGFILE
+  local url="$1" pid="$2" logf="$3"
+  for _ in $(seq 1 180); do
+    if ! kill -0 "$pid" 2>/dev/null; then log "server exited early; last log lines:"; tail -40 "$logf" >&2; return 1; fi
+    local code
+    code="$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 "$url" || true)"
+    if [ "$code" = "200" ]; then return 0; fi
+    sleep 0.5
+  done
+  log "server at $url not ready after 90 s; last log lines:"; tail -40 "$logf" >&2
+  return 1
+}
+
+mkdir -p bench/results
+server_keys="$(node packages/server/dist/cli.js keygen 2>/dev/null | sed -n 's/^NEN_SERVER_KEYS=//p' | head -1 | sed "s/^['\"]//; s/['\"]$//")"
+if [ -z "$server_keys" ]; then log "warning: nen keygen gave no NEN_SERVER_KEYS line; each instance uses its own generated key"; fi
+
+server_env=(NEN_BENCH_METRICS=1 NEN_HANDSHAKE_RATE=100000000 NODE_ENV=production)
+[ -n "$server_keys" ] && server_env+=("NEN_SERVER_KEYS=$server_keys")
+
+if [ "$use_redis" = 1 ]; then
+  command -v redis-server >/dev/null || { log "redis-server is not installed (scripts/setup.sh installs it)"; exit 1; }
+  rport="$(free_port)"
+  log "starting redis-server on 127.0.0.1:$rport"
+  setsid redis-server --port "$rport" --bind 127.0.0.1 --save '' --appendonly no --protected-mode yes >"bench/results/server-redis.log" 2>&1 &
+  pids+=($!)
+  for _ in $(seq 1 50); do redis-cli -p "$rport" ping >/dev/null 2>&1 && break; sleep 0.1; done
+  server_env+=("REDIS_URL=redis://127.0.0.1:$rport")
+  instances=2
+else
+  instances=1
+fi
+
+targets=()
+for i in $(seq 1 "$instances"); do
+  port="$(free_port)"
+  logf="bench/results/server-$i.log"
+  log "starting demo instance $i: next start on 127.0.0.1:$port (log $logf)"
+  (cd apps/demo && exec setsid env "${server_env[@]}" node node_modules/next/dist/bin/next start -H 127.0.0.1 -p "$port") >"$logf" 2>&1 &
+  pids+=($!)
+  wait_ready "http://127.0.0.1:$port/api/bench/metrics" "${pids[-1]}" "$logf"
+  targets+=("http://127.0.0.1:$port")
+done
+TARGET_URL="$(IFS=,; echo "${targets[*]}")"
+export TARGET_URL
+log "bench against $TARGET_URL"
+set +e
+node bench/run-all.js "${bench_args[@]}"
+code=$?
+set -e
+exit "$code"
