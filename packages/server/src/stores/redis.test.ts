@@ -1,0 +1,355 @@
+/**
+ * Redis session store against a real redis-server (test/redis/harness.ts): the shared store
+ * contract, then what only a persistent, shared store must do: secrets wrapped at rest and failing
+ * closed when tampered, one EVALSHA per commit, TTLs on every key, bounded bytes per session, two
+ * clients and a second Node process racing the same (id, seq) pairs, and fail-fast / self-healing
+ * when Redis is killed, hung or absent.
+ */
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sleep, startRedis, transpileStoreForChild, type RedisServer } from '../../test/redis/harness.js';
+import { sampleSession, sessionId, storeContract } from './contract.js';
+import { redisStore, type RedisStoreEvent } from './redis.js';
+import { StoreUnavailableError, type SessionStore } from './types.js';
+
+const wrapKey = new Uint8Array(32).map((_, i) => i + 1);
+let server: RedisServer;
+let raw: Redis;
+let prefixN = 0;
+const prefix = () => `nt${++prefixN}-${process.pid}:`;
+
+beforeAll(async () => {
+  server = await startRedis();
+  raw = new Redis(server.url, { maxRetriesPerRequest: 1 });
+}, 30_000);
+
+afterAll(async () => {
+  raw?.disconnect();
+  await server?.stop();
+});
+
+storeContract('redis (standalone)', () => redisStore({ url: server.url, wrapKey, keyPrefix: prefix() }));
+
+function contains(haystack: Uint8Array, needle: Uint8Array): boolean {
+  outer: for (let i = 0; i + needle.length <= haystack.length; i++) {
+    for (let j = 0; j < needle.length; j++) if (haystack[i + j] !== needle[j]) continue outer;
+    return true;
+  }
+  return false;
+}
+
+describe('redis store: at rest', () => {
+  it('wraps secrets: the raw value does not hold the secret; tampering or swapping fails closed', async () => {
+    const events: RedisStoreEvent[] = [];
+    const kp = prefix();
+    const store = redisStore({ url: server.url, wrapKey, keyPrefix: kp, logger: (e) => events.push(e) });
+    try {
+      const t = Date.now();
+      const a = sampleSession(t);
+      const b = sampleSession(t);
+      const secretA = Uint8Array.from(a.secret);
+      await store.create(a);
+      await store.create(b);
+      const keyA = `${kp}{${a.id}}:s`;
+      const keyB = `${kp}{${b.id}}:s`;
+      expect(await raw.exists(keyA)).toBe(1);
+      const fields = await raw.hgetallBuffer(keyA);
+      for (const v of Object.values(fields)) expect(contains(v, secretA.subarray(0, 16))).toBe(false);
+      const k = fields.k!;
+      expect(k.length + fields.j!.length).toBe(1 + 16 + secretA.length + 16);
+      expect(await raw.object('ENCODING', keyA)).toBe('listpack');
+
+      // one flipped bit anywhere in the wrapped value → unknown, and an integrity event
+      const tampered = Buffer.from(k);
+      tampered[tampered.length - 20]! ^= 0x01;
+      await raw.hset(keyA, 'k', tampered);
+      expect(await store.get(a.id, t)).toBeNull();
+      expect(await store.commit(a.id, 1n, t)).toEqual({ ok: false, reason: 'unknown' });
+      expect(events.some((e) => e.event === 'redis.unwrap_failed')).toBe(true);
+      expect(JSON.stringify(events)).not.toContain(Buffer.from(secretA).toString('hex').slice(0, 16));
+
+      // a valid wrapped value moved to another session (or epoch) does not unwrap there
+      const [kB, jB] = await raw.hmgetBuffer(keyB, 'k', 'j');
+      await raw.hset(keyA, 'k', kB!, 'j', jB!);
+      expect(await store.get(a.id, t)).toBeNull();
+      expect(await store.get(b.id, t)).not.toBeNull();
+      await raw.hset(keyB, 'e', '1');
+      expect(await store.get(b.id, t)).toBeNull();
+
+      // a store with another wrap key cannot read the sessions
+      const other = redisStore({ url: server.url, wrapKey: new Uint8Array(32).fill(9), keyPrefix: kp });
+      await raw.hset(keyB, 'e', '0');
+      expect(await store.get(b.id, t)).not.toBeNull();
+      expect(await other.get(b.id, t)).toBeNull();
+      await other.close();
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('rejects bad configuration and bad ids without touching Redis', async () => {
+    expect(() => redisStore({ url: server.url, wrapKey: new Uint8Array(16) })).toThrow(/32-byte/);
+    const store = redisStore({ url: server.url, wrapKey, keyPrefix: prefix() });
+    try {
+      expect(await store.get('bad}id{', Date.now())).toBeNull();
+      expect(await store.commit('', 1n, Date.now())).toEqual({ ok: false, reason: 'unknown' });
+      await expect(store.create(sampleSession(Date.now(), { id: 'a{b}' }))).rejects.toThrow(TypeError);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('keys carry the session hash tag and a TTL; commit refreshes it to min(expiry, idle) + grace', async () => {
+    const kp = prefix();
+    const store = redisStore({ url: server.url, wrapKey, keyPrefix: kp });
+    try {
+      const t = Date.now();
+      const s = sampleSession(t, { ttlMs: 600_000, idleMs: 20_000 });
+      await store.create(s);
+      const key = `${kp}{${s.id}}:s`;
+      const ttl0 = await raw.pttl(key);
+      expect(ttl0).toBeGreaterThan(15_000);
+      expect(ttl0).toBeLessThanOrEqual(21_000);
+      await raw.pexpire(key, 5000);
+      expect((await store.commit(s.id, 1n, Date.now())).ok).toBe(true);
+      expect(await raw.pttl(key)).toBeGreaterThan(15_000);
+      // near the absolute expiry the TTL follows it, not the idle timeout
+      const u = sampleSession(t, { ttlMs: 4000, idleMs: 60_000 });
+      await store.create(u);
+      const ttlU = await raw.pttl(`${kp}{${u.id}}:s`);
+      expect(ttlU).toBeGreaterThan(0);
+      expect(ttlU).toBeLessThanOrEqual(5000);
+      // every key under the prefix expires
+      const keys = await raw.keys(`${kp}*`);
+      expect(keys.length).toBe(2);
+      for (const k of keys) expect(await raw.pttl(k)).toBeGreaterThan(0);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('one EVALSHA per commit, bounded bytes per session', async () => {
+    const kp = prefix();
+    const store = redisStore({ url: server.url, wrapKey, keyPrefix: kp });
+    try {
+      const t = Date.now();
+      const s = sampleSession(t);
+      await store.create(s);
+      await store.commit(s.id, 1n, t); // loads the script if needed
+      await raw.config('RESETSTAT');
+      for (let i = 2; i < 102; i++) expect((await store.commit(s.id, BigInt(i), t)).ok).toBe(true);
+      const stats = (await raw.info('commandstats')).split('\n');
+      const calls = (name: string) => Number(/calls=(\d+)/.exec(stats.find((l) => l.startsWith(`cmdstat_${name}:`)) ?? '')?.[1] ?? 0);
+      expect(calls('evalsha')).toBe(100);
+      expect(calls('eval')).toBe(0);
+      // nothing else reached Redis: the other counted calls are the script's own HMGET/HSET/PEXPIRE
+      // (commandstats counts commands run inside scripts) and this test's CONFIG/INFO
+      const others = stats
+        .filter((l) => l.startsWith('cmdstat_') && !/^cmdstat_(evalsha|hmget|hset|pexpire|info|config\|resetstat):/.test(l))
+        .map((l) => l.split(':')[0]);
+      expect(others).toEqual([]);
+      expect([calls('hmget'), calls('hset'), calls('pexpire')]).toEqual([100, 100, 100]);
+      const bytes = Number(await raw.call('MEMORY', 'USAGE', `${kp}{${s.id}}:s`));
+      expect(bytes).toBeGreaterThan(128);
+      expect(bytes).toBeLessThan(1024);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('redis store: two instances', () => {
+  const N_SESSIONS = 50;
+  const SEQS = [1n, 2n, 3n, 4n];
+
+  async function setup(kp: string, store: SessionStore) {
+    const t = Date.now();
+    const ids: string[] = [];
+    for (let i = 0; i < N_SESSIONS; i++) {
+      const s = sampleSession(t, { id: sessionId() });
+      await store.create(s);
+      ids.push(s.id);
+    }
+    return { t, ids, pairs: ids.flatMap((id) => SEQS.map((seq) => ({ id, seq }))) };
+  }
+
+  it('two clients racing the same 200 (id, seq) pairs: exactly one ok each', async () => {
+    const kp = prefix();
+    const a = redisStore({ url: server.url, wrapKey, keyPrefix: kp });
+    const b = redisStore({ url: server.url, wrapKey, keyPrefix: kp });
+    try {
+      const { t, pairs } = await setup(kp, a);
+      const [ra, rb] = await Promise.all([
+        Promise.all(pairs.map((p) => a.commit(p.id, p.seq, t))),
+        Promise.all(pairs.map((p) => b.commit(p.id, p.seq, t))),
+      ]);
+      pairs.forEach((_, i) => {
+        const oks = [ra[i]!, rb[i]!].filter((r) => r.ok).length;
+        expect(oks).toBe(1);
+        expect([ra[i]!, rb[i]!].map((r) => (r.ok ? 'ok' : r.reason)).sort()).toEqual(['ok', 'replay']);
+      });
+      // both sides won some races: the two connections really interleaved
+      expect(ra.filter((r) => r.ok).length + rb.filter((r) => r.ok).length).toBe(200);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
+  it('a second Node process racing the same 200 pairs: exactly one ok each', async () => {
+    const kp = prefix();
+    const store = redisStore({ url: server.url, wrapKey, keyPrefix: kp });
+    const { dir, cleanup } = await transpileStoreForChild();
+    try {
+      const { t, pairs } = await setup(kp, store);
+      const childCode = `
+        import { redisStore } from ${JSON.stringify(join(dir, 'stores', 'redis.js'))};
+        const cfg = JSON.parse(process.env.NEN_CHILD);
+        const store = redisStore({ url: cfg.url, keyPrefix: cfg.prefix, wrapKey: Uint8Array.from(cfg.wrapKey) });
+        await store.get('warmup', cfg.t);
+        process.stdout.write('ready\\n');
+        process.stdin.once('data', async () => {
+          const rs = await Promise.all(cfg.pairs.map((p) => store.commit(p.id, BigInt(p.seq), cfg.t)));
+          process.stdout.write(JSON.stringify(rs.map((r) => (r.ok ? 'ok' : r.reason))) + '\\n');
+          await store.close();
+          process.exit(0);
+        });`;
+      const child = spawn(process.execPath, ['--input-type=module', '-e', childCode], {
+        env: { ...process.env, NEN_CHILD: JSON.stringify({ url: server.url, prefix: kp, wrapKey: Array.from(wrapKey), t, pairs: pairs.map((p) => ({ id: p.id, seq: String(p.seq) })) }) },
+        stdio: ['pipe', 'pipe', 'inherit'],
+      });
+      let out = '';
+      const lines: string[] = [];
+      const nextLine = () =>
+        new Promise<string>((resolve, reject) => {
+          const timer = setTimeout(() => reject(new Error('child process did not answer')), 20_000);
+          const check = () => {
+            const i = out.indexOf('\n');
+            if (i >= 0) {
+              clearTimeout(timer);
+              child.stdout!.off('data', onData);
+              const line = out.slice(0, i);
+              out = out.slice(i + 1);
+              resolve(line);
+            }
+          };
+          const onData = (d: Buffer) => {
+            out += d.toString();
+            check();
+          };
+          child.stdout!.on('data', onData);
+          check();
+        });
+      try {
+        lines.push(await nextLine());
+        expect(lines[0]).toBe('ready');
+        await store.get('warmup', t);
+        child.stdin!.write('go\n');
+        const [mine, theirsLine] = await Promise.all([Promise.all(pairs.map((p) => store.commit(p.id, p.seq, t))), nextLine()]);
+        const theirs = JSON.parse(theirsLine) as string[];
+        expect(theirs).toHaveLength(200);
+        pairs.forEach((_, i) => {
+          expect([mine[i]!.ok ? 'ok' : 'x', theirs[i]].filter((v) => v === 'ok')).toHaveLength(1);
+        });
+      } finally {
+        child.kill('SIGKILL');
+      }
+    } finally {
+      cleanup();
+      await store.close();
+    }
+  }, 30_000);
+});
+
+describe('redis store: faults', () => {
+  const timeoutMs = 500;
+
+  async function expectUnavailableWithin(p: Promise<unknown>, boundMs: number) {
+    const t0 = performance.now();
+    const err = await p.then(
+      () => null,
+      (e: unknown) => e,
+    );
+    const elapsed = performance.now() - t0;
+    expect(err).toBeInstanceOf(StoreUnavailableError);
+    expect((err as StoreUnavailableError).code).toBe('NEN_STORE_UNAVAILABLE');
+    expect(elapsed).toBeLessThan(boundMs);
+  }
+
+  async function eventually<T>(what: string, f: () => Promise<T>, timeout = 15_000): Promise<T> {
+    const deadline = Date.now() + timeout;
+    for (;;) {
+      try {
+        return await f();
+      } catch (err) {
+        if (Date.now() > deadline) throw new Error(`${what}: still failing after ${timeout} ms`, { cause: err });
+        await sleep(100);
+      }
+    }
+  }
+
+  it('Redis killed → StoreUnavailableError within the bound; restarted → works again by itself', async () => {
+    const own = await startRedis();
+    const events: RedisStoreEvent[] = [];
+    const store = redisStore({ url: own.url, wrapKey, commandTimeoutMs: timeoutMs, logger: (e) => events.push(e) });
+    try {
+      const t = Date.now();
+      const s = sampleSession(t);
+      await store.create(s);
+      expect((await store.commit(s.id, 1n, t)).ok).toBe(true);
+      await own.kill();
+      // every operation fails fast, in parallel and one after another
+      await Promise.all([
+        expectUnavailableWithin(store.commit(s.id, 2n, t), 2 * timeoutMs + 500),
+        expectUnavailableWithin(store.get(s.id, t), 2 * timeoutMs + 500),
+        expectUnavailableWithin(store.create(sampleSession(t)), 2 * timeoutMs + 500),
+      ]);
+      for (let i = 0; i < 3; i++) await expectUnavailableWithin(store.commit(s.id, BigInt(3 + i), t), 2 * timeoutMs + 500);
+      expect(events.some((e) => e.event === 'redis.error' || e.event === 'redis.reconnecting')).toBe(true);
+      await own.restart();
+      // data is gone (no persistence), but the store serves again without being recreated
+      const s2 = sampleSession(Date.now());
+      await eventually('create after restart', () => store.create(s2));
+      expect((await store.commit(s2.id, 1n, Date.now())).ok).toBe(true);
+      expect(await store.get(s.id, Date.now())).toBeNull();
+    } finally {
+      await store.close();
+      await own.stop();
+    }
+  }, 40_000);
+
+  it('Redis hung (SIGSTOP) → StoreUnavailableError within the bound; resumed → works', async () => {
+    const own = await startRedis();
+    const store = redisStore({ url: own.url, wrapKey, commandTimeoutMs: timeoutMs });
+    try {
+      const t = Date.now();
+      const s = sampleSession(t);
+      await store.create(s);
+      own.pause();
+      await expectUnavailableWithin(store.commit(s.id, 1n, t), timeoutMs + 500);
+      await expectUnavailableWithin(store.get(s.id, t), timeoutMs + 500);
+      own.resume();
+      // the timed-out commit was sent before the hang: its effect may land, so use a new seq
+      const r = await eventually('commit after resume', () => store.commit(s.id, 2n, Date.now()));
+      expect(r.ok).toBe(true);
+    } finally {
+      own.resume();
+      await store.close();
+      await own.stop();
+    }
+  }, 40_000);
+
+  it('Redis absent from the start: bounded failures, no unhandled errors, close() does not hang', async () => {
+    const own = await startRedis();
+    const url = own.url;
+    await own.stop();
+    const store = redisStore({ url, wrapKey, commandTimeoutMs: timeoutMs });
+    await expectUnavailableWithin(store.get(sessionId(), Date.now()), timeoutMs + 500);
+    await expectUnavailableWithin(store.commit(sessionId(), 1n, Date.now()), timeoutMs + 500);
+    const t0 = performance.now();
+    await store.close();
+    expect(performance.now() - t0).toBeLessThan(timeoutMs + 500);
+    await expect(store.get(sessionId(), Date.now())).rejects.toBeInstanceOf(StoreUnavailableError);
+  }, 20_000);
+});

@@ -1,0 +1,490 @@
+/**
+ * Redis session store (ioredis 5): the shared state of several Nen server instances.
+ *
+ * Implements the SessionStore contract (./types.ts) for DESIGN.md properties 7 and 8: session state
+ * plus the RFC 4303 §3.4.3-style replay window in one Redis hash per session, the accept step
+ * (`commit`) as ONE Lua script = ONE round trip (EVALSHA), absolute TTL and idle timeout enforced
+ * by the script and mirrored as key TTLs so Redis memory stays bounded. Works with a standalone
+ * Redis or Redis Cluster: every key of a session carries the hash tag `{<sessionId>}`.
+ *
+ * Secrets at rest: the session secret is wrapped with ChaCha20-Poly1305 (RFC 8439) under a key
+ * derived per write: salt = 16 random bytes, K = HKDF-SHA256(salt, wrapKey, "nen/redis-wrap/v1", 32)
+ * (RFC 5869), nonce = 0^12 (each K seals exactly one message), AAD = label || session id || epoch.
+ * Stored form: 0x01 || salt || ciphertext || tag (33 bytes of overhead). A fresh key per write
+ * removes the random-nonce bound of a fixed key (2^32 wraps for a 2^-33 nonce-collision chance):
+ * two writes share K only if their 128-bit salts collide (about 2^-65 after 2^32 writes). A value
+ * that fails to unwrap (tampered, swapped between sessions or epochs, wrong wrapKey) fails closed:
+ * the session reads as unknown and a `redis.unwrap_failed` event is logged.
+ *
+ * Availability: own clients are created with no offline queue, no command re-sending, no per-request
+ * retries, and connect/command timeouts; every operation also races an unref'd deadline timer, so
+ * with Redis down each call rejects with StoreUnavailableError (NEN_STORE_UNAVAILABLE → 503) within
+ * `commandTimeoutMs`. ioredis reconnects by itself with a capped backoff, and service resumes.
+ *
+ * Pitfalls:
+ *  - Scripts read `now` from the caller, not from Redis: every instance must run NTP-synced clocks.
+ *  - A caller-supplied `client` is used as is: give it `enableOfflineQueue: false`,
+ *    `maxRetriesPerRequest: 0` and `autoResendUnfulfilledCommands: false`, or a command sent while
+ *    Redis is down may run later, after the request already failed; `close()` leaves it open.
+ *  - `size()` walks the key space with SCAN (on every master of a cluster): meant for metrics.
+ */
+import { createHash } from 'node:crypto';
+import { Cluster, Redis } from 'ioredis';
+import { loadBackend, type Aead, type Backend } from '@nen/core';
+import { COMMIT_LUA, CREATE_LUA, UPDATE_LUA } from './redis-scripts.js';
+import { StoreUnavailableError, type CommitResult, type SessionRecord, type SessionStore } from './types.js';
+
+/** Something the store reports; never contains secret material. */
+export interface RedisStoreEvent {
+  readonly level: 'info' | 'warn' | 'error';
+  /** `redis.error`, `redis.ready`, `redis.reconnecting`, `redis.unavailable`, `redis.unwrap_failed`. */
+  readonly event: string;
+  readonly message: string;
+}
+
+export interface RedisStoreOptions {
+  /** `redis://[user:pass@]host:port[/db]` of a standalone Redis; default `process.env.REDIS_URL`. */
+  url?: string;
+  /** Seed nodes (`redis://host:port`) of a Redis Cluster; takes precedence over `url`. */
+  clusterNodes?: readonly string[];
+  /** An existing ioredis client (Redis or Cluster); see the pitfalls in the module header. */
+  client?: Redis | Cluster;
+  /** Prefix of every key; default `nen:`. */
+  keyPrefix?: string;
+  /** 32-byte key wrapping session secrets at rest; the store keeps a copy. */
+  wrapKey: Uint8Array;
+  /** Bound on every store operation, in ms (default 1000): beyond it StoreUnavailableError. */
+  commandTimeoutMs?: number;
+  /** Crypto backend for the key wrap; default `loadBackend()`. */
+  backend?: Backend | Promise<Backend>;
+  /** Receives connection and integrity events; nothing secret. */
+  logger?: (event: RedisStoreEvent) => void;
+}
+
+/** Extra TTL beyond the logical expiry, so the script (not the key TTL) decides "expired". */
+const TTL_GRACE_MS = 1000;
+const WRAP_VERSION = 0x01;
+const WRAP_SALT_LENGTH = 16;
+const WRAP_LABEL = new TextEncoder().encode('nen/redis-wrap/v1');
+const ZERO_NONCE = new Uint8Array(12);
+const TAG_LENGTH = 16;
+const SESSION_ID = /^[A-Za-z0-9_-]{1,256}$/;
+const U64_LIMIT = 1n << 64n;
+/** SCAN calls per node in size(): bounds the loop. */
+const MAX_SCAN_CALLS = 100_000;
+
+const COMMIT_REASONS = ['unknown', 'expired', 'replay', 'too-old'] as const;
+
+interface Script {
+  readonly lua: string;
+  readonly sha: string;
+}
+const script = (lua: string): Script => ({ lua, sha: createHash('sha1').update(lua).digest('hex') });
+const SCRIPTS = { commit: script(COMMIT_LUA), create: script(CREATE_LUA), update: script(UPDATE_LUA) };
+
+type Client = Redis | Cluster;
+
+/**
+ * Creates the Redis session store. Connects in the background; the first operations wait for the
+ * connection within `commandTimeoutMs`.
+ */
+export function redisStore(options: RedisStoreOptions): SessionStore {
+  return new RedisSessionStore(options);
+}
+
+class RedisSessionStore implements SessionStore {
+  readonly kind = 'redis' as const;
+  readonly #client: Client;
+  readonly #ownsClient: boolean;
+  readonly #prefix: string;
+  readonly #wrapKey: Uint8Array;
+  readonly #timeoutMs: number;
+  readonly #log: (event: RedisStoreEvent) => void;
+  readonly #onError: (err: Error) => void;
+  #backend: Promise<Backend> | undefined;
+  #backendOption: Backend | Promise<Backend> | undefined;
+  #ready: Promise<void> | undefined;
+  #closed = false;
+
+  constructor(options: RedisStoreOptions) {
+    if (!(options.wrapKey instanceof Uint8Array) || options.wrapKey.length !== 32) {
+      throw new TypeError('nen: redisStore needs wrapKey: a 32-byte Uint8Array (e.g. crypto.getRandomValues(new Uint8Array(32)))');
+    }
+    const timeout = options.commandTimeoutMs ?? 1000;
+    if (!Number.isFinite(timeout) || timeout <= 0) throw new TypeError('nen: redisStore commandTimeoutMs must be a positive number');
+    this.#timeoutMs = timeout;
+    this.#wrapKey = Uint8Array.from(options.wrapKey);
+    this.#prefix = options.keyPrefix ?? 'nen:';
+    this.#backendOption = options.backend;
+    const logger = options.logger;
+    this.#log = (event) => {
+      try {
+        logger?.(event);
+      } catch {
+        /* a throwing logger must not break the store */
+      }
+    };
+    this.#onError = (err: Error) => this.#log({ level: 'warn', event: 'redis.error', message: err.message });
+
+    if (options.client) {
+      this.#client = options.client;
+      this.#ownsClient = false;
+    } else {
+      this.#ownsClient = true;
+      const retry = (attempt: number) => Math.min(50 * 2 ** Math.min(attempt, 10), 2000);
+      const common = {
+        connectTimeout: timeout,
+        commandTimeout: timeout,
+        maxRetriesPerRequest: 0,
+        autoResendUnfulfilledCommands: false,
+      };
+      if (options.clusterNodes && options.clusterNodes.length > 0) {
+        this.#client = new Cluster(
+          options.clusterNodes.map((u) => {
+            const url = new URL(u);
+            return { host: url.hostname, port: Number(url.port || 6379) };
+          }),
+          {
+            enableOfflineQueue: false,
+            clusterRetryStrategy: retry,
+            retryDelayOnFailover: 100,
+            retryDelayOnClusterDown: 100,
+            retryDelayOnTryAgain: 100,
+            slotsRefreshTimeout: timeout,
+            redisOptions: common,
+          },
+        );
+      } else {
+        const url = options.url ?? process.env.REDIS_URL;
+        if (!url) throw new TypeError('nen: redisStore needs url, clusterNodes or client (or REDIS_URL in the environment)');
+        this.#client = new Redis(url, { ...common, enableOfflineQueue: false, retryStrategy: retry });
+      }
+      this.#client.on('error', this.#onError);
+      this.#client.on('ready', () => this.#log({ level: 'info', event: 'redis.ready', message: 'nen: session store connected' }));
+      this.#client.on('reconnecting', () =>
+        this.#log({ level: 'warn', event: 'redis.reconnecting', message: 'nen: session store reconnecting' }),
+      );
+    }
+  }
+
+  async create(session: SessionRecord): Promise<void> {
+    checkId(session.id);
+    if (!(session.secret instanceof Uint8Array)) throw new TypeError('nen: session.secret must be a Uint8Array');
+    checkCount(session.epoch, 'epoch');
+    for (const [name, v] of [
+      ['createdAt', session.createdAt],
+      ['expiresAt', session.expiresAt],
+      ['idleTimeoutMs', session.idleTimeoutMs],
+      ['lastSeenAt', session.lastSeenAt],
+    ] as const) {
+      checkCount(v, name);
+    }
+    const backend = await this.#getBackend();
+    const wrapped = wrap(backend, this.#wrapKey, session.id, session.epoch, session.secret);
+    const ttl = Math.max(0, Math.min(session.expiresAt, session.lastSeenAt + session.idleTimeoutMs) - session.lastSeenAt) + TTL_GRACE_MS;
+    await this.#eval(SCRIPTS.create, this.#key(session.id), [
+      ...splitWrapped(wrapped),
+      JSON.stringify(session.meta),
+      String(session.epoch),
+      String(session.createdAt),
+      String(session.expiresAt),
+      String(session.idleTimeoutMs),
+      String(session.lastSeenAt),
+      String(Math.floor(ttl)),
+    ]);
+  }
+
+  async get(id: string, now: number): Promise<SessionRecord | null> {
+    if (!SESSION_ID.test(id)) return null;
+    const key = this.#key(id);
+    const f = await this.#run(() => this.#client.hmgetBuffer(key, 'k', 'j', 'm', 'e', 'c', 'x', 'i', 'l'));
+    const [k, j, m, e, c, x, i, l] = f;
+    if (!k || !j || !m || !e || !c || !x || !i || !l) return null;
+    const lastSeenAt = num(l);
+    const expiresAt = num(x);
+    const idleTimeoutMs = num(i);
+    // NaN (a corrupted field) fails every comparison below: treat it as unknown, not as alive.
+    if (!(expiresAt > now) || !(now - lastSeenAt < idleTimeoutMs)) return null;
+    return this.#record(id, { k: Buffer.concat([k, j]), m, e, c, x, i }, lastSeenAt);
+  }
+
+  async commit(id: string, seq: bigint, now: number): Promise<CommitResult> {
+    if (typeof seq !== 'bigint' || seq < 0n || seq >= U64_LIMIT) throw new RangeError('nen: seq must be an unsigned 64-bit bigint');
+    checkCount(now, 'now');
+    if (!SESSION_ID.test(id)) return { ok: false, reason: 'unknown' };
+    const reply = await this.#eval(SCRIPTS.commit, this.#key(id), [
+      String(now),
+      String(seq >> 32n),
+      String(seq & 0xffffffffn),
+      String(TTL_GRACE_MS),
+    ]);
+    if (!Array.isArray(reply) || typeof reply[0] !== 'number') throw new StoreUnavailableError('unexpected reply from the commit script');
+    const status: number = reply[0];
+    if (status !== 4) {
+      const reason = COMMIT_REASONS[status];
+      if (!reason) throw new StoreUnavailableError('unexpected reply from the commit script');
+      return { ok: false, reason };
+    }
+    const [, k, j, m, e, c, x, i] = reply as [number, ...unknown[]];
+    if (!isBuf(k) || !isBuf(j) || !isBuf(m) || !isBuf(e) || !isBuf(c) || !isBuf(x) || !isBuf(i)) return { ok: false, reason: 'unknown' };
+    const session = await this.#record(id, { k: Buffer.concat([k, j]), m, e, c, x, i }, now);
+    // The sequence number is spent either way; a value that does not unwrap fails closed.
+    return session ? { ok: true, session } : { ok: false, reason: 'unknown' };
+  }
+
+  async update(
+    id: string,
+    patch: { secret?: Uint8Array; meta?: SessionRecord['meta']; epoch?: number; expiresAt?: number },
+  ): Promise<boolean> {
+    if (!SESSION_ID.test(id)) return false;
+    if (patch.epoch !== undefined) checkCount(patch.epoch, 'epoch');
+    if (patch.expiresAt !== undefined) checkCount(patch.expiresAt, 'expiresAt');
+    if (patch.secret !== undefined && !(patch.secret instanceof Uint8Array)) throw new TypeError('nen: patch.secret must be a Uint8Array');
+    const key = this.#key(id);
+    const plain: string[] = [];
+    if (patch.meta !== undefined) plain.push('m', JSON.stringify(patch.meta));
+    if (patch.expiresAt !== undefined) plain.push('x', String(patch.expiresAt));
+    if (patch.epoch !== undefined) plain.push('e', String(patch.epoch));
+    const rewrap = patch.secret !== undefined || patch.epoch !== undefined;
+    // Bounded optimistic loop: when only one of secret/epoch changes, the new wrap needs the other
+    // one from Redis, and the write goes through only if the wrapped value is still the one read.
+    for (let attempt = 0; attempt < 5; attempt++) {
+      let expected: Buffer | '' = '';
+      const fields: (string | Buffer)[] = [...plain];
+      if (rewrap) {
+        const backend = await this.#getBackend();
+        let secret = patch.secret;
+        let epoch = patch.epoch;
+        if (secret === undefined || epoch === undefined) {
+          const [k, j, e] = await this.#run(() => this.#client.hmgetBuffer(key, 'k', 'j', 'e'));
+          if (!k || !j || !e) return false;
+          const currentEpoch = num(e);
+          epoch ??= currentEpoch;
+          if (secret === undefined) {
+            const current = unwrap(backend, this.#wrapKey, id, currentEpoch, Buffer.concat([k, j]));
+            if (!current) {
+              this.#log({ level: 'error', event: 'redis.unwrap_failed', message: 'nen: a stored session failed its integrity check (update)' });
+              return false;
+            }
+            secret = current;
+          }
+          expected = k;
+        }
+        const [k, j] = splitWrapped(wrap(backend, this.#wrapKey, id, epoch, secret));
+        fields.push('k', k, 'j', j);
+      }
+      const reply = await this.#eval(SCRIPTS.update, key, [expected, String(Date.now()), String(TTL_GRACE_MS), ...fields]);
+      if (reply === 1) return true;
+      if (reply === 0) return false;
+    }
+    throw new StoreUnavailableError('session update kept conflicting with concurrent updates');
+  }
+
+  async delete(id: string): Promise<boolean> {
+    if (!SESSION_ID.test(id)) return false;
+    const n = await this.#run(() => this.#client.del(this.#key(id)));
+    return n > 0;
+  }
+
+  async size(): Promise<number> {
+    const pattern = `${globEscape(this.#prefix)}{*}:s`;
+    const nodes: Redis[] = this.#client instanceof Cluster ? this.#client.nodes('master') : [this.#client];
+    let total = 0;
+    for (const node of nodes) {
+      let cursor = '0';
+      for (let calls = 0; calls < MAX_SCAN_CALLS; calls++) {
+        const [next, keys] = await this.#run(() => node.scan(cursor, 'MATCH', pattern, 'COUNT', 1000));
+        total += keys.length;
+        cursor = next;
+        if (cursor === '0') break;
+      }
+    }
+    return total;
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#wrapKey.fill(0);
+    if (!this.#ownsClient) return;
+    const client = this.#client;
+    try {
+      await withDeadline(client.quit(), this.#timeoutMs, 'close');
+    } catch {
+      client.disconnect();
+    } finally {
+      // Late socket errors after quit must not become unhandled 'error' events.
+      client.removeAllListeners('ready');
+      client.removeAllListeners('reconnecting');
+    }
+  }
+
+  #key(id: string): string {
+    return `${this.#prefix}{${id}}:s`;
+  }
+
+  #getBackend(): Promise<Backend> {
+    this.#backend ??= Promise.resolve(this.#backendOption ?? loadBackend());
+    return this.#backend;
+  }
+
+  async #record(
+    id: string,
+    f: { k: Buffer; m: Buffer; e: Buffer; c: Buffer; x: Buffer; i: Buffer },
+    lastSeenAt: number,
+  ): Promise<SessionRecord | null> {
+    const epoch = num(f.e);
+    const backend = await this.#getBackend();
+    const secret = unwrap(backend, this.#wrapKey, id, epoch, f.k);
+    let meta: SessionRecord['meta'];
+    try {
+      meta = JSON.parse(f.m.toString('utf8')) as SessionRecord['meta'];
+    } catch {
+      meta = null as unknown as SessionRecord['meta'];
+    }
+    const numbers = [epoch, num(f.c), num(f.x), num(f.i), lastSeenAt];
+    if (!secret || meta === null || typeof meta !== 'object' || Array.isArray(meta) || !numbers.every(Number.isSafeInteger)) {
+      this.#log({ level: 'error', event: 'redis.unwrap_failed', message: 'nen: a stored session failed its integrity check; treated as unknown' });
+      return null;
+    }
+    return {
+      id,
+      secret,
+      meta,
+      epoch,
+      createdAt: num(f.c),
+      expiresAt: num(f.x),
+      idleTimeoutMs: num(f.i),
+      lastSeenAt,
+    };
+  }
+
+  /** EVALSHA, loading the script with EVAL when the node does not know it (restart, failover). */
+  #eval(s: Script, key: string, args: (string | Buffer)[]): Promise<unknown> {
+    return this.#run(async () => {
+      try {
+        return await this.#client.callBuffer('evalsha', s.sha, 1, key, ...args);
+      } catch (err) {
+        if (err instanceof Error && err.message.includes('NOSCRIPT')) {
+          return await this.#client.callBuffer('eval', s.lua, 1, key, ...args);
+        }
+        throw err;
+      }
+    });
+  }
+
+  /** Runs one operation within the deadline; every failure becomes StoreUnavailableError. */
+  async #run<T>(op: () => Promise<T>): Promise<T> {
+    if (this.#closed) throw new StoreUnavailableError('session store is closed');
+    try {
+      return await withDeadline(
+        (async () => {
+          await this.#whenReady();
+          return op();
+        })(),
+        this.#timeoutMs,
+        'operation',
+      );
+    } catch (err) {
+      const e = err instanceof StoreUnavailableError ? err : new StoreUnavailableError('session store unavailable', { cause: err });
+      this.#log({ level: 'error', event: 'redis.unavailable', message: `${e.message}: ${err instanceof Error ? err.message : String(err)}` });
+      throw e;
+    }
+  }
+
+  #whenReady(): Promise<void> | void {
+    const client = this.#client;
+    if (client.status === 'ready') return;
+    // 'end': closed for good (quit, or no retry left); other states reconnect by themselves.
+    if (client.status === 'end') return Promise.reject(new StoreUnavailableError('session store connection ended'));
+    if (client.status === 'wait') client.connect().catch(() => undefined);
+    this.#ready ??= new Promise<void>((resolve) => {
+      client.once('ready', () => {
+        this.#ready = undefined;
+        resolve();
+      });
+    });
+    return this.#ready;
+  }
+}
+
+function withDeadline<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new StoreUnavailableError(`session store ${what} did not complete within ${ms} ms`)), ms);
+    timer.unref();
+  });
+  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
+}
+
+function aadFor(id: string, epoch: number): Uint8Array {
+  const idBytes = new TextEncoder().encode(id);
+  const out = new Uint8Array(WRAP_LABEL.length + 1 + idBytes.length + 8);
+  out.set(WRAP_LABEL, 0);
+  out[WRAP_LABEL.length] = idBytes.length;
+  out.set(idBytes, WRAP_LABEL.length + 1);
+  new DataView(out.buffer).setBigUint64(out.length - 8, BigInt(epoch));
+  return out;
+}
+
+function withWrapAead<T>(backend: Backend, wrapKey: Uint8Array, salt: Uint8Array, f: (aead: Aead) => T): T {
+  const prk = backend.hkdfExtract(salt, wrapKey);
+  const key = backend.hkdfExpand(prk, WRAP_LABEL, 32);
+  prk.fill(0);
+  const aead = backend.createAead(key);
+  key.fill(0);
+  try {
+    return f(aead);
+  } finally {
+    aead.dispose();
+  }
+}
+
+/** 0x01 || salt(16) || ChaCha20-Poly1305(K, 0^12, aad, secret). */
+function wrap(backend: Backend, wrapKey: Uint8Array, id: string, epoch: number, secret: Uint8Array): Uint8Array {
+  const salt = backend.randomBytes(WRAP_SALT_LENGTH);
+  const sealed = withWrapAead(backend, wrapKey, salt, (aead) => aead.seal(ZERO_NONCE, aadFor(id, epoch), secret));
+  const out = new Uint8Array(1 + WRAP_SALT_LENGTH + sealed.length);
+  out[0] = WRAP_VERSION;
+  out.set(salt, 1);
+  out.set(sealed, 1 + WRAP_SALT_LENGTH);
+  return out;
+}
+
+/** The secret, or null when the wrapped value does not authenticate (fails closed). */
+function unwrap(backend: Backend, wrapKey: Uint8Array, id: string, epoch: number, wrapped: Uint8Array): Uint8Array | null {
+  if (wrapped.length < 1 + WRAP_SALT_LENGTH + TAG_LENGTH || wrapped[0] !== WRAP_VERSION || !Number.isSafeInteger(epoch) || epoch < 0) return null;
+  const salt = wrapped.subarray(1, 1 + WRAP_SALT_LENGTH);
+  try {
+    return withWrapAead(backend, wrapKey, salt, (aead) => aead.open(ZERO_NONCE, aadFor(id, epoch), wrapped.subarray(1 + WRAP_SALT_LENGTH)));
+  } catch {
+    return null;
+  }
+}
+
+function checkId(id: string): void {
+  if (typeof id !== 'string' || !SESSION_ID.test(id)) throw new TypeError('nen: session id must be 1-256 base64url characters');
+}
+
+function checkCount(v: number, name: string): void {
+  if (!Number.isSafeInteger(v) || v < 0) throw new TypeError(`nen: ${name} must be a non-negative safe integer`);
+}
+
+function num(b: Buffer): number {
+  const n = Number(b.toString('latin1'));
+  return Number.isFinite(n) ? n : Number.NaN;
+}
+
+/** Hash fields k (first 64 bytes) and j (the rest): keeps values listpack-sized (redis-scripts.ts). */
+function splitWrapped(u: Uint8Array): [Buffer, Buffer] {
+  const b = Buffer.from(u.buffer, u.byteOffset, u.byteLength);
+  return [b.subarray(0, 64), b.subarray(64)];
+}
+
+function isBuf(v: unknown): v is Buffer {
+  return Buffer.isBuffer(v);
+}
+
+function globEscape(s: string): string {
+  return s.replace(/[*?[\]\\]/g, (c) => `\\${c}`);
+}
