@@ -4,7 +4,7 @@
  */
 import { loadBackend, type Backend } from '../src/index.js';
 
-export const BACKEND_KINDS = ['noble'] as const;
+export const BACKEND_KINDS = ['noble', 'wasm', 'node'] as const;
 
 export async function loadAll(): Promise<Backend[]> {
   return Promise.all(BACKEND_KINDS.map((k) => loadBackend(k)));

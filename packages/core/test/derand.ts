@@ -15,5 +15,6 @@ export async function derandSetupS(
   ikmE: Uint8Array,
 ): Promise<HpkeSenderExport> {
   if (b.name === 'noble') return setupBaseSExportDerand(kem, pk, info, ctx, length, ikmE);
-  throw new Error(`no derandomized SetupBaseS for backend ${b.name} yet`);
+  const { hazmat } = await import('../src/hazmat.js');
+  return hazmat().setupBaseSExportDerand(kem, pk, info, ctx, length, ikmE);
 }

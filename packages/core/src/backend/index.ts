@@ -1,15 +1,17 @@
 /**
- * Backend entry point for Node.js (the package's `default` export condition): Wasm initialised
- * synchronously from embedded bytes, plus the node:crypto fast path.
+ * Backend entry for Node.js (the package's `default` export condition): Wasm initialised
+ * synchronously from embedded bytes, plus the node:crypto fast path ('auto' = node).
  */
 import { createLoadBackend } from './load.js';
 
 export * from './types.js';
 export type { BackendKind } from './load.js';
 
-/** Loads (once per kind) the crypto backend: 'auto' = node:crypto + Wasm, else @noble. */
+/** Loads (once per kind) a crypto backend. 'auto' = node:crypto + Wasm, @noble if Wasm fails. */
 export const loadBackend = createLoadBackend({
   wasm: async () => {
-    throw new Error('wasm backend not built yet');
+    const [{ loadWasmGlue }, { createWasmBackend }] = await Promise.all([import('./wasm-embedded.js'), import('./wasm.js')]);
+    return createWasmBackend(loadWasmGlue());
   },
+  node: async (wasm) => (await import('./node.js')).createNodeBackend(wasm),
 });

@@ -32,7 +32,6 @@ import { extract as hkdfExtractNoble, expand as hkdfExpandNoble } from '@noble/h
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { sha3_256, shake256 } from '@noble/hashes/sha3.js';
-import { randomBytes as nobleRandomBytes } from '@noble/hashes/utils.js';
 import { ml_kem768, type KEMPrepared } from '@noble/post-quantum/ml-kem.js';
 import { NenCryptoError } from '../errors.js';
 import { keyScheduleExport, kemSuiteId, labeledDeriveShake256, type HkdfSha256 } from './hpke.js';
@@ -58,6 +57,7 @@ import {
   INSPECT,
   kemSizes,
   utf8,
+  randomBytes,
   wipe,
 } from './util.js';
 
@@ -289,12 +289,6 @@ class NobleRecipientKey implements HpkeRecipientKey {
   }
 }
 
-function randomBytes(length: number): Uint8Array {
-  if (!Number.isInteger(length) || length < 0 || length > 1 << 20) {
-    throw new NenCryptoError('NEN_CRYPTO_LENGTH', 'nen: randomBytes length must be an integer in 0..1048576');
-  }
-  return nobleRandomBytes(length);
-}
 
 function deriveKeyPair(kem: KemId, ikm: Uint8Array): KemKeyPair {
   assertKem(kem);
@@ -310,7 +304,7 @@ function keyPairFromPrivate(kem: KemId, privateKey: Uint8Array): KemKeyPair {
 }
 
 export function createNobleBackend(): Backend {
-  return Object.freeze({
+  const backend: Backend = {
     name: 'noble' as const,
     randomBytes,
     sha256(data: Uint8Array) {
@@ -350,5 +344,6 @@ export function createNobleBackend(): Backend {
         wipe(rnd);
       }
     },
-  });
+  };
+  return Object.freeze(backend);
 }

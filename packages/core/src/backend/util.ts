@@ -80,3 +80,13 @@ export function i2osp2(n: number): Uint8Array {
 }
 
 export const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s);
+
+/** CSPRNG bytes from WebCrypto (Node ≥ 20, browsers, Edge), in 64 KiB getRandomValues chunks. */
+export function randomBytes(length: number): Uint8Array {
+  if (!Number.isInteger(length) || length < 0 || length > 1 << 20) {
+    throw new NenCryptoError('NEN_CRYPTO_LENGTH', 'nen: randomBytes length must be an integer in 0..1048576');
+  }
+  const out = new Uint8Array(length);
+  for (let off = 0; off < length; off += 65536) globalThis.crypto.getRandomValues(out.subarray(off, Math.min(length, off + 65536)));
+  return out;
+}

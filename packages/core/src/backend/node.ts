@@ -1,0 +1,142 @@
+/**
+ * The Node.js server fast path: node:crypto (OpenSSL) for ChaCha20-Poly1305 (RFC 8439 §2.8),
+ * HKDF-SHA256 (RFC 5869), HMAC-SHA256 and SHA-256; the KEM and HPKE operations (X-Wing, ML-KEM-768,
+ * RFC 9180 base mode + Export) are delegated to the Wasm backend, since Node 20 has no ML-KEM.
+ * The HPKE key schedule stays inside the Wasm for those calls, so the node backend is
+ * byte-identical to the Wasm one by construction; cross-tests check AEAD/HKDF against both.
+ *
+ * Pitfalls:
+ *  - `createCipheriv('chacha20-poly1305')` must get `authTagLength: 16`, and the decipher needs
+ *    `setAAD(aad, { plaintextLength })` before `update`; `final()` throws when the tag is wrong,
+ *    which is mapped to NEN_CRYPTO_AEAD. Never release plaintext before `final()` succeeded.
+ *  - HKDF-Expand alone is not offered by node:crypto (`hkdfSync` always extracts first), so it is
+ *    the RFC 5869 §2.3 HMAC chain here.
+ *  - Key bytes are kept in a JS-owned copy and wiped on dispose (OpenSSL's copy lives only for
+ *    the duration of one call).
+ */
+import { createCipheriv, createDecipheriv, createHash, createHmac } from 'node:crypto';
+import { NenCryptoError } from '../errors.js';
+import { AEAD_KEY_LENGTH, AEAD_NONCE_LENGTH, AEAD_TAG_LENGTH, type Aead, type Backend } from './types.js';
+import { assertBytes, assertLength, assertOutputLength, disposedError, INSPECT, randomBytes, wipe } from './util.js';
+
+const copy = (b: Uint8Array): Uint8Array => new Uint8Array(b);
+
+class NodeAead implements Aead {
+  #key: Uint8Array | null;
+  constructor(key: Uint8Array) {
+    assertLength(key, AEAD_KEY_LENGTH, 'ChaCha20-Poly1305 key');
+    this.#key = key.slice();
+  }
+  #use(nonce: Uint8Array, aad: Uint8Array): Uint8Array {
+    if (!this.#key) throw disposedError('Aead');
+    assertLength(nonce, AEAD_NONCE_LENGTH, 'nonce');
+    assertBytes(aad, 'associated data');
+    return this.#key;
+  }
+  seal(nonce: Uint8Array, aad: Uint8Array, plaintext: Uint8Array): Uint8Array {
+    const key = this.#use(nonce, aad);
+    assertBytes(plaintext, 'plaintext');
+    const c = createCipheriv('chacha20-poly1305', key, nonce, { authTagLength: AEAD_TAG_LENGTH });
+    c.setAAD(aad, { plaintextLength: plaintext.length });
+    const out = new Uint8Array(plaintext.length + AEAD_TAG_LENGTH);
+    const body = c.update(plaintext);
+    out.set(body, 0);
+    const fin = c.final();
+    if (fin.length) out.set(fin, body.length);
+    out.set(c.getAuthTag(), plaintext.length);
+    return out;
+  }
+  open(nonce: Uint8Array, aad: Uint8Array, ciphertextAndTag: Uint8Array): Uint8Array {
+    const key = this.#use(nonce, aad);
+    assertBytes(ciphertextAndTag, 'ciphertext');
+    const n = ciphertextAndTag.length - AEAD_TAG_LENGTH;
+    if (n < 0) throw new NenCryptoError('NEN_CRYPTO_LENGTH', `nen: ciphertext shorter than the ${AEAD_TAG_LENGTH}-byte tag`);
+    const d = createDecipheriv('chacha20-poly1305', key, nonce, { authTagLength: AEAD_TAG_LENGTH });
+    d.setAAD(aad, { plaintextLength: n });
+    d.setAuthTag(ciphertextAndTag.subarray(n));
+    const out = new Uint8Array(n);
+    const body = d.update(ciphertextAndTag.subarray(0, n));
+    try {
+      const fin = d.final();
+      out.set(body, 0);
+      if (fin.length) out.set(fin, body.length);
+    } catch {
+      wipe(body);
+      throw new NenCryptoError('NEN_CRYPTO_AEAD', 'nen: message authentication failed');
+    }
+    wipe(body);
+    return out;
+  }
+  dispose(): void {
+    wipe(this.#key);
+    this.#key = null;
+  }
+  [Symbol.dispose](): void {
+    this.dispose();
+  }
+  toJSON(): object {
+    return { type: 'Aead', backend: 'node' };
+  }
+  toString(): string {
+    return '[Aead node]';
+  }
+  [INSPECT](): string {
+    return this.toString();
+  }
+}
+
+function hmacSha256(key: Uint8Array, data: Uint8Array): Uint8Array {
+  return copy(createHmac('sha256', key).update(data).digest());
+}
+
+/** RFC 5869 §2.3 HKDF-Expand: T(i) = HMAC(PRK, T(i-1) || info || i). */
+function hkdfExpand(prk: Uint8Array, info: Uint8Array, length: number): Uint8Array {
+  const out = new Uint8Array(length);
+  let t: Uint8Array = new Uint8Array(0);
+  const counter = new Uint8Array(1);
+  for (let i = 0, off = 0; off < length; i++) {
+    counter[0] = i + 1;
+    t = createHmac('sha256', prk).update(t).update(info).update(counter).digest();
+    out.set(t.subarray(0, Math.min(32, length - off)), off);
+    off += 32;
+  }
+  wipe(t);
+  return out;
+}
+
+
+/** node:crypto for symmetric primitives, `kem` (the Wasm backend) for KEM and HPKE. */
+export function createNodeBackend(kem: Backend): Backend {
+  const backend: Backend = {
+    name: 'node' as const,
+    randomBytes,
+    sha256(data: Uint8Array) {
+      assertBytes(data, 'data');
+      return copy(createHash('sha256').update(data).digest());
+    },
+    hmacSha256(key: Uint8Array, data: Uint8Array) {
+      assertBytes(key, 'key');
+      assertBytes(data, 'data');
+      return hmacSha256(key, data);
+    },
+    hkdfExtract(salt: Uint8Array, ikm: Uint8Array) {
+      assertBytes(salt, 'salt');
+      assertBytes(ikm, 'ikm');
+      // RFC 5869 §2.2: an empty salt is HashLen zeros; HMAC pads short keys with zeros anyway.
+      return hmacSha256(salt, ikm);
+    },
+    hkdfExpand(prk: Uint8Array, info: Uint8Array, length: number) {
+      assertBytes(prk, 'prk');
+      assertBytes(info, 'info');
+      assertOutputLength(length);
+      if (prk.length < 32) throw new NenCryptoError('NEN_CRYPTO_LENGTH', 'nen: prk must be at least 32 bytes');
+      return hkdfExpand(prk, info, length);
+    },
+    createAead: (key: Uint8Array) => new NodeAead(key),
+    generateKeyPair: (k) => kem.generateKeyPair(k),
+    deriveKeyPair: (k, ikm) => kem.deriveKeyPair(k, ikm),
+    createRecipientKey: (k, sk) => kem.createRecipientKey(k, sk),
+    setupBaseSExport: (k, pk, info, ctx, length) => kem.setupBaseSExport(k, pk, info, ctx, length),
+  };
+  return Object.freeze(backend);
+}

@@ -1,0 +1,214 @@
+/**
+ * The Wasm backend: wraps the wasm-bindgen (`--target web`) output of crates/nen-core
+ * (`packages/core/wasm/nen_core.js`) behind the Backend interface. The Rust side implements
+ * HPKE (RFC 9180 base mode + Export) over X-Wing / ML-KEM-768 (draft-ietf-hpke-pq),
+ * ChaCha20-Poly1305 (RFC 8439), HKDF-SHA256, HMAC-SHA256 and SHA-256.
+ *
+ * Pitfalls:
+ *  - Objects holding Wasm state (Aead, RecipientKey) must be freed: `dispose()` /
+ *    `[Symbol.dispose]` call `.free()`, which zeroizes the key on the Rust side; a
+ *    FinalizationRegistry frees what the caller forgot (no timing guarantee).
+ *  - The Rust side throws `JsError("NEN_CRYPTO_<X>: nen: ...")`; the code prefix is mapped to a
+ *    NenCryptoError with that code. Inputs are also checked here first, so every backend reports
+ *    the same code for the same bad input.
+ *  - Getters of Vec<u8> fields return fresh copies: read each once.
+ *  - Initialisation is per runtime (see ./wasm-embedded.ts and ./wasm-url.ts); this module only
+ *    needs the initialised glue.
+ */
+import type * as Glue from '../../wasm/nen_core.js';
+import { NenCryptoError } from '../errors.js';
+import { AEAD_KEY_LENGTH, AEAD_NONCE_LENGTH, AEAD_TAG_LENGTH, type Aead, type Backend, type HpkeRecipientKey, type HpkeSenderExport, type KemId, type KemKeyPair } from './types.js';
+import { assertBytes, assertKem, assertLength, assertOutputLength, disposedError, INSPECT, kemSizes, randomBytes } from './util.js';
+
+export type WasmGlue = typeof Glue;
+
+const CODE = /^(NEN_CRYPTO_[A-Z_]+):\s*(.*)$/s;
+
+/** Maps an error thrown by the Wasm glue to a NenCryptoError with the code it carries. */
+export function mapWasmError(e: unknown): NenCryptoError {
+  if (e instanceof NenCryptoError) return e;
+  const msg = e instanceof Error ? e.message : typeof e === 'string' ? e : '';
+  const m = CODE.exec(msg);
+  if (m) return new NenCryptoError(m[1] as string, m[2] as string);
+  return new NenCryptoError('NEN_CRYPTO_INTERNAL', 'nen: unexpected error in the Wasm crypto core', { cause: e });
+}
+
+export function callWasm<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    throw mapWasmError(e);
+  }
+}
+
+interface Freeable {
+  free(): void;
+}
+const registry: FinalizationRegistry<Freeable> | undefined =
+  typeof FinalizationRegistry === 'function'
+    ? new FinalizationRegistry((inner) => {
+        try {
+          inner.free();
+        } catch {
+          /* already freed */
+        }
+      })
+    : undefined;
+
+/** A senderExport / keyPair object: read its fields once, then free it. */
+function take<T extends Freeable, R>(obj: T, read: (o: T) => R): R {
+  try {
+    return read(obj);
+  } finally {
+    obj.free();
+  }
+}
+
+class WasmAead implements Aead {
+  #inner: Glue.Aead | null;
+  constructor(glue: WasmGlue, key: Uint8Array) {
+    assertLength(key, AEAD_KEY_LENGTH, 'ChaCha20-Poly1305 key');
+    this.#inner = callWasm(() => new glue.Aead(key));
+    registry?.register(this, this.#inner, this);
+  }
+  #use(nonce: Uint8Array, aad: Uint8Array): Glue.Aead {
+    if (!this.#inner) throw disposedError('Aead');
+    assertLength(nonce, AEAD_NONCE_LENGTH, 'nonce');
+    assertBytes(aad, 'associated data');
+    return this.#inner;
+  }
+  seal(nonce: Uint8Array, aad: Uint8Array, plaintext: Uint8Array): Uint8Array {
+    const inner = this.#use(nonce, aad);
+    assertBytes(plaintext, 'plaintext');
+    return callWasm(() => inner.seal(nonce, aad, plaintext));
+  }
+  open(nonce: Uint8Array, aad: Uint8Array, ciphertextAndTag: Uint8Array): Uint8Array {
+    const inner = this.#use(nonce, aad);
+    assertBytes(ciphertextAndTag, 'ciphertext');
+    if (ciphertextAndTag.length < AEAD_TAG_LENGTH) {
+      throw new NenCryptoError('NEN_CRYPTO_LENGTH', `nen: ciphertext shorter than the ${AEAD_TAG_LENGTH}-byte tag`);
+    }
+    return callWasm(() => inner.open(nonce, aad, ciphertextAndTag));
+  }
+  dispose(): void {
+    if (!this.#inner) return;
+    registry?.unregister(this);
+    this.#inner.free();
+    this.#inner = null;
+  }
+  [Symbol.dispose](): void {
+    this.dispose();
+  }
+  toJSON(): object {
+    return { type: 'Aead', backend: 'wasm' };
+  }
+  toString(): string {
+    return '[Aead wasm]';
+  }
+  [INSPECT](): string {
+    return this.toString();
+  }
+}
+
+class WasmRecipientKey implements HpkeRecipientKey {
+  readonly kem: KemId;
+  #inner: Glue.RecipientKey | null;
+  #publicKey: Uint8Array;
+  constructor(glue: WasmGlue, kem: KemId, privateKey: Uint8Array) {
+    assertKem(kem);
+    assertLength(privateKey, kemSizes(kem).privateKey, 'private key');
+    this.kem = kem;
+    const inner = callWasm(() => new glue.RecipientKey(kem, privateKey));
+    this.#inner = inner;
+    registry?.register(this, inner, this);
+    this.#publicKey = inner.public_key;
+  }
+  get publicKey(): Uint8Array {
+    return this.#publicKey.slice();
+  }
+  setupBaseRExport(enc: Uint8Array, info: Uint8Array, exporterContext: Uint8Array, length: number): Uint8Array {
+    const inner = this.#inner;
+    if (!inner) throw disposedError('HpkeRecipientKey');
+    assertLength(enc, kemSizes(this.kem).enc, 'enc');
+    assertBytes(info, 'info');
+    assertBytes(exporterContext, 'exporter context');
+    assertOutputLength(length, 'export length');
+    return callWasm(() => inner.setup_base_r_export(enc, info, exporterContext, length));
+  }
+  dispose(): void {
+    if (!this.#inner) return;
+    registry?.unregister(this);
+    this.#inner.free();
+    this.#inner = null;
+  }
+  [Symbol.dispose](): void {
+    this.dispose();
+  }
+  toJSON(): object {
+    return { type: 'HpkeRecipientKey', backend: 'wasm', kem: this.kem };
+  }
+  toString(): string {
+    return `[HpkeRecipientKey wasm kem=0x${this.kem.toString(16)}]`;
+  }
+  [INSPECT](): string {
+    return this.toString();
+  }
+}
+
+function keyPair(kem: KemId, kp: Glue.KeyPair): KemKeyPair {
+  return take(kp, (o) => ({ kem, publicKey: o.public_key, privateKey: o.private_key }));
+}
+
+export function senderExport(se: Glue.SenderExport): HpkeSenderExport {
+  return take(se, (o) => ({ enc: o.enc, exported: o.exported }));
+}
+
+
+/** The Backend over an initialised wasm-bindgen glue module. */
+export function createWasmBackend(glue: WasmGlue): Backend {
+  const backend: Backend = {
+    name: 'wasm' as const,
+    randomBytes,
+    sha256(data: Uint8Array) {
+      assertBytes(data, 'data');
+      return callWasm(() => glue.sha256(data));
+    },
+    hmacSha256(key: Uint8Array, data: Uint8Array) {
+      assertBytes(key, 'key');
+      assertBytes(data, 'data');
+      return callWasm(() => glue.hmac_sha256(key, data));
+    },
+    hkdfExtract(salt: Uint8Array, ikm: Uint8Array) {
+      assertBytes(salt, 'salt');
+      assertBytes(ikm, 'ikm');
+      return callWasm(() => glue.hkdf_extract(salt, ikm));
+    },
+    hkdfExpand(prk: Uint8Array, info: Uint8Array, length: number) {
+      assertBytes(prk, 'prk');
+      assertBytes(info, 'info');
+      assertOutputLength(length);
+      if (prk.length < 32) throw new NenCryptoError('NEN_CRYPTO_LENGTH', 'nen: prk must be at least 32 bytes');
+      return callWasm(() => glue.hkdf_expand(prk, info, length));
+    },
+    createAead: (key: Uint8Array) => new WasmAead(glue, key),
+    generateKeyPair(kem: KemId) {
+      assertKem(kem);
+      return keyPair(kem, callWasm(() => glue.generate_key_pair(kem)));
+    },
+    deriveKeyPair(kem: KemId, ikm: Uint8Array) {
+      assertKem(kem);
+      assertBytes(ikm, 'ikm');
+      return keyPair(kem, callWasm(() => glue.derive_key_pair(kem, ikm)));
+    },
+    createRecipientKey: (kem: KemId, privateKey: Uint8Array) => new WasmRecipientKey(glue, kem, privateKey),
+    setupBaseSExport(kem: KemId, publicKey: Uint8Array, info: Uint8Array, exporterContext: Uint8Array, length: number) {
+      assertKem(kem);
+      assertLength(publicKey, kemSizes(kem).publicKey, 'public key');
+      assertBytes(info, 'info');
+      assertBytes(exporterContext, 'exporter context');
+      assertOutputLength(length, 'export length');
+      return senderExport(callWasm(() => glue.setup_base_s_export(kem, publicKey, info, exporterContext, length)));
+    },
+  };
+  return Object.freeze(backend);
+}
