@@ -37,6 +37,7 @@ const quick = process.argv.includes('--quick');
 /** Rounds and target time per batch (ms). */
 const ROUNDS = quick ? 5 : 31;
 const BATCH_MS = quick ? 8 : 25;
+const WARMUP_MS = quick ? 30 : 150;
 
 const wasm = await loadBackend('wasm');
 const noble = await loadBackend('noble');
@@ -212,6 +213,11 @@ const results = [];
 const started = Date.now();
 for (const [ri, row] of rows.entries()) {
   const names = Object.keys(row.impls);
+  // Warm-up (JIT tiers, Wasm compilation tiers, allocator) before sizing the batches.
+  for (const n of names) {
+    const t0 = now();
+    while (now() - t0 < WARMUP_MS) row.impls[n]();
+  }
   const sizes = Object.fromEntries(names.map((n) => [n, batchSize(row.impls[n])]));
   const samples = Object.fromEntries(names.map((n) => [n, []]));
   for (let r = 0; r < ROUNDS; r++) {

@@ -21,6 +21,15 @@ import { assertBytes, assertLength, assertOutputLength, disposedError, INSPECT, 
 
 const copy = (b: Uint8Array): Uint8Array => new Uint8Array(b);
 
+/**
+ * A plain Uint8Array over a Buffer's bytes: a zero-copy view when the Buffer owns its whole
+ * ArrayBuffer, a copy when it is a slice of Node's shared pool (so callers never see, or wipe,
+ * unrelated pooled bytes through `.buffer`).
+ */
+function plain(b: Buffer): Uint8Array {
+  return b.byteOffset === 0 && b.buffer.byteLength === b.length ? new Uint8Array(b.buffer, 0, b.length) : copy(b);
+}
+
 class NodeAead implements Aead {
   #key: Uint8Array | null;
   constructor(key: Uint8Array) {
@@ -38,13 +47,10 @@ class NodeAead implements Aead {
     assertBytes(plaintext, 'plaintext');
     const c = createCipheriv('chacha20-poly1305', key, nonce, { authTagLength: AEAD_TAG_LENGTH });
     c.setAAD(aad, { plaintextLength: plaintext.length });
-    const out = new Uint8Array(plaintext.length + AEAD_TAG_LENGTH);
     const body = c.update(plaintext);
-    out.set(body, 0);
     const fin = c.final();
-    if (fin.length) out.set(fin, body.length);
-    out.set(c.getAuthTag(), plaintext.length);
-    return out;
+    // One copy into a fresh (unpooled for large sizes) buffer: ciphertext || tag.
+    return plain(Buffer.concat([body, fin, c.getAuthTag()], plaintext.length + AEAD_TAG_LENGTH));
   }
   open(nonce: Uint8Array, aad: Uint8Array, ciphertextAndTag: Uint8Array): Uint8Array {
     const key = this.#use(nonce, aad);
@@ -54,18 +60,15 @@ class NodeAead implements Aead {
     const d = createDecipheriv('chacha20-poly1305', key, nonce, { authTagLength: AEAD_TAG_LENGTH });
     d.setAAD(aad, { plaintextLength: n });
     d.setAuthTag(ciphertextAndTag.subarray(n));
-    const out = new Uint8Array(n);
     const body = d.update(ciphertextAndTag.subarray(0, n));
+    let fin: Buffer;
     try {
-      const fin = d.final();
-      out.set(body, 0);
-      if (fin.length) out.set(fin, body.length);
+      fin = d.final();
     } catch {
-      wipe(body);
+      wipe(body); // never release unauthenticated plaintext
       throw new NenCryptoError('NEN_CRYPTO_AEAD', 'nen: message authentication failed');
     }
-    wipe(body);
-    return out;
+    return plain(fin.length ? Buffer.concat([body, fin]) : body);
   }
   dispose(): void {
     wipe(this.#key);
