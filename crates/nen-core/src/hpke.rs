@@ -104,12 +104,9 @@ impl Kem {
         [b'K', b'E', b'M', id[0], id[1]]
     }
 
-    /// The HPKE suite id `"HPKE" || I2OSP(kem_id, 2) || I2OSP(kdf_id, 2) || I2OSP(aead_id, 2)`.
+    /// The HPKE suite id of `kem` × HKDF-SHA256 × ChaCha20-Poly1305.
     pub fn suite_id(self) -> [u8; 10] {
-        let k = self.id().to_be_bytes();
-        let f = KDF_HKDF_SHA256.to_be_bytes();
-        let a = AEAD_CHACHA20_POLY1305.to_be_bytes();
-        [b'H', b'P', b'K', b'E', k[0], k[1], f[0], f[1], a[0], a[1]]
+        suite_id(self.id(), KDF_HKDF_SHA256, AEAD_CHACHA20_POLY1305)
     }
 
     /// DeriveKeyPair(ikm) (draft-ietf-hpke-pq): the private key seed
@@ -355,32 +352,78 @@ impl Drop for Context {
     }
 }
 
-/// KeySchedule(mode_base, shared_secret, info, psk = "", psk_id = "") (RFC 9180 §5.1).
-pub fn key_schedule(kem: Kem, shared_secret: &[u8], info: &[u8]) -> Result<Context, Error> {
-    let sid = kem.suite_id();
-    let psk_id_hash = labeled_extract(&sid, b"", b"psk_id_hash", b"");
-    let info_hash = labeled_extract(&sid, b"", b"info_hash", info);
+/// HPKE suite id `"HPKE" || I2OSP(kem_id, 2) || I2OSP(kdf_id, 2) || I2OSP(aead_id, 2)`.
+pub fn suite_id(kem_id: u16, kdf_id: u16, aead_id: u16) -> [u8; 10] {
+    let (k, f, a) = (kem_id.to_be_bytes(), kdf_id.to_be_bytes(), aead_id.to_be_bytes());
+    [b'H', b'P', b'K', b'E', k[0], k[1], f[0], f[1], a[0], a[1]]
+}
+
+/// The KeySchedule of RFC 9180 §5.1 for mode_base with HKDF-SHA256, any suite id: fills `key`
+/// (Nk = `key.len()`) and returns `(base_nonce, exporter_secret)`.
+fn key_schedule_secrets(suite_id: &[u8; 10], shared_secret: &[u8], info: &[u8], key: &mut [u8]) -> Result<([u8; NONCE_LEN], SecretBytes<SHA256_LEN>), Error> {
+    let psk_id_hash = labeled_extract(suite_id, b"", b"psk_id_hash", b"");
+    let info_hash = labeled_extract(suite_id, b"", b"info_hash", info);
     let mut ks_context = [0u8; 1 + 2 * SHA256_LEN];
     ks_context[0] = MODE_BASE;
     ks_context[1..33].copy_from_slice(&psk_id_hash);
     ks_context[33..].copy_from_slice(&info_hash);
-    let secret = SecretBytes::new(labeled_extract(&sid, shared_secret, b"secret", b""));
-    let mut key = SecretBytes::<{ aead::KEY_LEN }>::zero();
-    labeled_expand_into(&sid, secret.as_bytes(), b"key", &ks_context, key.as_mut())?;
+    // secret = LabeledExtract(shared_secret, "secret", psk = "").
+    let secret = SecretBytes::new(labeled_extract(suite_id, shared_secret, b"secret", b""));
+    labeled_expand_into(suite_id, secret.as_bytes(), b"key", &ks_context, key)?;
     let mut base_nonce = [0u8; NONCE_LEN];
-    labeled_expand_into(&sid, secret.as_bytes(), b"base_nonce", &ks_context, &mut base_nonce)?;
+    labeled_expand_into(suite_id, secret.as_bytes(), b"base_nonce", &ks_context, &mut base_nonce)?;
     let mut exporter_secret = SecretBytes::<SHA256_LEN>::zero();
-    labeled_expand_into(&sid, secret.as_bytes(), b"exp", &ks_context, exporter_secret.as_mut())?;
-    Ok(Context { aead: Aead::new(key.as_bytes())?, key, base_nonce, exporter_secret, seq: 0, suite_id: sid })
+    labeled_expand_into(suite_id, secret.as_bytes(), b"exp", &ks_context, exporter_secret.as_mut())?;
+    Ok((base_nonce, exporter_secret))
+}
+
+/// Export from an exporter secret: LabeledExpand(exporter_secret, "sec", exporter_context, L).
+fn export_from_secret(suite_id: &[u8; 10], exporter_secret: &[u8], exporter_context: &[u8], length: usize) -> Result<Vec<u8>, Error> {
+    Error::check_max("HPKE export length", HKDF_SHA256_MAX_OUTPUT, length)?;
+    let mut out = vec![0u8; length];
+    labeled_expand_into(suite_id, exporter_secret, b"sec", exporter_context, &mut out)?;
+    Ok(out)
+}
+
+fn context_for_suite(suite_id: [u8; 10], shared_secret: &[u8], info: &[u8]) -> Result<Context, Error> {
+    let mut key = SecretBytes::<{ aead::KEY_LEN }>::zero();
+    let (base_nonce, exporter_secret) = key_schedule_secrets(&suite_id, shared_secret, info, key.as_mut())?;
+    Ok(Context { aead: Aead::new(key.as_bytes())?, key, base_nonce, exporter_secret, seq: 0, suite_id })
+}
+
+/// KeySchedule(mode_base, shared_secret, info, psk = "", psk_id = "") (RFC 9180 §5.1) for
+/// `kem` × HKDF-SHA256 × ChaCha20-Poly1305.
+pub fn key_schedule(kem: Kem, shared_secret: &[u8], info: &[u8]) -> Result<Context, Error> {
+    context_for_suite(kem.suite_id(), shared_secret, info)
+}
+
+/// The key schedule for any KEM id with HKDF-SHA256 × ChaCha20-Poly1305 (the RFC 9180 DHKEM
+/// vectors drive it with a test-side DHKEM(X25519)). Tests only.
+#[cfg(feature = "hazmat")]
+pub fn key_schedule_for_kem_id(kem_id: u16, shared_secret: &[u8], info: &[u8]) -> Result<Context, Error> {
+    context_for_suite(suite_id(kem_id, KDF_HKDF_SHA256, AEAD_CHACHA20_POLY1305), shared_secret, info)
+}
+
+/// The key schedule and export for any suite with HKDF-SHA256 (vectors whose AEAD is not
+/// ChaCha20-Poly1305, e.g. the ML-KEM-768 × AES-128-GCM entry of hpke-pq.json): returns
+/// `(key of nk bytes, base_nonce, exporter_secret)`. Tests only.
+#[cfg(feature = "hazmat")]
+pub fn raw_key_schedule(suite_id: &[u8; 10], shared_secret: &[u8], info: &[u8], nk: usize) -> Result<(Vec<u8>, [u8; NONCE_LEN], [u8; SHA256_LEN]), Error> {
+    let mut key = vec![0u8; nk];
+    let (nonce, exp) = key_schedule_secrets(suite_id, shared_secret, info, &mut key)?;
+    Ok((key, nonce, *exp.as_bytes()))
+}
+
+/// Export(exporter_context, L) from a raw exporter secret and suite id. Tests only.
+#[cfg(feature = "hazmat")]
+pub fn raw_export(suite_id: &[u8; 10], exporter_secret: &[u8], exporter_context: &[u8], length: usize) -> Result<Vec<u8>, Error> {
+    export_from_secret(suite_id, exporter_secret, exporter_context, length)
 }
 
 impl Context {
     /// Export(exporter_context, L) (RFC 9180 §5.3), L ≤ 8160.
     pub fn export(&self, exporter_context: &[u8], length: usize) -> Result<Vec<u8>, Error> {
-        Error::check_max("HPKE export length", HKDF_SHA256_MAX_OUTPUT, length)?;
-        let mut out = vec![0u8; length];
-        labeled_expand_into(&self.suite_id, self.exporter_secret.as_bytes(), b"sec", exporter_context, &mut out)?;
-        Ok(out)
+        export_from_secret(&self.suite_id, self.exporter_secret.as_bytes(), exporter_context, length)
     }
 
     fn next_nonce(&self) -> Result<[u8; NONCE_LEN], Error> {
