@@ -404,11 +404,15 @@ pub fn key_schedule_for_kem_id(kem_id: u16, shared_secret: &[u8], info: &[u8]) -
     context_for_suite(suite_id(kem_id, KDF_HKDF_SHA256, AEAD_CHACHA20_POLY1305), shared_secret, info)
 }
 
+/// `(key, base_nonce, exporter_secret)` from [`raw_key_schedule`].
+#[cfg(feature = "hazmat")]
+pub type RawKeySchedule = (Vec<u8>, [u8; NONCE_LEN], [u8; SHA256_LEN]);
+
 /// The key schedule and export for any suite with HKDF-SHA256 (vectors whose AEAD is not
 /// ChaCha20-Poly1305, e.g. the ML-KEM-768 × AES-128-GCM entry of hpke-pq.json): returns
 /// `(key of nk bytes, base_nonce, exporter_secret)`. Tests only.
 #[cfg(feature = "hazmat")]
-pub fn raw_key_schedule(suite_id: &[u8; 10], shared_secret: &[u8], info: &[u8], nk: usize) -> Result<(Vec<u8>, [u8; NONCE_LEN], [u8; SHA256_LEN]), Error> {
+pub fn raw_key_schedule(suite_id: &[u8; 10], shared_secret: &[u8], info: &[u8], nk: usize) -> Result<RawKeySchedule, Error> {
     let mut key = vec![0u8; nk];
     let (nonce, exp) = key_schedule_secrets(suite_id, shared_secret, info, &mut key)?;
     Ok((key, nonce, *exp.as_bytes()))
