@@ -171,8 +171,10 @@ export interface RedisCluster {
   role(port: number): Promise<string>;
   /** Port of the master serving `key`'s slot, from CLUSTER NODES on a live node. */
   masterFor(key: string): Promise<number>;
-  /** Waits until every live node reports cluster_state:ok and `port` (if given) is a master. */
+  /** Waits until every live node reports cluster_state:ok. */
   waitHealthy(timeoutMs?: number): Promise<void>;
+  /** Waits until every live master's replicas have acknowledged its whole replication stream. */
+  waitReplicated(timeoutMs?: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -200,6 +202,8 @@ export async function startCluster(masters = 3, replicasPerMaster = 0): Promise<
         '--cluster-config-file', join(dir, 'nodes.conf'),
         '--cluster-node-timeout', '1000',
         '--cluster-replica-validity-factor', '0',
+        // slots of a dead master fail alone; the others keep serving
+        '--cluster-require-full-coverage', 'no',
       ]);
       procs.push({ port, child, dir });
     }
@@ -240,6 +244,17 @@ export async function startCluster(masters = 3, replicasPerMaster = 0): Promise<
       waitFor('cluster_state:ok on every live node', timeoutMs, async () => {
         for (const p of procs.filter(alive)) {
           if (!(await cli(p.port, 'CLUSTER', 'INFO')).includes('cluster_state:ok')) return false;
+        }
+        return true;
+      }),
+    waitReplicated: (timeoutMs = 10_000) =>
+      waitFor('replicas caught up', timeoutMs, async () => {
+        for (const p of procs.filter(alive)) {
+          const info = await cli(p.port, 'INFO', 'replication');
+          if (!info.includes('role:master')) continue;
+          const offset = /master_repl_offset:(\d+)/.exec(info)?.[1];
+          const replicas = [...info.matchAll(/slave\d+:.*offset=(\d+)/g)].map((m) => m[1]);
+          if (replicas.some((o) => o !== offset)) return false;
         }
         return true;
       }),
