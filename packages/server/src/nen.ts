@@ -109,6 +109,8 @@ export interface NenConfig {
   rotateGraceMs?: number;
   /** In-process session key cache size (default 10 000). */
   keyCacheSize?: number;
+  /** Clock in ms since the Unix epoch (default Date.now); for tests and simulations. */
+  now?: () => number;
 }
 
 export interface NenRouteOptions {
@@ -264,6 +266,7 @@ export function createNen(config: NenConfig = {}): Nen {
   const tsWindow = config.timestampWindowMs ?? DEFAULT_TIMESTAMP_WINDOW_MS;
   const grace = config.rotateGraceMs ?? 30_000;
   const clientAddress = config.clientAddress ?? defaultClientAddress;
+  const clock = config.now ?? Date.now;
   if (!(ttlS >= 1 && ttlS <= 0xffffffff)) throw new NenConfigError('session TTL must be 1..2^32-1 seconds');
   if (!(idleS >= 1 && idleS <= 0xffffffff)) throw new NenConfigError('idle timeout must be 1..2^32-1 seconds');
 
@@ -415,7 +418,7 @@ export function createNen(config: NenConfig = {}): Nen {
     const st = await state();
     const t0 = performance.now();
     const meta = parseRequestHeader(request.headers.get(HEADER.nen));
-    const now = Date.now();
+    const now = clock();
     if (Math.abs(meta.timestamp - now) > tsWindow) throw wireError('NEN_TIMESTAMP', `request timestamp off by ${meta.timestamp - now} ms`);
     const method = request.method.toUpperCase();
     const url = new URL(request.url);
@@ -670,7 +673,7 @@ export function createNen(config: NenConfig = {}): Nen {
   // ------------------------------------------------------------------ session endpoints
 
   async function handshake(request: Request): Promise<Response> {
-    const now = Date.now();
+    const now = clock();
     const addr = clientAddress(request);
     if (!limiter.take(addr, now)) {
       log({ level: 'warn', event: 'request.rejected', code: 'NEN_RATE_LIMITED', reason: `handshake rate limit for ${addr}`, status: 429 });
@@ -720,7 +723,7 @@ export function createNen(config: NenConfig = {}): Nen {
           lastSeenAt: o.session.lastSeenAt,
           kem: typeof o.session.meta.kem === 'number' ? kemName(o.session.meta.kem as KemId) : null,
           keyId: o.session.meta.kid ?? null,
-          serverTime: Date.now(),
+          serverTime: clock(),
         };
       } else if (action === 'terminate') {
         await store.delete(o.sid);
@@ -729,14 +732,14 @@ export function createNen(config: NenConfig = {}): Nen {
         value = { terminated: true };
       } else {
         if (o.meta.epoch !== o.session.epoch) throw wireError('NEN_SESSION_UNKNOWN', 'rotate must use the current epoch');
-        const rec = await store.get(o.sid, Date.now());
+        const rec = await store.get(o.sid, clock());
         if (!rec) throw wireError('NEN_SESSION_UNKNOWN', 'session vanished during rotate');
         const cur = rec.secret.subarray(0, 32);
         const next = nextEpochSecret(st.backend, cur);
         const ok = await store.update(o.sid, {
           secret: concatBytes(next, cur),
           epoch: rec.epoch + 1,
-          meta: { ...rec.meta, prevUntil: Date.now() + grace },
+          meta: { ...rec.meta, prevUntil: clock() + grace },
         });
         rec.secret.fill(0);
         if (!ok) throw wireError('NEN_SESSION_UNKNOWN', 'session vanished during rotate');

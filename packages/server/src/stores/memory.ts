@@ -33,6 +33,7 @@ interface Entry {
   window: ReplayWindow;
 }
 
+const U64_MAX = (1n << 64n) - 1n;
 const REGISTRY = Symbol.for('nen.server.memoryStores');
 type Registry = Map<string, MemoryStore>;
 
@@ -97,6 +98,7 @@ export class MemoryStore implements SessionStore {
 
   async commit(id: string, seq: bigint, now: number): Promise<CommitResult> {
     this.#assertOpen();
+    if (seq < 0n || seq > U64_MAX) throw new RangeError('nen: sequence number outside the unsigned 64-bit range');
     const e = this.#sessions.get(id);
     if (!e) return { ok: false, reason: 'unknown' };
     if (!isLive(e.record, now)) {

@@ -1,0 +1,46 @@
+/**
+ * The in-memory store against the shared SessionStore contract (./contract.ts), plus what only
+ * it does: LRU eviction at the session bound, the sweep, and the globalThis singleton.
+ */
+import { describe, expect, it } from 'vitest';
+import { sampleSession, storeContract } from './contract.js';
+import { memoryStore, MemoryStore } from './memory.js';
+
+storeContract('memory store', async () => memoryStore({ shared: false }));
+
+describe('memory store specifics', () => {
+  it('is bounded: the least recently used session is evicted', async () => {
+    const s = new MemoryStore({ maxSessions: 3 });
+    const now = Date.now();
+    const recs = [0, 1, 2, 3].map((i) => sampleSession(now, { id: `s${i}` }));
+    for (const r of recs.slice(0, 3)) await s.create(r);
+    expect((await s.commit('s0', 1n, now)).ok).toBe(true); // s0 now most recent
+    await s.create(recs[3]!);
+    expect(await s.size()).toBe(3);
+    expect(await s.get('s1', now)).toBeNull();
+    expect(await s.get('s0', now)).not.toBeNull();
+    expect(s.evictions).toBe(1);
+    await s.close();
+  });
+
+  it('the sweep drops expired and idle sessions and wipes their secrets', async () => {
+    const s = new MemoryStore();
+    const now = Date.now();
+    const a = sampleSession(now, { id: 'a', ttlMs: 10 });
+    const b = sampleSession(now, { id: 'b', idleMs: 10 });
+    const c = sampleSession(now, { id: 'c' });
+    for (const r of [a, b, c]) await s.create(r);
+    expect(s.sweep(now + 20)).toBe(2);
+    expect(await s.size()).toBe(1);
+    await s.close();
+  });
+
+  it('shared stores survive module reloads (one per name on globalThis) until closed', async () => {
+    const x = memoryStore({ name: 'reload-test' });
+    expect(memoryStore({ name: 'reload-test' })).toBe(x);
+    await x.close();
+    const y = memoryStore({ name: 'reload-test' });
+    expect(y).not.toBe(x);
+    await y.close();
+  });
+});
