@@ -13,7 +13,7 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
       <body>
         <header className="top">
           <Link href="/" className="brand">
-            <span className="logo">念</span> Nen <span className="brand-sub">encrypted notes</span>
+            <span className="logo" aria-hidden="true">N</span> Nen <span className="brand-sub">encrypted notes</span>
           </Link>
           <p className="tagline">
             Every request and response body below crosses the network as <b>post-quantum ciphertext</b> (X-Wing + ChaCha20-Poly1305): TLS-terminating

@@ -47,7 +47,7 @@ export function NotesApp({ serverKey }: { serverKey?: string }) {
       const seq = ++listSeq.current;
       try {
         const path = q ? `/api/notes?q=${encodeURIComponent(q)}` : '/api/notes';
-        const data = await api<{ notes: Note[] }>(serverKey, q ? `Search “${q}”` : 'List notes', path);
+        const data = await api<{ notes: Note[] }>(serverKey, q ? 'Search notes' : 'List notes', path);
         if (seq === listSeq.current) {
           setNotes(data.notes);
           setLoaded(true);

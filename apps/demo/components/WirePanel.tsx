@@ -15,7 +15,7 @@ function pretty(value: unknown, max: number): string {
 }
 
 function bytes(n: number | null): string {
-  if (n === null) return 'streamed';
+  if (n === null) return 'stream';
   return n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1)} KB`;
 }
 

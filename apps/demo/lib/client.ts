@@ -15,11 +15,7 @@
  *    of TLS, and the session badge says so.
  *  - Confidential query is on: search terms travel inside the envelope, only the path is visible.
  */
-import { createNenClient } from '@nen/client';
-
-export type NenClient = ReturnType<typeof createNenClient>;
-type ClientOptions = NonNullable<Parameters<typeof createNenClient>[0]>;
-type WireExchange = Parameters<NonNullable<ClientOptions['onExchange']>>[0];
+import { createNenClient, type NenClient, type WireExchange } from '@nen/client';
 
 export const MAX_ENTRIES = 12;
 
@@ -30,7 +26,7 @@ export interface WireView {
   requestHeaders: Array<[string, string]>;
   requestBytes: number;
   requestHex: string;
-  status: number | null;
+  status: number;
   responseHeaders: Array<[string, string]>;
   responseBytes: number | null;
   responseHex: string;
@@ -106,37 +102,26 @@ function begin(kind: WireEntry['kind'], label: string, method: string, path: str
 
 const HEX_BYTES = 24;
 
-function toHex(bytes: Uint8Array | undefined | null, max = HEX_BYTES): string {
-  if (!bytes) return '';
-  let s = '';
-  for (let i = 0; i < Math.min(bytes.length, max); i++) s += bytes[i]!.toString(16).padStart(2, '0') + (i % 2 === 1 ? ' ' : '');
-  return s.trim();
+function headerPairs(h: Record<string, string>): Array<[string, string]> {
+  return Object.entries(h).map(([k, v]) => [k.toLowerCase(), v]);
 }
 
-function headerPairs(h: unknown): Array<[string, string]> {
-  if (!h) return [];
-  if (typeof Headers !== 'undefined' && h instanceof Headers) return [...h.entries()];
-  if (Array.isArray(h)) return h.filter((p): p is [string, string] => Array.isArray(p) && p.length === 2).map(([k, v]) => [String(k), String(v)]);
-  if (typeof h === 'object') return Object.entries(h as Record<string, unknown>).map(([k, v]) => [k.toLowerCase(), String(v)]);
-  return [];
+/** "a1b2c3d4…" → "a1b2 c3d4 …", at most HEX_BYTES bytes. */
+function spacedHex(hex: string): string {
+  return (hex.slice(0, HEX_BYTES * 2).match(/.{1,4}/g) ?? []).join(' ');
 }
 
 export function toWireView(e: WireExchange): WireView {
-  const x = e as unknown as Record<string, unknown>;
-  const req = (x.request ?? x) as Record<string, unknown>;
-  const res = (x.response ?? x) as Record<string, unknown>;
-  const reqPrefix = (req.bodyPrefix ?? x.requestBodyPrefix ?? req.bodyHead) as Uint8Array | string | undefined;
-  const resPrefix = (res.bodyPrefix ?? x.responseBodyPrefix ?? res.bodyHead) as Uint8Array | string | undefined;
   return {
-    method: String(req.method ?? x.method ?? 'GET'),
-    url: String(req.url ?? x.url ?? ''),
-    requestHeaders: headerPairs(req.headers ?? x.requestHeaders),
-    requestBytes: Number(req.bodyLength ?? x.requestBodyLength ?? 0),
-    requestHex: typeof reqPrefix === 'string' ? reqPrefix : toHex(reqPrefix),
-    status: typeof (res.status ?? x.status) === 'number' ? Number(res.status ?? x.status) : null,
-    responseHeaders: headerPairs(res.headers ?? x.responseHeaders),
-    responseBytes: typeof (res.bodyLength ?? x.responseBodyLength) === 'number' ? Number(res.bodyLength ?? x.responseBodyLength) : null,
-    responseHex: typeof resPrefix === 'string' ? resPrefix : toHex(resPrefix),
+    method: e.method,
+    url: e.url,
+    requestHeaders: headerPairs(e.requestHeaders),
+    requestBytes: e.requestBodyLength,
+    requestHex: spacedHex(e.requestBodyHex),
+    status: e.status,
+    responseHeaders: headerPairs(e.responseHeaders),
+    responseBytes: e.responseBodyLength,
+    responseHex: spacedHex(e.responseBodyHex),
   };
 }
 
@@ -151,7 +136,7 @@ function pathOf(url: string): string {
 function onExchange(e: WireExchange): void {
   const view = toWireView(e);
   const path = pathOf(view.url);
-  const pending = entries.find((en) => !en.wire && en.kind !== 'session' && en.method === view.method && en.path === path);
+  const pending = e.kind === 'request' ? entries.find((en) => !en.wire && en.kind !== 'session' && en.method === view.method && en.path === path) : undefined;
   if (pending) {
     patch(pending.id, (en) => ({ ...en, wire: view }));
     return;
@@ -162,13 +147,13 @@ function onExchange(e: WireExchange): void {
     {
       id: nextId++,
       at: Date.now(),
-      label: path.startsWith('/api/nen/') ? `Nen ${action}` : `${view.method} ${path}`,
+      label: e.kind === 'request' ? `${view.method} ${path}` : `Nen ${action}`,
       method: view.method,
       path,
       kind: 'session',
-      state: view.status !== null && view.status >= 400 ? 'error' : 'ok',
+      state: view.status >= 400 ? 'error' : 'ok',
       wire: view,
-      app: { status: view.status ?? undefined, response: path.startsWith('/api/nen/') ? '(session setup: key shares, not application data)' : undefined },
+      app: { status: view.status, response: e.kind === 'handshake' ? '(handshake: ephemeral X-Wing key share and ciphertext, no application data)' : undefined },
     },
   ]);
 }

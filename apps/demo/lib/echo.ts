@@ -12,7 +12,7 @@ export async function echo(request: Request, body: unknown, route: 'nen' | 'plai
   count(`echo.${route}`);
   const contentType = request.headers.get('content-type') ?? 'application/octet-stream';
   if (body instanceof Uint8Array) {
-    return new Response(body, { status: 200, headers: { 'content-type': contentType } });
+    return new Response(body as Uint8Array<ArrayBuffer>, { status: 200, headers: { 'content-type': contentType } });
   }
   if (body === undefined || body === null) {
     return new Response(null, { status: 204 });

@@ -13,37 +13,30 @@
  *  - Without NEN_SERVER_KEYS the server runs on a key generated at start: sessions still work, but
  *    clients cannot pin it and every restart invalidates all sessions. A warning says so.
  */
-import { createNen } from '@nen/server';
+import { createNen, type Nen, type NenLogEvent } from '@nen/server';
 import { count } from './metrics';
-
-type Nen = ReturnType<typeof createNen>;
 
 const KEY = Symbol.for('nen.demo.server');
 const holder = globalThis as typeof globalThis & { [KEY]?: Nen };
 
 function create(): Nen {
-  if (!process.env.NEN_SERVER_KEYS) {
+  if (!process.env.NEN_SERVER_KEYS && process.env.NEXT_PHASE !== 'phase-production-build') {
     console.warn(
       '\n[demo] WARNING: NEN_SERVER_KEYS is not set, so the Nen server uses a key generated for this process only.\n' +
         '[demo]   Clients cannot pin it and a restart ends every session. Generate a key with\n' +
-        '[demo]   `pnpm --filter @nen/server exec nen keygen` and set NEN_SERVER_KEYS (and NEXT_PUBLIC_NEN_SERVER_KEY for the pin).\n',
+        '[demo]   `pnpm --filter @nen/server exec nen keygen` and set NEN_SERVER_KEYS (and NEN_SERVER_PIN for the browser pin).\n',
     );
   }
-  return createNen({
-    logger: (event) => {
-      count(`nen.${eventName(event)}`);
-    },
-  });
+  return createNen({ logger });
 }
 
-function eventName(event: unknown): string {
-  if (typeof event === 'object' && event !== null) {
-    const e = event as Record<string, unknown>;
-    for (const k of ['event', 'type', 'code', 'name'] as const) {
-      if (typeof e[k] === 'string') return e[k];
-    }
-  }
-  return 'event';
+/** Counts every Nen event for the bench metrics and prints warnings and errors (never secrets). */
+function logger(e: NenLogEvent): void {
+  count(`nen.${e.event}${e.code ? `.${e.code}` : ''}`);
+  if (e.event === 'config.ephemeral_key' || process.env.NEN_LOG === 'silent') return; // warned above
+  const line = `nen: ${e.event}${e.code ? ` ${e.code}` : ''}${e.reason ? `: ${e.reason}` : ''}${e.path ? ` (${e.path})` : ''}`;
+  if (e.level === 'error') console.error(line);
+  else if (e.level === 'warn' && process.env.NEN_LOG !== 'error') console.warn(line);
 }
 
 export const nen: Nen = (holder[KEY] ??= create());
