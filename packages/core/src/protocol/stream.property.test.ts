@@ -1,0 +1,159 @@
+/**
+ * Property-based tests (fast-check) for Nen stream framing (PROTOCOL.md "Streams"; DESIGN
+ * property 9): records = u32 length || ChaCha20-Poly1305 (RFC 8439 §2.8) sealed chunk, nonce from
+ * (seq, record index), AAD = message AAD || u32 index || u8 final.
+ *
+ * Properties:
+ *  - any chunking of the framed byte stream on the wire decodes to the same plaintext (the
+ *    transport may split or coalesce records anywhere);
+ *  - every proper prefix (truncation), every reordering of two records, every duplicated record,
+ *    every dropped record and every flipped byte is rejected with a NenError code — never
+ *    accepted, never a crash;
+ *  - arbitrary bytes fed to the opener raise only the opener's own typed errors, and the opener
+ *    never buffers more than one record.
+ *
+ * Pitfall: records are sealed with the node:crypto backend here (fast); the codec is the same for
+ * every backend, which cross.test.ts checks byte for byte.
+ */
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NenError } from '../errors.js';
+import { loadBackend } from '../backend/index.js';
+import type { Aead, Backend } from '../backend/types.js';
+import { concatBytes } from './bytes.js';
+import { MAX_RECORD_PLAINTEXT } from './constants.js';
+import { RecordOpener, RecordSealer } from './message.js';
+
+let backend: Backend;
+let aead: Aead;
+const iv = new Uint8Array(12).fill(3);
+const seq = 42n;
+const aad = new TextEncoder().encode('nen/1 response test aad');
+
+beforeAll(async () => {
+  backend = await loadBackend('node');
+  aead = backend.createAead(new Uint8Array(32).fill(1));
+});
+afterAll(() => aead.dispose());
+
+type Kind = 'malformed' | 'auth' | 'truncated' | 'trailing';
+const CODES: Record<Kind, string> = { malformed: 'NEN_MALFORMED', auth: 'NEN_AUTH_FAILED', truncated: 'NEN_STREAM_TRUNCATED', trailing: 'NEN_MALFORMED' };
+
+function opener(): RecordOpener {
+  return new RecordOpener(aead, iv, seq, aad, (kind, detail) => new NenError(CODES[kind], `stream ${kind}: ${detail}`));
+}
+
+/** Seals chunks into framed records (one record per chunk when chunks are small); the last one final. */
+function sealRecords(chunks: readonly Uint8Array[]): Uint8Array[] {
+  const s = new RecordSealer(aead, iv, seq, aad);
+  const out = chunks.map((c) => s.seal(c, false));
+  out.push(s.seal(new Uint8Array(0), true));
+  return out;
+}
+
+/** Feeds `wire` split at the given cut points; returns the plaintext or the error code. */
+function decode(wire: Uint8Array, cuts: readonly number[] = []): { ok: true; plain: Uint8Array } | { ok: false; code: string } {
+  const o = opener();
+  const parts: Uint8Array[] = [];
+  const points = [...new Set(cuts.map((c) => c % (wire.length + 1)))].sort((a, b) => a - b);
+  let prev = 0;
+  try {
+    for (const p of [...points, wire.length]) {
+      parts.push(...o.push(wire.subarray(prev, p)));
+      prev = p;
+    }
+    o.end();
+    return { ok: true, plain: concatBytes(...parts) };
+  } catch (e) {
+    if (!(e instanceof NenError)) throw new Error(`opener threw a non-Nen error: ${String(e)}`, { cause: e });
+    return { ok: false, code: e.code };
+  }
+}
+
+const arbChunks = fc.array(fc.uint8Array({ maxLength: 300 }), { minLength: 0, maxLength: 8 });
+
+describe('stream framing', () => {
+  it('any chunking of the wire bytes decodes to the same plaintext', () => {
+    fc.assert(
+      fc.property(arbChunks, fc.array(fc.nat(), { maxLength: 12 }), (chunks, cuts) => {
+        const wire = concatBytes(...sealRecords(chunks));
+        const r = decode(wire, cuts);
+        expect(r).toEqual({ ok: true, plain: concatBytes(...chunks) });
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('splits chunks above MAX_RECORD_PLAINTEXT into several records and still round-trips', () => {
+    const big = backend.randomBytes(MAX_RECORD_PLAINTEXT * 2 + 17);
+    const s = new RecordSealer(aead, iv, seq, aad);
+    const wire = concatBytes(s.seal(big, false), s.seal(new Uint8Array(5).fill(9), true));
+    fc.assert(
+      fc.property(fc.array(fc.nat(), { maxLength: 6 }), (cuts) => {
+        const r = decode(wire, cuts);
+        expect(r.ok && Buffer.from(r.plain).equals(Buffer.from(concatBytes(big, new Uint8Array(5).fill(9))))).toBe(true);
+      }),
+      { numRuns: 20 },
+    );
+  });
+
+  it('rejects every truncation (proper prefix), whatever the chunking', () => {
+    fc.assert(
+      fc.property(arbChunks, fc.nat(), fc.array(fc.nat(), { maxLength: 6 }), (chunks, cut, cuts) => {
+        const wire = concatBytes(...sealRecords(chunks));
+        const r = decode(wire.subarray(0, cut % wire.length), cuts);
+        expect(r.ok).toBe(false);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('rejects reordered, duplicated and dropped records', () => {
+    fc.assert(
+      fc.property(fc.array(fc.uint8Array({ maxLength: 64 }), { minLength: 1, maxLength: 6 }), fc.nat(), fc.nat(), fc.constantFrom('swap', 'dup', 'drop'), (chunks, a, b, op) => {
+        const recs = sealRecords(chunks); // length >= 2 (chunks + final)
+        const i = a % recs.length;
+        let j = b % recs.length;
+        const m = recs.slice();
+        if (op === 'swap') {
+          if (i === j) j = (i + 1) % recs.length;
+          [m[i], m[j]] = [m[j]!, m[i]!];
+        } else if (op === 'dup') {
+          m.splice(j, 0, recs[i]!);
+        } else {
+          m.splice(i, 1);
+        }
+        const r = decode(concatBytes(...m));
+        expect(r.ok).toBe(false);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('rejects any flipped byte and any trailing data', () => {
+    fc.assert(
+      fc.property(arbChunks, fc.nat(), fc.integer({ min: 1, max: 255 }), fc.uint8Array({ minLength: 1, maxLength: 40 }), (chunks, pos, x, extra) => {
+        const wire = concatBytes(...sealRecords(chunks));
+        const m = wire.slice();
+        const i = pos % m.length;
+        m[i] = m[i]! ^ x;
+        expect(decode(m).ok).toBe(false);
+        expect(decode(concatBytes(wire, extra)).ok).toBe(false);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('arbitrary bytes raise only typed errors and never make the opener buffer more than one record', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 2000 }), fc.array(fc.nat(), { maxLength: 8 }), (bytes, cuts) => {
+        expect(decode(bytes, cuts).ok).toBe(false);
+      }),
+      { numRuns: 500 },
+    );
+    // A huge declared length is refused at once instead of being buffered.
+    const o = opener();
+    const hdr = new Uint8Array([0x7f, 0xff, 0xff, 0xff]);
+    expect(() => o.push(hdr)).toThrow(NenError);
+  });
+});
