@@ -1,0 +1,161 @@
+/**
+ * Unit tests of the protocol codec: strict base64url, the `nen` header, the replay window against
+ * a reference model, handshake parsing, nonces and records, under every backend.
+ */
+import { describe, expect, it } from 'vitest';
+import { loadBackend } from '../backend/index.js';
+import { KEM_ID, KEM_SIZES } from '../backend/types.js';
+import { fromBase64Url, toBase64Url, u16, u32 } from './bytes.js';
+import { NenProtocolError } from './codes.js';
+import { HS_FLAG } from './constants.js';
+import { clientHandshakeStart, decodeClientHello, encodeClientHello, parseServerKeyPin, serverHandshake } from './handshake.js';
+import { SessionKeys, computeNonce } from './keys.js';
+import { RecordOpener, RecordSealer, formatRequestHeader, parseRequestHeader, requestAad } from './message.js';
+import { REPLAY_WINDOW_WIDTH, ReplayWindow } from './replay.js';
+
+function code(f: () => unknown): string | undefined {
+  try {
+    f();
+  } catch (e) {
+    return e instanceof NenProtocolError ? e.code : `other:${String(e)}`;
+  }
+  return undefined;
+}
+
+describe('base64url', () => {
+  it('round-trips and rejects non-canonical input', () => {
+    for (let n = 0; n < 40; n++) {
+      const b = Uint8Array.from({ length: n }, (_, i) => (i * 91 + n) & 0xff);
+      const s = toBase64Url(b);
+      expect(s).toBe(Buffer.from(b).toString('base64url'));
+      expect(fromBase64Url(s)).toEqual(b);
+    }
+    for (const bad of ['A', 'AB=', 'A+B/', 'AB C', 'AR', 'AAB', 'é']) expect(fromBase64Url(bad), bad).toBeNull();
+  });
+});
+
+describe('nen request header', () => {
+  const sid = new Uint8Array(16).fill(3);
+  it('round-trips', () => {
+    const m = { sessionId: sid, epoch: 7, seq: (1n << 64n) - 1n, timestamp: 1_767_225_600_000, flags: 15 };
+    expect(parseRequestHeader(formatRequestHeader(m))).toEqual(m);
+  });
+  it('rejects every malformed variant with a code', () => {
+    const s = toBase64Url(sid);
+    const cases: [string | null, string][] = [
+      [null, 'NEN_NOT_ENCRYPTED'],
+      ['', 'NEN_MALFORMED'],
+      [`1.${s}.0.1.5`, 'NEN_MALFORMED'],
+      [`2.${s}.0.1.5.0`, 'NEN_UNSUPPORTED_VERSION'],
+      [`1.${s}A.0.1.5.0`, 'NEN_MALFORMED'],
+      [`1.${s}.-1.1.5.0`, 'NEN_MALFORMED'],
+      [`1.${s}.4294967296.1.5.0`, 'NEN_MALFORMED'],
+      [`1.${s}.0.0.5.0`, 'NEN_MALFORMED'],
+      [`1.${s}.0.18446744073709551616.5.0`, 'NEN_MALFORMED'],
+      [`1.${s}.0.1.5.16`, 'NEN_MALFORMED'],
+      [`1.${s}.0.1.99999999999999999.0`, 'NEN_MALFORMED'],
+      [`1.${s}.0.1.5.0${'0'.repeat(200)}`, 'NEN_MALFORMED'],
+      [`1.${s}.0.1e3.5.0`, 'NEN_MALFORMED'],
+    ];
+    for (const [v, c] of cases) expect(code(() => parseRequestHeader(v)), String(v)).toBe(c);
+  });
+  it('the AAD separates every field (no ambiguity between method, target and type)', () => {
+    const m = { sessionId: sid, epoch: 0, seq: 1n, timestamp: 1, flags: 0 };
+    const a = requestAad(m, 'POST', '/a', 'b');
+    expect(requestAad(m, 'POST', '/ab', '')).not.toEqual(a);
+    expect(requestAad(m, 'POST', '/a?', 'b')).not.toEqual(a);
+    expect(requestAad({ ...m, flags: 2 }, 'POST', '/a', 'b')).not.toEqual(a);
+  });
+});
+
+describe('replay window (RFC 4303 §3.4.3 style)', () => {
+  it('has the required width', () => {
+    expect(REPLAY_WINDOW_WIDTH).toBeGreaterThanOrEqual(1024);
+  });
+  it('agrees with a reference model on random sequences', () => {
+    let x = 12345;
+    const rnd = () => {
+      x = (x * 1103515245 + 12345) & 0x7fffffff;
+      return x;
+    };
+    for (let round = 0; round < 20; round++) {
+      const w = new ReplayWindow();
+      const seen = new Set<bigint>();
+      let hi = 0n;
+      for (let i = 0; i < 3000; i++) {
+        const r = rnd() % 100;
+        const seq = BigInt(r < 60 ? Math.max(1, Number(hi) - (rnd() % 1100) + 40) : r < 80 ? Number(hi) + 1 + (rnd() % 3000) : Math.max(1, Number(hi) - (rnd() % 50)));
+        const want = hi - seq >= 1024n ? 'too-old' : seen.has(seq) ? 'replay' : 'ok';
+        expect(w.checkAndAccept(seq)).toBe(want);
+        if (want === 'ok') {
+          seen.add(seq);
+          if (seq > hi) hi = seq;
+        }
+      }
+    }
+  });
+  it('check does not modify the window (only accept does)', () => {
+    const w = new ReplayWindow();
+    expect(w.check(5n)).toBe('ok');
+    expect(w.check(5n)).toBe('ok');
+    w.accept(5n);
+    expect(w.check(5n)).toBe('replay');
+    expect(w.check(0n)).toBe('too-old');
+  });
+});
+
+describe.each(['noble', 'wasm', 'node'] as const)('handshake and records (%s)', (kind) => {
+  it('client and server agree; every malformed ClientHello is rejected with a code', async () => {
+    const b = await loadBackend(kind);
+    const kp = b.generateKeyPair(KEM_ID.XWING);
+    const sk = b.createRecipientKey(KEM_ID.XWING, kp.privateKey);
+    const pin = parseServerKeyPin(`k1:${toBase64Url(sk.publicKey)}`);
+    const c = clientHandshakeStart(b, { pin });
+    const keys = new Map([['k1', sk]]);
+    const s = serverHandshake(b, c.hello, { keys, sessionId: new Uint8Array(16), maxLifetime: 60, idleTimeout: 30, now: Date.now() });
+    const r = c.finish(s.response);
+    expect(r.secret).toEqual(s.secret);
+    expect(r.kid).toBe('k1');
+    const h = decodeClientHello(c.hello);
+    expect(encodeClientHello(h)).toEqual(c.hello);
+    const params = { keys, sessionId: new Uint8Array(16), maxLifetime: 60, idleTimeout: 30, now: 0 };
+    expect(code(() => serverHandshake(b, c.hello.subarray(0, c.hello.length - 1), params))).toBe('NEN_MALFORMED');
+    expect(code(() => serverHandshake(b, new Uint8Array([...c.hello, 0]), params))).toBe('NEN_MALFORMED');
+    const badFlags = c.hello.slice();
+    badFlags[3] = 0x80 | HS_FLAG.STATIC;
+    expect(code(() => serverHandshake(b, badFlags, params))).toBe('NEN_MALFORMED');
+    const badKid = c.hello.slice();
+    badKid[8 + KEM_SIZES[KEM_ID.XWING].publicKey + 1] = 0x2e; // '.'
+    expect(code(() => serverHandshake(b, badKid, params))).toBe('NEN_MALFORMED');
+    const otherKid = c.hello.slice();
+    otherKid[8 + KEM_SIZES[KEM_ID.XWING].publicKey + 1] = 0x6a; // 'j'
+    expect(code(() => serverHandshake(b, otherKid, params))).toBe('NEN_UNKNOWN_KEY_ID');
+    const noStatic = clientHandshakeStart(b, { kem: KEM_ID.MLKEM768 });
+    const s2 = serverHandshake(b, noStatic.hello, params);
+    expect(noStatic.finish(s2.response).secret).toEqual(s2.secret);
+    sk.dispose();
+  });
+
+  it('records: nonce per (seq, index), final flag, bounded buffering', async () => {
+    const b = await loadBackend(kind);
+    const k = new SessionKeys(b, new Uint8Array(32).fill(1), 0);
+    expect(computeNonce(k.s2cIv, 1n, 0)).not.toEqual(computeNonce(k.s2cIv, 1n, 1));
+    expect(computeNonce(k.s2cIv, 1n, 0)).not.toEqual(computeNonce(k.s2cIv, 2n, 0));
+    const aad = new Uint8Array([1, 2, 3]);
+    const sealer = new RecordSealer(k.s2c, k.s2cIv, 9n, aad);
+    const big = new Uint8Array(200_000).map((_, i) => i & 0xff);
+    const wire = new Uint8Array([...sealer.seal(big, false), ...sealer.seal(new Uint8Array([7]), true)]);
+    const err = (kind2: string, d: string) => new NenProtocolError(`X_${kind2}`, d);
+    const opener = new RecordOpener(k.s2c, k.s2cIv, 9n, aad, err);
+    const out: number[] = [];
+    for (let o = 0; o < wire.length; o += 1000) for (const c of opener.push(wire.subarray(o, o + 1000))) out.push(c.length);
+    opener.end();
+    expect(out.reduce((a, x) => a + x, 0)).toBe(200_001);
+    const bad = new RecordOpener(k.s2c, k.s2cIv, 9n, aad, err);
+    expect(code(() => bad.push(new Uint8Array([...u32(0xffffff), ...u16(0)])))).toBe('X_malformed');
+    const trunc = new RecordOpener(k.s2c, k.s2cIv, 9n, aad, err);
+    trunc.push(wire.subarray(0, wire.length - 25));
+    expect(code(() => trunc.end())).toBe('X_truncated');
+    k.dispose();
+  });
+});
