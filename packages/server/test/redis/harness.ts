@@ -265,25 +265,30 @@ export async function startCluster(masters = 3, replicasPerMaster = 0): Promise<
 }
 
 /**
- * Makes the Redis store runnable by a plain `node` child process (which cannot load .ts): the
- * store's modules are transpiled with TypeScript's transpileModule into a temp dir inside this
- * package's node_modules, so `ioredis` and `@nen/core` resolve as they do for the package.
- * Returns the directory (holding `stores/redis.js`) and a cleanup function.
+ * Makes the package's TypeScript sources runnable by a plain `node` child process (which cannot
+ * load .ts): every .ts file under `src/` except tests and the contract suite is transpiled with
+ * TypeScript's transpileModule into a temp dir inside this package's node_modules, so `ioredis`
+ * and `@nen/core` resolve as they do for the package. Returns the directory (mirroring `src/`,
+ * e.g. `stores/redis.js`, `index.js`) and a cleanup function.
  */
 export async function transpileStoreForChild(): Promise<{ dir: string; cleanup: () => void }> {
   const ts = (await import('typescript')).default;
-  const { readFileSync, writeFileSync, mkdirSync } = await import('node:fs');
+  const { readFileSync, writeFileSync, mkdirSync, readdirSync } = await import('node:fs');
   const { fileURLToPath } = await import('node:url');
-  const storesDir = fileURLToPath(new URL('../../src/stores/', import.meta.url));
+  const srcDir = fileURLToPath(new URL('../../src/', import.meta.url));
   const base = fileURLToPath(new URL('../../node_modules/', import.meta.url));
   mkdirSync(base, { recursive: true });
   const dir = mkdtempSync(join(base, '.nen-test-child-'));
-  mkdirSync(join(dir, 'stores'));
-  for (const name of ['redis', 'redis-scripts', 'types']) {
-    const out = ts.transpileModule(readFileSync(join(storesDir, `${name}.ts`), 'utf8'), {
+  const files = readdirSync(srcDir, { recursive: true, encoding: 'utf8' }).filter(
+    (f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && !f.endsWith('.d.ts') && !f.endsWith('contract.ts'),
+  );
+  for (const f of files) {
+    const out = ts.transpileModule(readFileSync(join(srcDir, f), 'utf8'), {
       compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true },
     });
-    writeFileSync(join(dir, 'stores', `${name}.js`), out.outputText);
+    const dest = join(dir, f.replace(/\.ts$/, '.js'));
+    mkdirSync(join(dest, '..'), { recursive: true });
+    writeFileSync(dest, out.outputText);
   }
   writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
