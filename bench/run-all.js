@@ -133,7 +133,20 @@ export async function main(argv = process.argv.slice(2)) {
 
 const invokedDirectly = process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname);
 if (invokedDirectly) {
-  main().then(
+  // The SDK unrefs its own timers (backoff, timeouts), as a library should; the bench holds the
+  // event loop open until main() settles, so a run can never end silently half-way.
+  const keepAlive = setInterval(() => {}, 1 << 30);
+  let settled = false;
+  process.on('exit', () => {
+    if (!settled) {
+      console.error('[bench] internal error: the run ended before it finished');
+      process.exitCode = 1;
+    }
+  });
+  main().finally(() => {
+    settled = true;
+    clearInterval(keepAlive);
+  }).then(
     (code) => {
       process.exitCode = code;
     },

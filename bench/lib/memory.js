@@ -12,6 +12,7 @@ import { request } from 'undici';
 import { round } from './stats.js';
 
 const MAX_SAMPLES = 20_000;
+export const MIN_REQUESTS_FOR_GROWTH = 2000;
 
 export async function fetchMetrics(base, dispatcher) {
   const res = await request(`${base}/api/bench/metrics`, { dispatcher, headersTimeout: 5000, bodyTimeout: 5000 });
@@ -99,6 +100,9 @@ export function summarizeMemory(samples, targets) {
       continue;
     }
     const warm = s.slice(Math.floor(s.length * 0.2));
+    const covered = warm.length ? warm[warm.length - 1].requests - warm[0].requests : 0;
+    // a slope over a few hundred requests is allocator noise, not growth
+    const enough = covered >= MIN_REQUESTS_FOR_GROWTH && warm.length >= 5;
     const rssSlope = slope(warm.map((x) => [x.requests, x.rss]));
     const heapSlope = slope(warm.filter((x) => typeof x.heapUsed === 'number').map((x) => [x.requests, x.heapUsed]));
     perTarget[base] = {
@@ -108,8 +112,8 @@ export function summarizeMemory(samples, targets) {
       rssMaxMiB: round(Math.max(...s.map((x) => x.rss)) / MiB, 1),
       heapUsedLastMiB: typeof s[s.length - 1].heapUsed === 'number' ? round(s[s.length - 1].heapUsed / MiB, 1) : null,
       requestsCovered: s[s.length - 1].requests - s[0].requests,
-      rssGrowthKiBPer1000Requests: rssSlope === null ? null : round((rssSlope * 1000) / 1024, 2),
-      heapGrowthKiBPer1000Requests: heapSlope === null ? null : round((heapSlope * 1000) / 1024, 2),
+      rssGrowthKiBPer1000Requests: !enough || rssSlope === null ? null : round((rssSlope * 1000) / 1024, 2),
+      heapGrowthKiBPer1000Requests: !enough || heapSlope === null ? null : round((heapSlope * 1000) / 1024, 2),
       sessionsLast: s[s.length - 1].sessions,
       sessionsMax: Math.max(...s.map((x) => (typeof x.sessions === 'number' ? x.sessions : 0))),
     };

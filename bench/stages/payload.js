@@ -102,7 +102,7 @@ export async function run(ctx) {
       };
       cases.push(c);
       ctx.progress?.log(
-        `  payload ${kind} ${label(size)}: wire enc ${c.encrypted?.responseWireBytes} B, enc+compress ${c.encryptedCompressed?.responseWireBytes} B, plain gzip ${c.plain?.responseWireBytesGzip} B; p50 enc/plain ${c.encrypted?.latencyMs.p50}/${c.plain?.latencyMs.p50} ms`,
+        `  payload ${kind} ${label(size)}: response wire enc ${c.encrypted?.responseWireBytes} B, enc+compress ${c.encryptedCompressed?.responseWireBytes} B, plain gzip ${c.plain?.responseWireBytesGzip} B; request wire enc ${c.encrypted?.requestWireBytes} B, enc+compress ${c.encryptedCompressed?.requestWireBytes} B; p50 enc/plain ${c.encrypted?.latencyMs.p50}/${c.plain?.latencyMs.p50} ms`,
       );
       if (failure) break;
     }

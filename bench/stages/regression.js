@@ -241,6 +241,26 @@ export async function run(ctx) {
     return { actual: `${res.status}, ${JSON.stringify(got)}`, pass: res.status === 200 && got?.method === 'GET' && got?.query?.x === '1' && got?.query?.y === 'two' };
   });
 
+  await check(5, 'encrypted GET with a percent-encoded query (%20, +, %2F, UTF-8)', '200 for each, query decoded by the handler', async () => {
+    const client = await ctx.makeClient();
+    const cases = [['a%20b', 'a b'], ['a+b', 'a b'], ['a%2Fb', 'a/b'], ['caf%C3%A9', 'café']];
+    const got = [];
+    let pass = true;
+    for (const [raw, want] of cases) {
+      try {
+        const res = await client.fetch(`/api/echo?q=${raw}`);
+        const b = await res.json();
+        got.push(`${raw}→${res.status} ${JSON.stringify(b?.query?.q)}`);
+        pass &&= res.status === 200 && b?.query?.q === want;
+      } catch (e) {
+        got.push(`${raw}→${describeError(e)}`);
+        pass = false;
+      }
+    }
+    await client.terminate().catch(() => {});
+    return { actual: got.join(', '), pass };
+  });
+
   // ---------------------------------------------------------------- tampered requests → 401
   await expectStatus(5, 'tampered request body (ciphertext byte flipped)', 401, {
     path: '/api/echo', init: echoInit(), mutate: (r) => ({ ...r, body: flipByte(r.body, Math.floor(r.body.length / 3)) }),

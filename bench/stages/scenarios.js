@@ -140,7 +140,8 @@ async function multiUser(ctx, quick) {
       try {
         const client = await ctx.makeClient();
         await timed('handshake', () => client.handshake());
-        const title = `bench user ${u} ${Date.now()}`;
+        const tag = `u${u}x${Date.now().toString(36)}`;
+        const title = `bench user ${tag}`;
         const created = await timed('create', async () => {
           const res = await client.fetch('/api/notes', { method: 'POST', headers: json, body: JSON.stringify({ title, body: `secret body of user ${u}` }) });
           check(res.status === 201, `create: status ${res.status}`);
@@ -158,7 +159,7 @@ async function multiUser(ctx, quick) {
           check(res.status === 200 && b.note?.body === `updated by ${u}`, `update: status ${res.status}`);
         });
         await timed('list', async () => {
-          const res = await client.fetch(`/api/notes?q=${encodeURIComponent(title)}`);
+          const res = await client.fetch(`/api/notes?q=${tag}`);
           const b = await res.json();
           check(res.status === 200 && Array.isArray(b.notes) && b.notes.some((n) => n.id === created.id), `list: status ${res.status}, note missing`);
         });
