@@ -108,7 +108,8 @@ beforeAll(async () => {
   baseUrl = `http://127.0.0.1:${port}`;
   const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEN_SERVER_KEYS: keys.env, NEN_SERVER_PIN: keys.pin, NEN_BENCH_METRICS: '1' };
   delete env.REDIS_URL; // the e2e run uses the in-memory store
-  server = spawn(process.execPath, [nextBin, 'start', '-H', '127.0.0.1', '-p', String(port)], { cwd: appDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Own process group: `next start` forks a `next-server` child that outlives a SIGTERM to the CLI alone.
+  server = spawn(process.execPath, [nextBin, 'start', '-H', '127.0.0.1', '-p', String(port)], { cwd: appDir, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const keep = (chunk: Buffer) => {
     serverLog = (serverLog + chunk.toString()).slice(-20_000);
   };
@@ -120,15 +121,36 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close().catch(() => undefined);
-  if (server && server.exitCode === null) {
-    const exited = new Promise((r) => server!.once('exit', r));
-    server.kill('SIGTERM');
-    const timer = setTimeout(() => server?.kill('SIGKILL'), 5000);
-    timer.unref();
-    await exited;
-    clearTimeout(timer);
-  }
+  await stopServer();
 });
+
+function signalGroup(signal: NodeJS.Signals): void {
+  if (server?.pid === undefined) return;
+  try {
+    process.kill(-server.pid, signal);
+  } catch {
+    // the group is gone already
+  }
+}
+
+/** Stops `next start` and its forked server: SIGTERM to the group, SIGKILL after 5 s, then waits until the port is closed. */
+async function stopServer(): Promise<void> {
+  if (!server) return;
+  signalGroup('SIGTERM');
+  const deadline = Date.now() + 10_000;
+  let killed = false;
+  while (Date.now() < deadline) {
+    const listening = await fetch(baseUrl, { signal: AbortSignal.timeout(500) }).then(() => true, () => false);
+    if (!listening && server.exitCode !== null) break;
+    if (!killed && Date.now() > deadline - 5_000) {
+      signalGroup('SIGKILL');
+      killed = true;
+    }
+    await sleep(100);
+  }
+  signalGroup('SIGKILL'); // whatever is left of the group
+  server = undefined;
+}
 
 /** Records every byte the page sends (URLs and bodies) and every API response body it receives. */
 function recordTraffic(page: Page) {
@@ -159,17 +181,17 @@ function recordTraffic(page: Page) {
   };
 }
 
-async function openApp(path = '/'): Promise<Page> {
+async function openApp(path = '/'): Promise<{ page: Page; traffic: ReturnType<typeof recordTraffic> }> {
   const page = await browser!.newPage({ viewport: { width: 1440, height: 900 } });
   page.setDefaultTimeout(20_000);
+  const traffic = recordTraffic(page); // before navigation: the handshake may start during hydration
   await page.goto(`${baseUrl}${path}`);
-  return page;
+  return { page, traffic };
 }
 
 describe('demo app in chromium', () => {
   it('creates, edits, searches, reads and deletes notes over Nen without leaking plaintext', async () => {
-    const page = await openApp('/');
-    const traffic = recordTraffic(page);
+    const { page, traffic } = await openApp('/');
     try {
       await page.locator('[data-testid="note-list"][data-loaded="true"]').waitFor();
       expect(await page.getByTestId('pin-state').textContent()).toContain('pinned (');
@@ -217,6 +239,8 @@ describe('demo app in chromium', () => {
       await expect.poll(() => page.getByTestId('flash').textContent().catch(() => '')).toBe('Deleted');
       await expect.poll(() => page.getByTestId('note-item').filter({ hasText: title }).count()).toBe(0);
 
+      // The browser ran the Wasm backend, emitted by the bundler as a static asset with no config.
+      expect(traffic.sent.some((r) => /\.wasm(\?|$)/.test(new URL(r.url).pathname))).toBe(true);
       const apiRequests = traffic.sent.filter((r) => new URL(r.url).pathname.startsWith('/api/'));
       expect(apiRequests.some((r) => r.body && r.body.length > 0 && new URL(r.url).pathname === '/api/notes')).toBe(true);
       expect(await traffic.leaks([tag, 'vault code', 'Launch plan'])).toEqual([]);
@@ -226,8 +250,7 @@ describe('demo app in chromium', () => {
   });
 
   it('streams the answer progressively and shows tokens as they arrive', async () => {
-    const page = await openApp('/');
-    const traffic = recordTraffic(page);
+    const { page, traffic } = await openApp('/');
     try {
       await page.locator('[data-testid="note-list"][data-loaded="true"]').waitFor();
       await page.getByTestId('ask-input').fill('groceries');
@@ -254,7 +277,7 @@ describe('demo app in chromium', () => {
   });
 
   it('shows an error, not data, when a response ciphertext byte is flipped in transit', async () => {
-    const page = await openApp('/');
+    const { page } = await openApp('/');
     try {
       await page.locator('[data-testid="note-list"][data-loaded="true"]').waitFor();
       const before = await page.getByTestId('note-item').count();
@@ -289,7 +312,7 @@ describe('demo app in chromium', () => {
   });
 
   it('the wire inspector page compares both sides for sample requests', async () => {
-    const page = await openApp('/wire');
+    const { page } = await openApp('/wire');
     try {
       await page.getByTestId('lab-post').click();
       await expect.poll(() => page.locator('[data-testid="wire-entry"][data-kind="api"][data-state="ok"]').count()).toBe(1);
