@@ -27,6 +27,22 @@ afterAll(async () => {
 storeContract('redis cluster (3 masters, 3 replicas)', () => redisStore({ clusterNodes: cluster.urls, wrapKey, keyPrefix: prefix() }));
 
 describe('redis cluster: failover', () => {
+  it('a comma-separated url means cluster seeds', async () => {
+    const kp = prefix();
+    const store = redisStore({ url: cluster.urls.slice(0, 2).join(','), wrapKey, keyPrefix: kp });
+    try {
+      const t = Date.now();
+      const sessions = Array.from({ length: 12 }, () => sampleSession(t));
+      for (const s of sessions) {
+        await store.create(s);
+        expect((await store.commit(s.id, 1n, t)).ok).toBe(true);
+      }
+      expect(await store.size()).toBe(12);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('keys of different sessions land on every master', async () => {
     const kp = prefix();
     const masters = new Set<number>();

@@ -43,9 +43,13 @@ export interface RedisStoreEvent {
 }
 
 export interface RedisStoreOptions {
-  /** `redis://[user:pass@]host:port[/db]` of a standalone Redis; default `process.env.REDIS_URL`. */
+  /**
+   * `redis[s]://[user:pass@]host:port[/db]` of a standalone Redis; default `process.env.REDIS_URL`.
+   * A comma-separated list of URLs means the seed nodes of a Redis Cluster
+   * (`REDIS_URL=redis://10.0.0.1:7000,redis://10.0.0.2:7000`).
+   */
   url?: string;
-  /** Seed nodes (`redis://host:port`) of a Redis Cluster; takes precedence over `url`. */
+  /** Seed nodes (`redis[s]://[user:pass@]host:port`) of a Redis Cluster; takes precedence over `url`. */
   clusterNodes?: readonly string[];
   /** An existing ioredis client (Redis or Cluster); see the pitfalls in the module header. */
   client?: Redis | Cluster;
@@ -138,12 +142,18 @@ class RedisSessionStore implements SessionStore {
         maxRetriesPerRequest: 0,
         autoResendUnfulfilledCommands: false,
       };
-      if (options.clusterNodes && options.clusterNodes.length > 0) {
+      const url = options.url ?? process.env.REDIS_URL;
+      const seeds = options.clusterNodes?.length ? [...options.clusterNodes] : url?.includes(',') ? url.split(',').map((u) => u.trim()) : [];
+      if (seeds.length > 0) {
+        const parsed = seeds.map((u) => new URL(u));
+        const first = parsed[0]!;
+        const auth = {
+          ...(first.username ? { username: decodeURIComponent(first.username) } : {}),
+          ...(first.password ? { password: decodeURIComponent(first.password) } : {}),
+          ...(first.protocol === 'rediss:' ? { tls: {} } : {}),
+        };
         this.#client = new Cluster(
-          options.clusterNodes.map((u) => {
-            const url = new URL(u);
-            return { host: url.hostname, port: Number(url.port || 6379) };
-          }),
+          parsed.map((u) => ({ host: u.hostname, port: Number(u.port || 6379) })),
           {
             enableOfflineQueue: false,
             clusterRetryStrategy: retry,
@@ -151,11 +161,10 @@ class RedisSessionStore implements SessionStore {
             retryDelayOnClusterDown: 100,
             retryDelayOnTryAgain: 100,
             slotsRefreshTimeout: timeout,
-            redisOptions: common,
+            redisOptions: { ...common, ...auth },
           },
         );
       } else {
-        const url = options.url ?? process.env.REDIS_URL;
         if (!url) throw new TypeError('nen: redisStore needs url, clusterNodes or client (or REDIS_URL in the environment)');
         this.#client = new Redis(url, { ...common, enableOfflineQueue: false, retryStrategy: retry });
       }

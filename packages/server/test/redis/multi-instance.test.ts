@@ -147,6 +147,12 @@ describe('two createNen instances sharing one Redis', () => {
     for (const statuses of race) expect(statuses).toEqual([200, 409]);
     race = null;
 
+    // a real session with its replay window stays a compact listpack hash, with a TTL
+    const key = `nen:{${sid}}:s`;
+    expect(await raw.object('ENCODING', key)).toBe('listpack');
+    expect(Number(await raw.call('MEMORY', 'USAGE', key))).toBeLessThan(600);
+    expect(await raw.pttl(key)).toBeGreaterThan(0);
+
     // terminated through A: gone from Redis, so B refuses the old session; the client recovers
     await client.terminate();
     expect(await raw.exists(`nen:{${sid}}:s`)).toBe(0);
