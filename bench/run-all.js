@@ -23,6 +23,7 @@ import { createResultsDir, stageEnvelope, writeJson, mirrorLatest } from './lib/
 import { createMemorySampler, fetchMetrics } from './lib/memory.js';
 import { renderReport } from './lib/report.js';
 import { createContext, loadClientModule } from './lib/context.js';
+import { createServerCpuProbe, isLoopback } from './lib/servercpu.js';
 import { buildSummary, formatSummaryTable } from './lib/summary.js';
 import * as regression from './stages/regression.js';
 import * as load from './stages/load.js';
@@ -34,6 +35,7 @@ const STAGE_MODULES = { regression, load, payload, scenarios };
 
 async function probe(targets, dispatcher) {
   let storeKind = null;
+  const pids = [];
   for (const base of targets) {
     let res;
     try {
@@ -41,9 +43,12 @@ async function probe(targets, dispatcher) {
     } catch (e) {
       throw new Error(`bench: target ${base} is not reachable (${e?.code ?? e?.message}); is the app running?`);
     }
-    if (res.ok) storeKind ??= res.metrics.storeKind ?? null;
+    if (res.ok) {
+      storeKind ??= res.metrics.storeKind ?? null;
+      if (isLoopback(base) && Number.isInteger(res.metrics.pid)) pids.push(res.metrics.pid);
+    }
   }
-  return storeKind;
+  return { storeKind, pids };
 }
 
 export async function main(argv = process.argv.slice(2)) {
@@ -66,8 +71,9 @@ export async function main(argv = process.argv.slice(2)) {
   const metricsAgent = new Agent({ connections: 2, headersTimeout: 10_000, bodyTimeout: 10_000 });
   const progress = createProgress();
   let storeKind;
+  let serverPids = [];
   try {
-    storeKind = await probe(targets, metricsAgent);
+    ({ storeKind, pids: serverPids } = await probe(targets, metricsAgent));
     await loadClientModule();
   } catch (e) {
     progress.stop();
@@ -79,7 +85,9 @@ export async function main(argv = process.argv.slice(2)) {
   const environment = collectEnvironment({ targets, storeKind, options: { quick: options.quick, levels: options.levels, durationSeconds: options.durationSeconds, sliceSeconds: options.sliceSeconds, stages: options.stages } });
   const outRoot = path.resolve(options.out ?? path.join(benchDir, 'results'));
   const runDir = createResultsDir(outRoot);
-  const ctx = createContext({ targets, options, agent, progress, cores });
+  const serverCpu = createServerCpuProbe(serverPids);
+  environment.serverCpuMeasured = serverCpu ? { pids: serverCpu.pids, source: '/proc/<pid>/stat utime+stime' } : null;
+  const ctx = createContext({ targets, options, agent, progress, cores, serverCpu });
   const sampler = createMemorySampler({ targets, dispatcher: metricsAgent, requestCount: () => ctx.requests });
   await sampler.sampleOnce();
   if (sampler.available === false) progress.log('[bench] note: GET /api/bench/metrics answered 404: start the server with NEN_BENCH_METRICS=1 for memory figures');

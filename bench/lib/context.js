@@ -22,7 +22,7 @@ export async function loadClientModule() {
   return clientModule;
 }
 
-export function createContext({ targets, options, agent, progress, cores }) {
+export function createContext({ targets, options, agent, progress, cores, serverCpu = null }) {
   let requests = 0;
   const countRequest = () => {
     requests++;
@@ -38,6 +38,8 @@ export function createContext({ targets, options, agent, progress, cores }) {
     cores,
     plainFetch,
     countRequest,
+    /** cumulative CPU ms of the local server processes, or null for remote targets */
+    serverCpu,
     get requests() {
       return requests;
     },

@@ -36,6 +36,7 @@ export function createAccumulator(maxSamples = MAX_SAMPLES_DEFAULT) {
     busyMs: 0,
     cpuUserUs: 0,
     cpuSystemUs: 0,
+    serverCpuMs: null,
     maxSamples,
   };
 }
@@ -104,6 +105,14 @@ export function finish(acc, { cores = 1 } = {}) {
       /** share of the whole machine (all cores) the load generator used while this mode ran */
       cpuShareOfMachine: seconds > 0 ? round(cpuMs / 1000 / seconds / cores, 3) : null,
     },
+    server:
+      acc.serverCpuMs === null
+        ? null
+        : {
+            cpuMs: round(acc.serverCpuMs, 0),
+            cpuMsPerRequest: acc.completed ? round(acc.serverCpuMs / (acc.completed + acc.errors), 4) : null,
+            cpuShareOfMachine: seconds > 0 ? round(acc.serverCpuMs / 1000 / seconds / cores, 3) : null,
+          },
   };
 }
 
@@ -116,8 +125,9 @@ export function finish(acc, { cores = 1 } = {}) {
  * @param {number} [o.sliceMs]
  * @param {(mode: string) => void} [o.onSlice]
  * @param {() => void} [o.onRequest]
+ * @param {(() => number) | null} [o.serverCpu] cumulative server CPU ms (lib/servercpu.js), read at slice edges
  */
-export async function runInterleaved({ modes, concurrency, durationMs, sliceMs = 1000, cores = 1, onSlice, onRequest }) {
+export async function runInterleaved({ modes, concurrency, durationMs, sliceMs = 1000, cores = 1, onSlice, onRequest, serverCpu = null }) {
   const names = Object.keys(modes);
   const accs = Object.fromEntries(names.map((n) => [n, createAccumulator()]));
   const slices = Math.max(1, Math.round(durationMs / sliceMs));
@@ -127,7 +137,9 @@ export async function runInterleaved({ modes, concurrency, durationMs, sliceMs =
     const order = s % 2 === 0 ? names : [...names].reverse();
     for (const name of order) {
       onSlice?.(name);
+      const before = serverCpu ? serverCpu() : 0;
       await runSlice({ op: modes[name], concurrency, durationMs: per, acc: accs[name], onRequest });
+      if (serverCpu) accs[name].serverCpuMs = (accs[name].serverCpuMs ?? 0) + (serverCpu() - before);
     }
   }
   return Object.fromEntries(names.map((n) => [n, finish(accs[n], { cores })]));

@@ -130,13 +130,14 @@ export function renderReport({ environment, stages, summary }) {
     sections.push('<div class="charts">');
     sections.push(lineChart({ title: 'Throughput vs concurrency', xLabel: 'concurrency', yLabel: 'req/s', categorical: true, series: [{ name: 'encrypted', points: pts('encrypted', (m) => m.rps) }, { name: 'plain', points: pts('plain', (m) => m.rps) }] }));
     sections.push(lineChart({ title: 'p99 latency vs concurrency', xLabel: 'concurrency', yLabel: 'ms', categorical: true, series: [{ name: 'encrypted', points: pts('encrypted', (m) => m.latencyMs.p99) }, { name: 'plain', points: pts('plain', (m) => m.latencyMs.p99) }] }));
-    sections.push(lineChart({ title: 'Overhead ratio encrypted / plain', xLabel: 'concurrency', yLabel: 'ratio', categorical: true, refLine: 1, series: [{ name: 'throughput ratio', points: lv.map((l) => [l.concurrency, l.ratio.rps]) }, { name: 'p99 ratio', points: lv.map((l) => [l.concurrency, l.ratio.p99]) }] }));
+    sections.push(lineChart({ title: 'Overhead ratio encrypted / plain', xLabel: 'concurrency', yLabel: 'ratio', categorical: true, refLine: 1, series: [{ name: 'throughput ratio', points: lv.map((l) => [l.concurrency, l.ratio.rps]) }, { name: 'p99 ratio', points: lv.map((l) => [l.concurrency, l.ratio.p99]) }, ...(lv.some((l) => l.ratio.serverCpuPerRequest) ? [{ name: 'server CPU/req ratio', points: lv.map((l) => [l.concurrency, l.ratio.serverCpuPerRequest]) }] : [])] }));
     sections.push('</div>');
-    sections.push(table(['concurrency', 'enc req/s', 'plain req/s', 'ratio', 'enc p50/p90/p99/max ms', 'plain p50/p90/p99/max ms', 'p99 ratio', 'errors enc/plain', 'client CPU enc/plain'], lv.map((l) => [
+    sections.push(table(['concurrency', 'enc req/s', 'plain req/s', 'ratio', 'enc p50/p90/p99/max ms', 'plain p50/p90/p99/max ms', 'p99 ratio', 'errors enc/plain', 'client CPU enc/plain', 'server CPU ms/req enc/plain (ratio)'], lv.map((l) => [
       l.concurrency, l.encrypted.rps, l.plain.rps, l.ratio.rps,
       `${l.encrypted.latencyMs.p50} / ${l.encrypted.latencyMs.p90} / ${l.encrypted.latencyMs.p99} / ${l.encrypted.latencyMs.max}`,
       `${l.plain.latencyMs.p50} / ${l.plain.latencyMs.p90} / ${l.plain.latencyMs.p99} / ${l.plain.latencyMs.max}`,
       l.ratio.p99, `${l.encrypted.errors} / ${l.plain.errors}`, `${l.encrypted.client.cpuShareOfMachine} / ${l.plain.client.cpuShareOfMachine}`,
+      l.encrypted.server ? `${l.encrypted.server.cpuMsPerRequest} / ${l.plain.server?.cpuMsPerRequest} (${l.ratio.serverCpuPerRequest})` : null,
     ])));
   }
   const pay = stages.payload?.data;

@@ -37,10 +37,13 @@ export function buildSummary({ environment, stages, startedAt, finishedAt, faile
       p99Ratio: l.ratio.p99,
       errors: l.encrypted.errors + l.plain.errors,
       clientCpuShare: l.encrypted.client.cpuShareOfMachine,
+      serverCpuMsPerRequest: l.encrypted.server ? { encrypted: l.encrypted.server.cpuMsPerRequest, plain: l.plain.server?.cpuMsPerRequest ?? null } : null,
+      serverCpuRatio: l.ratio.serverCpuPerRequest ?? null,
     })),
     targets: {
       'throughput ratio 1 KB c=50 (target >= 0.95)': l50?.ratio.rps ?? null,
       'p99 ratio 1 KB c=50 (target <= 1.15)': l50?.ratio.p99 ?? null,
+      'server CPU per request encrypted / plain, 1 KB c=50': l50?.ratio.serverCpuPerRequest ?? null,
       'handshakes/s vs plain req/s at c=50 (target >= 0.8)': ratio(hs50?.handshakesPerSecond, l50?.plain.rps),
       'response wire bytes / plaintext, random 1 KB (target <= 1.02)': pc('random', 1024)?.ratios.encryptedVsPlaintext ?? null,
       'response wire bytes / plaintext, random 100 KB (target <= 1.001)': pc('random', 102400)?.ratios.encryptedVsPlaintext ?? null,
@@ -63,8 +66,8 @@ export function formatSummaryTable(summary) {
   if (summary.regression) lines.push(`regression: ${summary.regression.passed}/${summary.regression.total} checks passed${summary.regression.failed.length ? ' — failed: ' + summary.regression.failed.join('; ') : ''}`);
   if (summary.load.length) {
     lines.push('');
-    lines.push([pad('conc', 6), pad('enc req/s', 11), pad('plain req/s', 12), pad('ratio', 7), pad('enc p99', 9), pad('plain p99', 10), pad('p99 ratio', 10), pad('errors', 7), 'client CPU'].join(' '));
-    for (const l of summary.load) lines.push([pad(l.concurrency, 6), pad(l.encryptedRps, 11), pad(l.plainRps, 12), pad(l.rpsRatio, 7), pad(l.encryptedP99Ms, 9), pad(l.plainP99Ms, 10), pad(l.p99Ratio, 10), pad(l.errors, 7), l.clientCpuShare].join(' '));
+    lines.push([pad('conc', 6), pad('enc req/s', 11), pad('plain req/s', 12), pad('ratio', 7), pad('enc p99', 9), pad('plain p99', 10), pad('p99 ratio', 10), pad('errors', 7), pad('client CPU', 11), 'server CPU ms/req enc/plain'].join(' '));
+    for (const l of summary.load) lines.push([pad(l.concurrency, 6), pad(l.encryptedRps, 11), pad(l.plainRps, 12), pad(l.rpsRatio, 7), pad(l.encryptedP99Ms, 9), pad(l.plainP99Ms, 10), pad(l.p99Ratio, 10), pad(l.errors, 7), pad(l.clientCpuShare, 11), l.serverCpuMsPerRequest ? `${l.serverCpuMsPerRequest.encrypted} / ${l.serverCpuMsPerRequest.plain} (${l.serverCpuRatio})` : '–'].join(' '));
   }
   lines.push('');
   for (const [k, v] of Object.entries(summary.targets)) lines.push(`${pad(k, 72)} ${v ?? '–'}`);

@@ -56,6 +56,7 @@ export async function run(ctx) {
       durationMs: durationSeconds * 1000,
       sliceMs: sliceSeconds * 1000,
       cores: ctx.cores,
+      serverCpu: ctx.serverCpu,
       onSlice: (mode) => ctx.progress?.detail(`concurrency ${concurrency} · ${mode}`),
     });
     const level = {
@@ -66,11 +67,14 @@ export async function run(ctx) {
         rps: ratio(r.encrypted.rps, r.plain.rps),
         p50: ratio(r.encrypted.latencyMs.p50, r.plain.latencyMs.p50),
         p99: ratio(r.encrypted.latencyMs.p99, r.plain.latencyMs.p99),
+        serverCpuPerRequest: ratio(r.encrypted.server?.cpuMsPerRequest, r.plain.server?.cpuMsPerRequest),
+        clientCpuPerRequest: ratio(r.encrypted.client.cpuMsPerRequest, r.plain.client.cpuMsPerRequest),
       },
     };
     results.push(level);
     ctx.progress?.log(
       `  load c=${concurrency}: encrypted ${r.encrypted.rps} req/s p99 ${r.encrypted.latencyMs.p99} ms | plain ${r.plain.rps} req/s p99 ${r.plain.latencyMs.p99} ms | ratio ${level.ratio.rps}` +
+        (r.encrypted.server ? ` | server CPU ms/req ${r.encrypted.server.cpuMsPerRequest}/${r.plain.server.cpuMsPerRequest}` : '') +
         (r.encrypted.errors || r.plain.errors ? ` | errors ${r.encrypted.errors}/${r.plain.errors}` : ''),
     );
     for (const mode of ['encrypted', 'plain']) {
