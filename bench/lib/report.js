@@ -31,7 +31,7 @@ function fmt(v) {
  * (concurrency levels), otherwise x is linear.
  */
 export function lineChart({ title, xLabel, yLabel, series, categorical = false, width = 640, height = 320, yMin = 0, refLine = null }) {
-  const m = { l: 60, r: 20, t: 34, b: 46 };
+  const m = { l: 60, r: 20, t: 46, b: 46 };
   const w = width - m.l - m.r;
   const h = height - m.t - m.b;
   const all = series.flatMap((s) => s.points).filter(([x, y]) => Number.isFinite(x) && Number.isFinite(y));
@@ -62,7 +62,7 @@ export function lineChart({ title, xLabel, yLabel, series, categorical = false, 
     const pts = s.points.filter(([x, y]) => Number.isFinite(x) && Number.isFinite(y));
     if (pts.length) parts.push(`<polyline class="series" fill="none" stroke="${c}" stroke-width="2" points="${pts.map(([x, y]) => `${round(X(x), 1)},${round(Y(y), 1)}`).join(' ')}"/>`);
     for (const [x, y] of pts) parts.push(`<circle cx="${round(X(x), 1)}" cy="${round(Y(y), 1)}" r="3" fill="${c}"><title>${escapeHtml(`${s.name}: ${fmt(x)} → ${fmt(y)}`)}</title></circle>`);
-    parts.push(`<rect x="${m.l + 10 + i * 150}" y="${m.t + 2}" width="10" height="10" fill="${c}"/><text x="${m.l + 24 + i * 150}" y="${m.t + 11}" font-size="11">${escapeHtml(s.name)}</text>`);
+    parts.push(`<rect x="${m.l + 10 + i * 140}" y="26" width="10" height="10" fill="${c}"/><text x="${m.l + 24 + i * 140}" y="35" font-size="11">${escapeHtml(s.name)}</text>`);
   });
   parts.push('</svg>');
   return parts.join('');
@@ -70,7 +70,7 @@ export function lineChart({ title, xLabel, yLabel, series, categorical = false, 
 
 /** Grouped bar chart. categories: labels; series: [{ name, values: number[] }] aligned with categories. */
 export function barChart({ title, yLabel, categories, series, width = 640, height = 320, log = false }) {
-  const m = { l: 60, r: 20, t: 34, b: 46 };
+  const m = { l: 60, r: 20, t: 46, b: 46 };
   const w = width - m.l - m.r;
   const h = height - m.t - m.b;
   const vals = series.flatMap((s) => s.values).filter((v) => Number.isFinite(v) && v > 0);
@@ -82,8 +82,9 @@ export function barChart({ title, yLabel, categories, series, width = 640, heigh
   const parts = [];
   parts.push(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${escapeHtml(title)}">`);
   parts.push(`<text x="${width / 2}" y="18" text-anchor="middle" font-size="14" font-weight="600">${escapeHtml(title)}</text>`);
-  for (let i = 0; i <= 4; i++) {
-    const tv = (yMax * i) / 4;
+  const tickCount = log ? Math.max(1, yMax) : 4;
+  for (let i = 0; i <= tickCount; i++) {
+    const tv = (yMax * i) / tickCount;
     const y = m.t + h - (tv / (yMax || 1)) * h;
     parts.push(`<line x1="${m.l}" x2="${m.l + w}" y1="${y}" y2="${y}" stroke="#e5e7eb"/>`);
     parts.push(`<text x="${m.l - 6}" y="${y + 4}" text-anchor="end" font-size="11">${fmt(log ? 10 ** tv : tv)}</text>`);
@@ -98,7 +99,7 @@ export function barChart({ title, yLabel, categories, series, width = 640, heigh
       parts.push(`<rect class="bar" x="${round(x, 1)}" y="${round(y, 1)}" width="${round(barW - 1, 1)}" height="${round(m.t + h - y, 1)}" fill="${COLORS[si % COLORS.length]}"><title>${escapeHtml(`${s.name} ${c}: ${fmt(v)}`)}</title></rect>`);
     });
   });
-  series.forEach((s, i) => parts.push(`<rect x="${m.l + 10 + i * 150}" y="${m.t + 2}" width="10" height="10" fill="${COLORS[i % COLORS.length]}"/><text x="${m.l + 24 + i * 150}" y="${m.t + 11}" font-size="11">${escapeHtml(s.name)}</text>`));
+  series.forEach((s, i) => parts.push(`<rect x="${m.l + 10 + i * 140}" y="26" width="10" height="10" fill="${COLORS[i % COLORS.length]}"/><text x="${m.l + 24 + i * 140}" y="35" font-size="11">${escapeHtml(s.name)}</text>`));
   parts.push(`<line x1="${m.l}" x2="${m.l + w}" y1="${m.t + h}" y2="${m.t + h}" stroke="#6b7280"/>`);
   parts.push(`<text transform="translate(14 ${m.t + h / 2}) rotate(-90)" text-anchor="middle" font-size="12">${escapeHtml(yLabel + (log ? ' (log)' : ''))}</text>`);
   parts.push('</svg>');
@@ -165,7 +166,21 @@ export function renderReport({ environment, stages, summary }) {
   const sc = stages.scenarios?.data;
   if (sc) {
     sections.push('<h2>Scenarios</h2>');
-    sections.push(`<pre>${escapeHtml(JSON.stringify(sc, null, 2))}</pre>`);
+    const hs = sc.handshakes?.levels ?? [];
+    if (hs.length) {
+      sections.push('<div class="charts">');
+      sections.push(lineChart({ title: 'Concurrent handshakes', xLabel: 'concurrency', yLabel: 'handshakes/s', categorical: true, series: [{ name: 'handshakes/s', points: hs.map((l) => [l.concurrency, l.handshakesPerSecond]) }] }));
+      sections.push('</div>');
+    }
+    const rows = [];
+    for (const l of hs) rows.push([`handshakes c=${l.concurrency}`, `${l.handshakesPerSecond}/s`, `p50 ${l.latencyMs.p50} / p99 ${l.latencyMs.p99} ms`, l.errors]);
+    if (sc.rotation && !sc.rotation.error) rows.push(['rotate() under load (c=' + sc.rotation.concurrency + ')', `${sc.rotation.rotations} rotations`, `rotate p50 ${sc.rotation.rotateLatencyMs.p50} / p99 ${sc.rotation.rotateLatencyMs.p99} ms; request p99 during/baseline ${sc.rotation.p99DuringVsBaseline}`, sc.rotation.errors]);
+    if (sc.longLived && !sc.longLived.error) rows.push([`long-lived session (${sc.longLived.requests} requests)`, `drift ${sc.longLived.drift}`, `first decile p50 ${sc.longLived.firstDecileMedianMs} ms, last ${sc.longLived.lastDecileMedianMs} ms`, sc.longLived.errors]);
+    if (sc.multiUser && !sc.multiUser.error) rows.push([`multi-user CRUD burst (${sc.multiUser.users} users)`, `${sc.multiUser.seconds} s`, Object.entries(sc.multiUser.latencyMs).map(([k, v]) => `${k} p50 ${v.p50}`).join(', '), sc.multiUser.errors]);
+    if (sc.churn && !sc.churn.error) rows.push([`session churn (c=${sc.churn.concurrency})`, `${sc.churn.cyclesPerSecond} cycles/s`, `p50 ${sc.churn.latencyMs.p50} / p99 ${sc.churn.latencyMs.p99} ms`, sc.churn.errors]);
+    if (sc.streaming && !sc.streaming.error) rows.push([`streaming (${sc.streaming.recordsPerStream} records × ${sc.streaming.runs})`, `${sc.streaming.recordsPerSecond.p50} records/s (p50)`, `time to first record p50 ${sc.streaming.timeToFirstRecordMs.p50} ms`, sc.streaming.errors]);
+    sections.push(table(['scenario', 'rate', 'latency', 'errors'], rows));
+    sections.push(`<details><summary>all scenario figures (JSON)</summary><pre>${escapeHtml(JSON.stringify(sc, null, 2))}</pre></details>`);
   }
   const mem = stages.memory?.data;
   if (mem?.samples?.length) {
