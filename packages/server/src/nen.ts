@@ -155,6 +155,56 @@ function envInt(name: string, def: number): number {
   return n;
 }
 
+/**
+ * The request handed to handlers: the original Request (a NextRequest under Next.js, so
+ * `nextUrl`, `cookies`, `signal` keep working) seen through a Proxy that overrides what Nen
+ * changed: `url` (confidential query restored), `headers` (plaintext content type, no Nen
+ * headers) and the body (the decrypted plaintext). A real `Request` is only materialised for the
+ * rarely used body accessors (`body`, `blob`, `formData`, `clone`), because constructing one per
+ * request (plus an abort-signal link) costs more than the whole AEAD open on Node 20.
+ */
+function decryptedRequestView(original: Request, url: string, method: string, headers: Headers, body: Uint8Array | ReadableStream<Uint8Array> | null): Request {
+  let real: Request | undefined;
+  const materialise = (): Request => {
+    if (!real) {
+      const init: RequestInit & { duplex?: 'half' } = { method, headers };
+      if (body !== null) {
+        init.body = body instanceof ReadableStream ? body : asBody(body);
+        if (body instanceof ReadableStream) init.duplex = 'half';
+      }
+      real = new Request(url, init);
+    }
+    return real;
+  };
+  const bytes = async (): Promise<Uint8Array> => {
+    if (body === null) return new Uint8Array(0);
+    if (body instanceof ReadableStream) return new Uint8Array(await materialise().arrayBuffer());
+    return body.slice();
+  };
+  const own: Record<PropertyKey, unknown> = {
+    url,
+    method,
+    headers,
+    signal: original.signal,
+    arrayBuffer: async () => (await bytes()).buffer,
+    bytes,
+    text: async () => new TextDecoder().decode(await bytes()),
+    json: async () => JSON.parse(new TextDecoder().decode(await bytes())) as unknown,
+    blob: () => materialise().blob(),
+    formData: () => materialise().formData(),
+    clone: () => materialise().clone(),
+  };
+  return new Proxy(original, {
+    get(target, prop) {
+      if (prop === 'body') return materialise().body;
+      if (prop === 'bodyUsed') return real?.bodyUsed ?? false;
+      if (Object.prototype.hasOwnProperty.call(own, prop)) return own[prop];
+      const v: unknown = Reflect.get(target, prop, target);
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  });
+}
+
 /** Uint8Array as a fetch body (TS 5.9 types bodies as ArrayBuffer-backed views). */
 function asBody(b: Uint8Array): BodyInit {
   return b as Uint8Array<ArrayBuffer>;
@@ -400,18 +450,13 @@ export function createNen(config: NenConfig = {}): Nen {
     }
   }
 
-  function buildHandlerRequest(request: Request, url: URL, query: string | null, method: string, contentType: string, body: BodyInit | null): Request {
+  function buildHandlerRequest(request: Request, url: URL, query: string | null, method: string, contentType: string, body: Uint8Array | ReadableStream<Uint8Array> | null): Request {
     const headers = new Headers(request.headers);
     for (const h of [HEADER.nen, HEADER.type, HEADER.body, 'content-length', 'content-encoding']) headers.delete(h);
     if (contentType) headers.set('content-type', contentType);
     else headers.delete('content-type');
     const u = query === null ? request.url : `${url.origin}${url.pathname}${query ? `?${query}` : ''}`;
-    const init: RequestInit & { duplex?: 'half' } = { method, headers, signal: request.signal };
-    if (body !== null && !isBodylessMethod(method)) {
-      init.body = body;
-      if (body instanceof ReadableStream) init.duplex = 'half';
-    }
-    return new Request(u, init);
+    return decryptedRequestView(request, u, method, headers, isBodylessMethod(method) ? null : body);
   }
 
   async function openRequest(request: Request, limit: number): Promise<Opened> {
@@ -471,7 +516,7 @@ export function createNen(config: NenConfig = {}): Nen {
         if (meta.flags & REQ_FLAG.COMPRESSED) plain = inflate(plain, limit);
         if (plain.length > limit) throw wireError('NEN_TOO_LARGE', `body ${plain.length} > limit ${limit}`);
         const body = decodeBody(plain, contentType);
-        const handlerRequest = buildHandlerRequest(request, url, query, method, contentType, plain.length ? asBody(plain) : null);
+        const handlerRequest = buildHandlerRequest(request, url, query, method, contentType, plain.length ? plain : null);
         return { meta, sid, entry, session, method, handlerRequest, body, cryptoMs: performance.now() - t0 - storeMs, storeMs };
       }
       // Streamed upload: authenticate the first record, commit, then hand the rest over lazily.
@@ -523,7 +568,7 @@ export function createNen(config: NenConfig = {}): Nen {
           return reader.cancel(reason);
         },
       }, { highWaterMark: 0 });
-      const handlerRequest = buildHandlerRequest(request, url, null, method, contentType, null);
+      const handlerRequest = buildHandlerRequest(request, url, null, method, contentType, stream);
       return { meta, sid, entry, session, method, handlerRequest, body: stream, cryptoMs: performance.now() - t0 - storeMs, storeMs };
     } catch (e) {
       cache.release(entry);

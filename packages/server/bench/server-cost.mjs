@@ -1,0 +1,179 @@
+#!/usr/bin/env node
+/**
+ * Server-side Nen cost, measured in-process on the built packages (run `pnpm build` first):
+ *
+ *  1. server handshake compute: serverHandshake() (X-Wing or ML-KEM-768 encapsulation to the
+ *     client's ephemeral key + decapsulation of the pinned static key + transcript/HKDF/HMAC),
+ *     per backend;
+ *  2. per-request protocol cost at 1 KB and 100 KB: AEAD open of the request + memory-store commit
+ *     (replay window) + AEAD seal of the response, i.e. exactly what Nen adds per request;
+ *  3. the whole `withNen` wrapper vs the same handler unwrapped, on real Request objects (header
+ *     parsing, Request/Response rebuilding included), and the wire sizes.
+ *
+ * Usage: node bench/server-cost.mjs [--quick] [--json out.json]
+ * Figures are medians of batches; the machine is noisy (±20 %): compare within one run.
+ */
+import { writeFileSync } from 'node:fs';
+import os from 'node:os';
+import {
+  KEM_ID, SessionKeys, clientHandshakeStart, formatRequestHeader, loadBackend, openMessage, parseServerKeyPin,
+  requestAad, responseAad, sealMessage, serverHandshake, toBase64Url,
+} from '@nen/core';
+import { createNen, memoryStore } from '@nen/server';
+
+const quick = process.argv.includes('--quick');
+const jsonOut = process.argv.includes('--json') ? process.argv[process.argv.indexOf('--json') + 1] : undefined;
+const now = () => performance.now();
+
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+/** Runs fn(i) in batches (setup() before each batch, untimed); returns the median µs per call. */
+async function measure(fn, { batches = quick ? 5 : 11, perBatch = 200, warmup = 50, setup } = {}) {
+  if (warmup > 0) {
+    await setup?.();
+    for (let i = 0; i < warmup; i++) await fn(i);
+  }
+  const per = [];
+  let k = warmup;
+  for (let b = 0; b < batches; b++) {
+    await setup?.();
+    k = 0;
+    const t0 = now();
+    for (let i = 0; i < perBatch; i++) await fn(k++);
+    per.push(((now() - t0) * 1000) / perBatch);
+  }
+  return median(per);
+}
+
+const results = { env: { node: process.version, cpu: os.cpus()[0]?.model, cores: os.cpus().length, platform: `${os.platform()} ${os.arch()}`, date: new Date().toISOString() }, handshake: {}, request: {}, wrapper: {}, wire: {} };
+const fmt = (x) => (x >= 100 ? x.toFixed(0) : x.toFixed(1));
+
+// ---------------------------------------------------------------- 1. handshake
+for (const kind of ['node', 'wasm', 'noble']) {
+  let backend;
+  try {
+    backend = await loadBackend(kind);
+  } catch (e) {
+    console.log(`handshake ${kind}: unavailable (${e.message})`);
+    continue;
+  }
+  for (const [kemName, kem] of [['xwing', KEM_ID.XWING], ['mlkem768', KEM_ID.MLKEM768]]) {
+    for (const pinned of [true, false]) {
+      const kp = backend.generateKeyPair(kem);
+      const sk = backend.createRecipientKey(kem, kp.privateKey);
+      const pin = parseServerKeyPin(`k1:${toBase64Url(sk.publicKey)}`);
+      const n = kind === 'noble' ? 30 : 200;
+      const hellos = Array.from({ length: n }, () => clientHandshakeStart(backend, pinned ? { pin } : { kem }).hello);
+      const keys = new Map([['k1', sk]]);
+      const sid = new Uint8Array(16);
+      const us = await measure((i) => {
+        serverHandshake(backend, hellos[i % n], { keys, sessionId: sid, maxLifetime: 3600, idleTimeout: 900, now: Date.now() });
+      }, { perBatch: kind === 'noble' ? 10 : 50, warmup: kind === 'noble' ? 3 : 20 });
+      // Client side compute (Node): keygen + (pinned) encaps + finish (decaps + KDF).
+      const server = serverHandshake(backend, clientHandshakeStart(backend, pinned ? { pin } : { kem }).hello, { keys, sessionId: sid, maxLifetime: 3600, idleTimeout: 900, now: Date.now() });
+      void server;
+      const cus = await measure(() => {
+        const c = clientHandshakeStart(backend, pinned ? { pin } : { kem });
+        const s = serverHandshake(backend, c.hello, { keys, sessionId: sid, maxLifetime: 3600, idleTimeout: 900, now: Date.now() });
+        c.finish(s.response);
+      }, { perBatch: kind === 'noble' ? 5 : 30, warmup: kind === 'noble' ? 2 : 10 });
+      const key = `${kind}/${kemName}/${pinned ? 'pinned' : 'unpinned'}`;
+      results.handshake[key] = { serverUs: us, clientUs: cus - us };
+      console.log(`handshake ${key.padEnd(26)} server ${fmt(us).padStart(6)} µs   client ${fmt(cus - us).padStart(6)} µs`);
+      sk.dispose();
+    }
+  }
+}
+
+// ---------------------------------------------------------------- 2. per-request protocol cost
+for (const kind of ['node', 'wasm', 'noble']) {
+  const backend = await loadBackend(kind).catch(() => undefined);
+  if (!backend) continue;
+  for (const size of [1024, 100 * 1024]) {
+    const store = memoryStore({ shared: false });
+    const secret = backend.randomBytes(32);
+    const keys = new SessionKeys(backend, secret, 0);
+    const sid = backend.randomBytes(16);
+    const id = toBase64Url(sid);
+    const t = Date.now();
+    await store.create({ id, secret, meta: {}, epoch: 0, createdAt: t, expiresAt: t + 3_600_000, idleTimeoutMs: 3_600_000, lastSeenAt: t });
+    const body = backend.randomBytes(size);
+    const n = 256;
+    const sealed = [];
+    let seq = 1n;
+    const mk = () => {
+      const meta = { sessionId: sid, epoch: 0, seq: seq++, timestamp: Date.now(), flags: 0 };
+      const aad = requestAad(meta, 'POST', '/api/echo', 'application/json');
+      return { meta, aad, sealed: sealMessage(keys.c2s, keys.c2sIv, meta.seq, aad, body) };
+    };
+    const us = await measure(async (i) => {
+      const r = sealed[i];
+      const plain = openMessage(keys.c2s, keys.c2sIv, r.meta.seq, r.aad, r.sealed);
+      const c = await store.commit(id, r.meta.seq, Date.now());
+      if (!c.ok) throw new Error('commit failed');
+      const raad = responseAad(sid, 0, r.meta.seq, 200, 0, 'application/json');
+      sealMessage(keys.s2c, keys.s2cIv, r.meta.seq, raad, plain);
+    }, { perBatch: n, warmup: 0, batches: quick ? 5 : 11, setup: () => {
+      sealed.length = 0;
+      for (let j = 0; j < n; j++) sealed.push(mk());
+    } });
+    const net = us;
+    results.request[`${kind}/${size}`] = { us: net };
+    console.log(`request ${kind.padEnd(6)} ${String(size).padStart(6)} B: open + commit + seal ${fmt(net).padStart(7)} µs`);
+    keys.dispose();
+    await store.close();
+  }
+}
+
+// ---------------------------------------------------------------- 3. withNen wrapper vs plain
+{
+  const backend = await loadBackend('auto');
+  const store = memoryStore({ shared: false });
+  const nen = createNen({ backend, store, serverKeys: `k1:${toBase64Url(new Uint8Array(32).fill(5))}`, logger: () => {}, handshakeRateLimit: 0 });
+  const pin = (await nen.publicKeys())[0].pin;
+  const c = clientHandshakeStart(backend, { pin: parseServerKeyPin(pin) });
+  const hsRes = await nen.routes.POST(new Request('http://127.0.0.1/api/nen/handshake', { method: 'POST', headers: { 'content-type': 'application/nen-handshake' }, body: c.hello }));
+  const r = c.finish(new Uint8Array(await hsRes.arrayBuffer()));
+  const keys = new SessionKeys(backend, r.secret, 0);
+  const echo = async (req, _ctx, body) => Response.json(body);
+  const wrapped = nen.withNen(echo);
+  const plain = async (req) => Response.json(JSON.parse(new TextDecoder().decode(new Uint8Array(await req.arrayBuffer()))));
+  let seq = 1n;
+  for (const size of [1024, 100 * 1024]) {
+    const obj = { data: 'x'.repeat(size - 12) };
+    const json = new TextEncoder().encode(JSON.stringify(obj));
+    const n = size > 10_000 ? 64 : 256;
+    const mkNen = () => {
+      const meta = { sessionId: r.sessionId, epoch: 0, seq: seq++, timestamp: Date.now(), flags: 0 };
+      const aad = requestAad(meta, 'POST', '/api/echo', 'application/json');
+      const sealed = sealMessage(keys.c2s, keys.c2sIv, meta.seq, aad, json);
+      return new Request('http://127.0.0.1/api/echo', { method: 'POST', headers: { nen: formatRequestHeader(meta), 'nen-type': 'application/json', 'content-type': 'application/nen' }, body: sealed });
+    };
+    const mkPlain = () => new Request('http://127.0.0.1/api/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: json });
+    const bench = async (mk, handler) => {
+      let reqs = [];
+      return measure(async (i) => {
+        const res = await handler(reqs[i], {});
+        if (res.status !== 200) throw new Error(`status ${res.status} ${res.headers.get('nen-error')}`);
+        await res.arrayBuffer();
+      }, { perBatch: n, warmup: 0, setup: () => {
+        reqs = Array.from({ length: n }, mk);
+      } });
+    };
+    const usPlain = await bench(mkPlain, plain);
+    const usNen = await bench(mkNen, wrapped);
+    results.wrapper[size] = { plainUs: usPlain, nenUs: usNen, addedUs: usNen - usPlain };
+    const wireReq = json.length + 16;
+    results.wire[size] = { plaintext: json.length, body: wireReq, ratio: wireReq / json.length, nenHeaderBytes: formatRequestHeader({ sessionId: r.sessionId, epoch: 0, seq: 123456n, timestamp: Date.now(), flags: 0 }).length + 'nen: '.length + 'nen-type: application/json'.length + 4 };
+    console.log(`withNen ${String(size).padStart(6)} B: plain handler ${fmt(usPlain)} µs, withNen ${fmt(usNen)} µs (+${fmt(usNen - usPlain)} µs); wire body ${wireReq} B = ${(wireReq / json.length).toFixed(5)}× plaintext`);
+  }
+  keys.dispose();
+  await nen.close();
+  await store.close();
+}
+
+if (jsonOut) writeFileSync(jsonOut, JSON.stringify(results, null, 2));
+console.log(`\n${results.env.cpu}, ${results.env.cores} cores, Node ${results.env.node}. Medians; noisy machine (±20 %).`);
