@@ -61,6 +61,8 @@ describe('redis store: at rest', () => {
       expect(k.length + fields.j!.length).toBe(1 + 16 + secretA.length + 16);
       expect(await raw.object('ENCODING', keyA)).toBe('listpack');
 
+      // read once, so the in-process unwrap cache holds A: it must not mask what follows
+      expect(await store.get(a.id, t)).not.toBeNull();
       // one flipped bit anywhere in the wrapped value → unknown, and an integrity event
       const tampered = Buffer.from(k);
       tampered[tampered.length - 20]! ^= 0x01;
