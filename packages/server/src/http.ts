@@ -21,7 +21,14 @@ export async function readBody(request: Request, limit: number): Promise<Uint8Ar
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    let r: ReadableStreamReadResult<Uint8Array>;
+    try {
+      r = await reader.read();
+    } catch (e) {
+      // The client closed the connection mid-body: a client fault, not an internal error.
+      throw wireError('NEN_MALFORMED', 'request body aborted before it was complete', e);
+    }
+    const { done, value } = r;
     if (done) break;
     total += value.byteLength;
     if (total > limit) {
