@@ -87,6 +87,7 @@ let b: Instance;
 beforeAll(async () => {
   redis = await startRedis();
   raw = new Redis(redis.url, { maxRetriesPerRequest: 1 });
+  raw.on('error', () => undefined); // Redis is killed on purpose in the fault test
   transpiled = await transpileStoreForChild();
   [a, b] = await Promise.all([startInstance(transpiled.dir, redis.url), startInstance(transpiled.dir, redis.url)]);
 }, 60_000);
@@ -159,5 +160,34 @@ describe('two createNen instances sharing one Redis', () => {
     target = b.url;
     expect((await post(3)).pid).toBe(b.pid);
     expect(client.session!.id).not.toBe(sid);
+  }, 60_000);
+
+  it('Redis down: requests fail fast with 503 NEN_STORE_UNAVAILABLE; back up: the client recovers', async () => {
+    const client = createNenClient({ baseUrl: a.url });
+    const post = (n: number) =>
+      client.fetch('/api/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ n }) });
+    expect((await post(1)).status).toBe(200);
+    await redis.kill();
+    for (let i = 0; i < 3; i++) {
+      const t0 = performance.now();
+      const err = await post(2 + i).then(
+        (r) => r,
+        (e: unknown) => e,
+      );
+      // the store's default bound is 1 s; the request must not hang on the dead store
+      expect(performance.now() - t0).toBeLessThan(3000);
+      expect(err).toMatchObject({ code: 'NEN_STORE_UNAVAILABLE', status: 503 });
+    }
+    await redis.restart();
+    // the data set is gone: the old session is unknown (401), the client re-handshakes once and
+    // retries; the instances reconnected by themselves
+    const deadline = Date.now() + 20_000;
+    let res: Response | undefined;
+    while (!res && Date.now() < deadline) {
+      res = await post(10).catch(() => undefined);
+      if (!res) await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(res?.status).toBe(200);
+    expect(((await res!.json()) as { body: { n: number } }).body.n).toBe(10);
   }, 60_000);
 });
