@@ -81,7 +81,7 @@ export interface NenLogEvent {
 }
 
 export interface NenConfig {
-  /** Session store; default: Redis when REDIS_URL is set, else the in-memory store. */
+  /** Session store; default: Redis when REDIS_URL is set, else the in-memory store (at most NEN_MAX_SESSIONS sessions, default 50 000, least recently used evicted). */
   store?: SessionStore;
   /** Server static keys: the NEN_SERVER_KEYS string or parsed specs; default env NEN_SERVER_KEYS, else one key generated per process. */
   serverKeys?: string | readonly ServerKeySpec[];
@@ -344,7 +344,7 @@ export function createNen(config: NenConfig = {}): Nen {
       ownStore = true;
       return redisStore({ url, wrapKey, logger: (e) => log({ level: e.level, event: e.event, reason: e.message }) });
     }
-    return memoryStore();
+    return memoryStore({ maxSessions: envInt('NEN_MAX_SESSIONS', 50_000) });
   })();
 
   const cache = new KeyCache(Math.max(16, config.keyCacheSize ?? 10_000));
