@@ -1,5 +1,5 @@
 /**
- * End to end: `next build` (skipped when .next is newer than every source), `next start` on a free
+ * End to end: `next build` into `.next-e2e` (skipped when it is newer than every source), `next start` on a free
  * 127.0.0.1 port with a pinned server key, Debian's chromium through playwright-core, and the real
  * @nen/client in Node for the bench routes.
  *
@@ -27,6 +27,8 @@ const appDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const repoRoot = resolve(appDir, '../..');
 const artifacts = join(appDir, 'test-results');
 const nextBin = join(appDir, 'node_modules/next/dist/bin/next');
+/** This suite's own build directory, so it never collides with a `.next` another process builds or serves. */
+const DIST_DIR = '.next-e2e';
 const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
@@ -42,15 +44,15 @@ function newestMtime(path: string, depth = 0): number {
   if (!st.isDirectory()) return st.mtimeMs;
   let newest = 0;
   for (const name of readdirSync(path)) {
-    if (name === 'node_modules' || name === '.next' || name === 'test-results') continue;
+    if (name === 'node_modules' || name.startsWith('.next') || name === 'test-results') continue;
     newest = Math.max(newest, newestMtime(join(path, name), depth + 1));
   }
   return newest;
 }
 
-/** True when .next/BUILD_ID is newer than the app's sources and the SDK packages' builds. */
+/** True when <DIST_DIR>/BUILD_ID is newer than the app's sources and the SDK packages' builds. */
 function buildIsFresh(): boolean {
-  const id = join(appDir, '.next/BUILD_ID');
+  const id = join(appDir, DIST_DIR, 'BUILD_ID');
   if (!existsSync(id)) return false;
   const built = statSync(id).mtimeMs;
   const inputs = ['app', 'components', 'lib', 'next.config.ts', 'package.json'].map((p) => join(appDir, p));
@@ -99,14 +101,14 @@ async function waitForServer(url: string, timeoutMs: number): Promise<void> {
 beforeAll(async () => {
   mkdirSync(artifacts, { recursive: true });
   if (!buildIsFresh()) {
-    const build = spawnSync(process.execPath, [nextBin, 'build'], { cwd: appDir, encoding: 'utf8', timeout: 240_000, env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+    const build = spawnSync(process.execPath, [nextBin, 'build'], { cwd: appDir, encoding: 'utf8', timeout: 240_000, env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEXT_DIST_DIR: DIST_DIR } });
     if (build.status !== 0) throw new Error(`next build failed:\n${build.stdout}\n${build.stderr}`);
   }
   const keys = keygen();
   pin = keys.pin;
   const port = await freePort();
   baseUrl = `http://127.0.0.1:${port}`;
-  const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEN_SERVER_KEYS: keys.env, NEN_SERVER_PIN: keys.pin, NEN_BENCH_METRICS: '1' };
+  const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEXT_DIST_DIR: DIST_DIR, NEN_SERVER_KEYS: keys.env, NEN_SERVER_PIN: keys.pin, NEN_BENCH_METRICS: '1' };
   delete env.REDIS_URL; // the e2e run uses the in-memory store
   // Own process group: `next start` forks a `next-server` child that outlives a SIGTERM to the CLI alone.
   server = spawn(process.execPath, [nextBin, 'start', '-H', '127.0.0.1', '-p', String(port)], { cwd: appDir, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
