@@ -292,6 +292,7 @@ const environment = {
   memory_gib: +(os.totalmem() / 2 ** 30).toFixed(1),
   os: `${os.type()} ${os.release()} ${os.arch()}`,
   node: process.version,
+  load_average_at_end: os.loadavg().map((x) => +x.toFixed(2)),
   openssl: process.versions.openssl,
   packages: { '@nen/core': pkgVersion(coreDir), ...coreDeps, 'wasm-bindgen': '0.2.130' },
   git_commit: git(['rev-parse', 'HEAD']),
@@ -314,7 +315,7 @@ const fmt = (r, c) => {
 };
 const width = [44, ...cols.map(() => 24)];
 const line = (cells) => cells.map((c, i) => String(c).padEnd(width[i])).join(' ');
-console.log(`\nNen crypto bench — ${environment.cpu}, ${environment.cores} cores, Node ${environment.node}${quick ? ' (quick)' : ''}`);
+console.log(`\nNen crypto bench — ${environment.cpu}, ${environment.cores} cores, Node ${environment.node}, load avg ${environment.load_average_at_end.join(' ')}${quick ? ' (quick)' : ''}`);
 console.log(line(['operation (median per op)', ...cols]));
 for (const r of results) console.log(line([r.op, ...cols.map((c) => fmt(r, c))]));
 console.log('\nratios:');
