@@ -289,7 +289,12 @@ export function serverHandshake(backend: Backend, clientHelloBytes: Uint8Array, 
     const key = p.keys.get(hello.kid as string);
     if (!key) throw wireError('NEN_UNKNOWN_KEY_ID', `no live server key with id ${JSON.stringify(hello.kid)}`);
     if (key.kem !== hello.kem) throw wireError('NEN_UNSUPPORTED_KEM', `server key ${hello.kid} is not for KEM 0x${hello.kem.toString(16)}`);
-    exportedS = key.setupBaseRExport(hello.encStatic as Uint8Array, LABEL.hpkeInfoStatic, LABEL.exporterContext, SECRET_LENGTH);
+    try {
+      exportedS = key.setupBaseRExport(hello.encStatic as Uint8Array, LABEL.hpkeInfoStatic, LABEL.exporterContext, SECRET_LENGTH);
+    } catch (err) {
+      // e.g. an X25519 share that decodes to a low-order point: reject as malformed input.
+      throw wireError('NEN_MALFORMED', 'invalid enc_static', err);
+    }
   }
   let e;
   try {
