@@ -107,6 +107,20 @@ describe('every backend', () => {
     }
   });
 
+  it('an X25519 low-order share (all-zero u) in an X-Wing public key or enc is NEN_CRYPTO_KEY', () => {
+    for (const b of backends) {
+      const kp = b.generateKeyPair(KEM_ID.XWING);
+      const pk = kp.publicKey.slice();
+      pk.fill(0, 1184);
+      expect(codeOf(() => b.setupBaseSExport(KEM_ID.XWING, pk, new Uint8Array(0), new Uint8Array(0), 32)), b.name).toBe('NEN_CRYPTO_KEY');
+      const s = b.setupBaseSExport(KEM_ID.XWING, kp.publicKey, new Uint8Array(0), new Uint8Array(0), 32);
+      const e = s.enc.slice();
+      e.fill(0, 1088);
+      using rk = b.createRecipientKey(KEM_ID.XWING, kp.privateKey);
+      expect(codeOf(() => rk.setupBaseRExport(e, new Uint8Array(0), new Uint8Array(0), 32)), b.name).toBe('NEN_CRYPTO_KEY');
+    }
+  });
+
   it('tampered ciphertext, tag, nonce or AAD is NEN_CRYPTO_AEAD', () => {
     for (const b of backends) {
       using aead = b.createAead(b.randomBytes(32));
