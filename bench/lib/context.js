@@ -47,10 +47,13 @@ export function createContext({ targets, options, agent, progress, cores, server
      * A Nen client whose transport is the bench's (round-robin over targets). Extra transport
      * hooks (tamper, tamperResponse, onWire) and client options pass through.
      */
-    async makeClient({ tamper, tamperResponse, onWire, ...clientOptions } = {}) {
+    async makeClient({ tamper, tamperResponse, onWire, stickyTarget, ...clientOptions } = {}) {
       const { createNenClient } = await loadClientModule();
-      const fetch = createFetch({ agent, targets, tamper, tamperResponse, onWire });
-      return createNenClient({ baseUrl: targets[0], fetch, ...clientOptions });
+      // stickyTarget: one instance only (for application state that is per instance, like the
+      // demo's notes); otherwise every request goes to the next target in turn
+      const useTargets = stickyTarget ? [stickyTarget] : targets;
+      const fetch = createFetch({ agent, targets: useTargets, tamper, tamperResponse, onWire });
+      return createNenClient({ baseUrl: useTargets[0], fetch, ...clientOptions });
     },
     url(path) {
       return targets[0] + path;

@@ -138,7 +138,9 @@ async function multiUser(ctx, quick) {
   await Promise.all(
     Array.from({ length: users }, async (_, u) => {
       try {
-        const client = await ctx.makeClient();
+        // the demo's notes live in each instance's memory: a user stays on one instance (the
+        // Nen session crossing instances is covered by the load stage and the regression suite)
+        const client = await ctx.makeClient({ stickyTarget: ctx.targets[u % ctx.targets.length] });
         await timed('handshake', () => client.handshake());
         const tag = `u${u}x${Date.now().toString(36)}`;
         const title = `bench user ${tag}`;
