@@ -48,6 +48,7 @@ export function collectEnvironment({ targets, storeKind = null, options = {} } =
     '@nen/server': readVersion(path.join(repoRoot, 'packages/server/package.json')),
     next: readVersion(path.join(repoRoot, 'apps/demo/node_modules/next/package.json')),
     undici: readVersion(path.join(benchDir, 'node_modules/undici/package.json')),
+    autocannon: readVersion(path.join(benchDir, 'node_modules/autocannon/package.json')),
   };
   const status = git(['status', '--porcelain']);
   return {
@@ -59,6 +60,8 @@ export function collectEnvironment({ targets, storeKind = null, options = {} } =
     node: process.version,
     versions,
     git: { commit: git(['rev-parse', 'HEAD']), dirty: status === null ? null : status.length > 0 },
+    /** 1/5/15-minute load averages when the run started: other work on the machine skews figures */
+    loadAverageAtStart: os.loadavg().map((x) => Math.round(x * 100) / 100),
     targets,
     storeKind,
     options,

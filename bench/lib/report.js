@@ -192,7 +192,7 @@ export function renderReport({ environment, stages, summary }) {
     sections.push(`<pre>${escapeHtml(JSON.stringify(mem.summary, null, 2))}</pre>`);
   }
   const envRows = [
-    ['CPU', `${environment.cpuModel} × ${environment.cores}`], ['memory', `${environment.memoryGiB} GiB`], ['OS', environment.os], ['Node', environment.node],
+    ['CPU', `${environment.cpuModel} × ${environment.cores}`], ['memory', `${environment.memoryGiB} GiB`], ['load average at start', (environment.loadAverageAtStart ?? []).join(' / ')], ['OS', environment.os], ['Node', environment.node],
     ['versions', JSON.stringify(environment.versions)], ['git', `${environment.git?.commit ?? '?'}${environment.git?.dirty ? ' (dirty)' : ''}`],
     ['targets', environment.targets.join(', ')], ['store', environment.storeKind ?? 'unknown'], ['options', JSON.stringify(environment.options)],
   ];

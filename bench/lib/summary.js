@@ -62,7 +62,7 @@ function pad(s, n) {
 
 export function formatSummaryTable(summary) {
   const lines = [];
-  lines.push(`\nNen bench ${summary.ok ? 'PASSED' : `FAILED at ${summary.failedStage}`}  (${summary.environment.cpuModel} × ${summary.environment.cores}, Node ${summary.environment.node}, store ${summary.environment.storeKind ?? '?'}, targets ${summary.environment.targets.join(',')})`);
+  lines.push(`\nNen bench ${summary.ok ? 'PASSED' : `FAILED at ${summary.failedStage}`}  (${summary.environment.cpuModel} × ${summary.environment.cores}, Node ${summary.environment.node}, load avg ${(summary.environment.loadAverageAtStart ?? []).join('/')}, store ${summary.environment.storeKind ?? '?'}, targets ${summary.environment.targets.join(',')})`);
   if (summary.regression) lines.push(`regression: ${summary.regression.passed}/${summary.regression.total} checks passed${summary.regression.failed.length ? ' — failed: ' + summary.regression.failed.join('; ') : ''}`);
   if (summary.load.length) {
     lines.push('');

@@ -9,6 +9,7 @@
  * Pitfall: one Nen session is shared by all workers (as a browser tab would share it); the
  * session's replay window must accept out-of-order arrivals of up to `concurrency` requests.
  */
+import autocannon from 'autocannon';
 import { runInterleaved } from '../lib/driver.js';
 import { ratio } from '../lib/stats.js';
 import { ECHO_1K } from '../lib/payloads.js';
@@ -85,10 +86,16 @@ export async function run(ctx) {
       }
     }
   }
+  const crossCheck = await autocannonCrossCheck(ctx, levels, durationSeconds).catch((e) => ({ error: String(e?.message ?? e) }));
+  if (crossCheck && !crossCheck.error) {
+    crossCheck.driverPlainRps = results.find((l) => l.concurrency === crossCheck.connections)?.plain.rps ?? null;
+    ctx.progress?.log(`  autocannon cross-check, plain route c=${crossCheck.connections}: ${crossCheck.rps} req/s p99 ${crossCheck.p99Ms} ms (bench driver: ${crossCheck.driverPlainRps} req/s)`);
+  }
   return {
     ok: failure === null,
     failure,
     data: {
+      autocannonCrossCheck: crossCheck,
       route: { encrypted: 'POST /api/echo', plain: 'POST /api/plain/echo' },
       bodyBytes: ECHO_1K.length,
       contentType: 'application/json',
@@ -98,5 +105,36 @@ export async function run(ctx) {
       maxErrorRate: MAX_ERROR_RATE,
       levels: results,
     },
+  };
+}
+
+/**
+ * The plain route once more with autocannon (which cannot encrypt, and does not read bodies the
+ * way the client does): an independent check that the bench's own driver is not the bottleneck.
+ */
+async function autocannonCrossCheck(ctx, levels, durationSeconds) {
+  const c = levels.includes(50) ? 50 : Math.max(...levels);
+  const duration = Math.max(1, Math.min(durationSeconds, 10));
+  ctx.progress?.detail(`autocannon plain c=${c}`);
+  const result = await autocannon({
+    url: ctx.url('/api/plain/echo'),
+    connections: c,
+    duration,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: ECHO_1K,
+  });
+  const total = result.requests?.total ?? 0;
+  for (let i = 0; i < Math.min(total, 10_000_000); i++) ctx.countRequest();
+  return {
+    tool: 'autocannon 8.0.0',
+    connections: c,
+    durationSeconds: duration,
+    rps: result.requests?.average ?? null,
+    p50Ms: result.latency?.p50 ?? null,
+    p99Ms: result.latency?.p99 ?? null,
+    non2xx: result.non2xx ?? null,
+    errors: result.errors ?? null,
+    driverPlainRps: null,
   };
 }
