@@ -6,6 +6,7 @@
 #   bash scripts/main.sh                 # one instance, in-memory session store
 #   bash scripts/main.sh --redis         # local redis-server on a free port + TWO instances sharing it
 #   bash scripts/main.sh --quick         # any other flag goes to bench/run-all.js (--quick, --levels, --only ...)
+#   MAIN_SKIP_BUILD=1 bash scripts/main.sh   # reuse existing builds (development)
 #
 # Idempotent; works on a fresh machine of this kind (scripts/setup.sh installs what is missing).
 # Server logs: bench/results/server-*.log (gitignored).
@@ -39,11 +40,14 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-log "setup"
-bash scripts/setup.sh
-
-log "build (turbo: wasm, packages, demo app: next build)"
-pnpm turbo run build --output-logs=errors-only
+if [ "${MAIN_SKIP_BUILD:-0}" = 1 ]; then
+  log "MAIN_SKIP_BUILD=1: using the existing builds"
+else
+  log "setup"
+  bash scripts/setup.sh
+  log "build (turbo: wasm, packages, demo app: next build)"
+  pnpm turbo run build --output-logs=errors-only
+fi
 
 free_port() { node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"; }
 
