@@ -82,7 +82,7 @@ export async function main(argv = process.argv.slice(2)) {
     await metricsAgent.close();
     return 2;
   }
-  const environment = collectEnvironment({ targets, storeKind, options: { quick: options.quick, levels: options.levels, durationSeconds: options.durationSeconds, sliceSeconds: options.sliceSeconds, stages: options.stages } });
+  const environment = collectEnvironment({ targets, storeKind, options: { quick: options.quick, keepGoing: options.keepGoing, levels: options.levels, durationSeconds: options.durationSeconds, sliceSeconds: options.sliceSeconds, stages: options.stages } });
   const outRoot = path.resolve(options.out ?? path.join(benchDir, 'results'));
   const runDir = createResultsDir(outRoot);
   const serverCpu = createServerCpuProbe(serverPids);
@@ -110,9 +110,10 @@ export async function main(argv = process.argv.slice(2)) {
     stages[name] = env;
     writeJson(runDir, `${name}.json`, env);
     if (!result.ok) {
-      failedStage = name;
-      failure = result.failure;
-      break;
+      failedStage ??= name;
+      failure ??= result.failure;
+      if (!options.keepGoing) break;
+      progress.log(`[bench] stage ${name} FAILED (${result.failure}); --keep-going: continuing`);
     }
   }
   await sampler.sampleOnce();

@@ -6,6 +6,8 @@
  *   --only regression,load,...    (BENCH_ONLY)      run only these stages (in the fixed order)
  *   --out DIR                     (BENCH_OUT)       results root (default bench/results)
  *   --slice 1                     (BENCH_SLICE)     seconds per interleaved slice
+ *   --keep-going                  (BENCH_KEEP_GOING=1) run the later stages even after one failed
+ *                                 (the run still exits 1; for collecting figures while a bug is open)
  * Unknown flags are an error, so a typo never silently runs the full bench.
  */
 export const STAGES = ['regression', 'load', 'payload', 'scenarios'];
@@ -16,7 +18,7 @@ export function parseOptions(argv = process.argv.slice(2), env = process.env) {
     const a = argv[i];
     if (!a.startsWith('--')) throw new Error(`bench: unexpected argument ${a}`);
     const [k, inline] = a.slice(2).split('=', 2);
-    if (k === 'quick' || k === 'help') {
+    if (k === 'quick' || k === 'help' || k === 'keep-going') {
       flags[k] = true;
       continue;
     }
@@ -47,6 +49,7 @@ export function parseOptions(argv = process.argv.slice(2), env = process.env) {
   for (const s of only) if (!STAGES.includes(s)) throw new Error(`bench: unknown stage ${s} (stages: ${STAGES.join(', ')})`);
   return {
     help: Boolean(flags.help),
+    keepGoing: Boolean(flags['keep-going'] || env.BENCH_KEEP_GOING === '1'),
     quick,
     levels,
     durationSeconds: duration,
@@ -63,6 +66,7 @@ export const HELP = `Usage: TARGET_URL=http://127.0.0.1:3000[,http://127.0.0.1:3
   --slice 1                    seconds per interleaved encrypted/plain slice
   --quick                      whole run under a minute (CI smoke test)
   --only regression,load,payload,scenarios
+  --keep-going                 run later stages even after a failed one (still exits 1)
   --out DIR                    results root (default bench/results)
 The target must be the Nen demo app (apps/demo) or an app with the same routes; start it with
 NEN_BENCH_METRICS=1 for memory figures and a high NEN_HANDSHAKE_RATE for the handshake scenarios.`;

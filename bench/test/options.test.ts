@@ -15,6 +15,8 @@ describe('options', () => {
     expect(o.levels).toEqual([2, 4]);
     expect(o.stages).toEqual(['regression', 'payload']);
     expect(o.durationSeconds).toBe(1);
+    expect(o.keepGoing).toBe(false);
+    expect(parseOptions(['--keep-going'], {}).keepGoing).toBe(true);
   });
   it('rejects typos and bad values', () => {
     expect(() => parseOptions(['--levles', '1'], {})).toThrow(/unknown option/);
