@@ -201,6 +201,7 @@ export function storeContract(name: string, makeStore: () => SessionStore | Prom
           fc.array(
             fc.oneof(
               { arbitrary: fc.integer({ min: 1, max: 3 }), weight: 8 },
+              { arbitrary: fc.integer({ min: 4, max: 100 }), weight: 2 },
               { arbitrary: fc.integer({ min: 300, max: 1023 }), weight: 2 },
               { arbitrary: fc.integer({ min: 1024, max: 1300 }), weight: 1 },
               { arbitrary: fc.integer({ min: -1100, max: -1 }), weight: 4 },

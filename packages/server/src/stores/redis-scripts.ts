@@ -60,41 +60,62 @@ if sh == 0 and sl == 0 then return {3} end
 local pos = sl % W
 local hh = tonumber(f[4])
 local hl = tonumber(f[5])
-local b
+-- the bitmap as its two 64-byte halves: slot p is bit (p % 8) of byte floor((p % 512) / 8) + 1
+-- of half 1 (p < 512) or half 2; single-bit updates rebuild one 64-byte string, not a table
+local ZERO = string.rep(string.char(0), 64)
+local half = {}
+local function slot(p)
+  return (p < 512) and 1 or 2, math.floor((p % 512) / 8) + 1, 2 ^ (p % 8)
+end
+local function put(p, on)
+  local n, j, m = slot(p)
+  local h = half[n]
+  local byte = string.byte(h, j)
+  if on then byte = bit.bor(byte, m) else byte = bit.band(byte, 255 - m) end
+  half[n] = string.sub(h, 1, j - 1) .. string.char(byte) .. string.sub(h, j + 1)
+end
 local advance = false
 if hh == nil or hl == nil then
-  b = {}
-  for j = 1, 128 do b[j] = 0 end
+  half[1] = ZERO
+  half[2] = ZERO
   advance = true
 else
-  if type(f[6]) ~= 'string' or type(f[7]) ~= 'string' then return {0} end
-  local w = f[6] .. f[7]
-  if #w ~= 128 then return {0} end
-  b = {string.byte(w, 1, 128)}
+  if type(f[6]) ~= 'string' or type(f[7]) ~= 'string' or #f[6] ~= 64 or #f[7] ~= 64 then return {0} end
+  half[1] = f[6]
+  half[2] = f[7]
   local d = (sh - hh) * 4294967296 + (sl - hl)
   if d > 0 then
     advance = true
+    -- clear the slots passed over (hl+1 .. seq-1); the slot of seq itself is set below
     if d >= W then
-      for j = 1, 128 do b[j] = 0 end
+      half[1] = ZERO
+      half[2] = ZERO
+    elseif d <= 64 then
+      for s = 1, d - 1 do put((hl + s) % W, false) end
     else
-      for s = 1, d do
+      local b = {string.byte(half[1] .. half[2], 1, 128)}
+      for s = 1, d - 1 do
         local p = (hl + s) % W
         local j = math.floor(p / 8) + 1
         b[j] = bit.band(b[j], 255 - 2 ^ (p % 8))
       end
+      local nw = string.char(unpack(b))
+      half[1] = string.sub(nw, 1, 64)
+      half[2] = string.sub(nw, 65, 128)
     end
   else
     if -d >= W then return {3} end
-    if bit.band(b[math.floor(pos / 8) + 1], 2 ^ (pos % 8)) ~= 0 then return {2} end
+    local n, j, m = slot(pos)
+    if bit.band(string.byte(half[n], j), m) ~= 0 then return {2} end
   end
 end
-local j = math.floor(pos / 8) + 1
-b[j] = bit.bor(b[j], 2 ^ (pos % 8))
-local nw = string.char(unpack(b))
+put(pos, true)
 if advance then
-  redis.call('HSET', KEYS[1], 'l', ARGV[1], 'w', string.sub(nw, 1, 64), 'v', string.sub(nw, 65, 128), 'h', ARGV[2], 'g', ARGV[3])
+  redis.call('HSET', KEYS[1], 'l', ARGV[1], 'w', half[1], 'v', half[2], 'h', ARGV[2], 'g', ARGV[3])
+elseif pos < 512 then
+  redis.call('HSET', KEYS[1], 'l', ARGV[1], 'w', half[1])
 else
-  redis.call('HSET', KEYS[1], 'l', ARGV[1], 'w', string.sub(nw, 1, 64), 'v', string.sub(nw, 65, 128))
+  redis.call('HSET', KEYS[1], 'l', ARGV[1], 'v', half[2])
 end
 local ttl = math.min(x - now, idle) + tonumber(ARGV[4])
 redis.call('PEXPIRE', KEYS[1], math.floor(ttl))

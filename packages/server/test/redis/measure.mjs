@@ -113,6 +113,9 @@ try {
     }),
   );
   const commitsPerSecond = N / ((performance.now() - t0) / 1000);
+  // Redis-side CPU per commit script (what bounds one Redis core), from commandstats
+  const evalshaStat = (await raw.info('commandstats')).split('\n').find((l) => l.startsWith('cmdstat_evalsha:')) ?? '';
+  const redisUsecPerCommit = Number(/usec_per_call=([\d.]+)/.exec(evalshaStat)?.[1] ?? NaN);
 
   // used_memory growth per session over N sessions (with windows)
   const mem = async () => Number(/used_memory:(\d+)/.exec(await raw.info('memory'))[1]);
@@ -137,6 +140,8 @@ try {
         commitLatencyUs: { n: N, p50: round(pct(commitUs, 50)), p99: round(pct(commitUs, 99)), mean: round(commitUs.reduce((a, b) => a + b, 0) / N) },
         getLatencyUs: { n: N, p50: round(pct(getUs, 50)), p99: round(pct(getUs, 99)) },
         commitThroughput50InFlight: Math.round(commitsPerSecond),
+        redisUsecPerCommit,
+        commitsPerRedisCoreSecond: Math.round(1e6 / redisUsecPerCommit),
       },
       null,
       2,
