@@ -4,9 +4,9 @@
  * NEN_CRYPTO_INTERNAL without leaking their text; freed objects cannot be reused.
  */
 import { describe, expect, it } from 'vitest';
-import { loadWasmGlue } from '../src/backend/wasm-embedded.js';
+import { loadWasmGlue, wasmMemoryByteLength } from '../src/backend/wasm-embedded.js';
 import { callWasm, mapWasmError } from '../src/backend/wasm.js';
-import { KEM_ID, NenCryptoError } from '../src/index.js';
+import { KEM_ID, NenCryptoError, loadBackend } from '../src/index.js';
 
 const codeOf = (fn: () => unknown): string | undefined => {
   try {
@@ -51,5 +51,25 @@ describe('Wasm glue error mapping', () => {
     const rk = new g.RecipientKey(KEM_ID.XWING, new Uint8Array(32).fill(1));
     rk.free();
     expect(() => rk.setup_base_r_export(new Uint8Array(1120), new Uint8Array(0), new Uint8Array(0), 32)).toThrow();
+  });
+});
+
+describe('Wasm memory stays bounded', () => {
+  it('creating and disposing thousands of keys and AEADs does not grow the linear memory', async () => {
+    const b = await loadBackend('wasm');
+    const sk = b.generateKeyPair(KEM_ID.XWING).privateKey;
+    const cycle = (n: number) => {
+      for (let i = 0; i < n; i++) {
+        using rk = b.createRecipientKey(KEM_ID.XWING, sk);
+        using aead = b.createAead(sk);
+        aead.seal(new Uint8Array(12), new Uint8Array(0), new Uint8Array(4096));
+        void rk.publicKey;
+        b.setupBaseSExport(KEM_ID.XWING, rk.publicKey, new Uint8Array(0), new Uint8Array(0), 32);
+      }
+    };
+    cycle(200); // warm-up: allocator high-water mark
+    const before = wasmMemoryByteLength();
+    cycle(2000);
+    expect(wasmMemoryByteLength()).toBe(before);
   });
 });

@@ -8,13 +8,16 @@ import * as glue from '../../wasm/nen_core.js';
 import { wasmBytes } from '../../wasm/nen_core_bytes.js';
 import type { WasmGlue } from './wasm.js';
 
-let ready = false;
+let instance: glue.InitOutput | undefined;
 
 /** Initialises the Wasm once (synchronously) and returns the glue module. */
 export function loadWasmGlue(): WasmGlue {
-  if (!ready) {
-    glue.initSync({ module: wasmBytes });
-    ready = true;
-  }
+  instance ??= glue.initSync({ module: wasmBytes });
   return glue;
+}
+
+/** The Wasm linear memory size in bytes (tests: proves disposed objects are freed). */
+export function wasmMemoryByteLength(): number {
+  loadWasmGlue();
+  return (instance as glue.InitOutput).memory.buffer.byteLength;
 }
