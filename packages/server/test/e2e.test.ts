@@ -663,6 +663,18 @@ describe('limits and failures with dedicated servers (noble)', () => {
     }
   });
 
+  it('optional Server-Timing carries the Nen crypto and store timings', async () => {
+    const ctx = await setup('noble', { serverTiming: true });
+    try {
+      const r = await ctx.client().fetch('/api/echo', { method: 'POST', body: 'x' });
+      expect(r.headers.get('server-timing')).toMatch(/^nen;dur=\d+\.\d+, nen-store;dur=\d+\.\d+$/);
+      await r.arrayBuffer();
+    } finally {
+      await ctx.server.close();
+      await ctx.nen.close();
+    }
+  });
+
   it('AbortSignal and timeouts are honoured', async () => {
     const ctx = await setup('noble');
     try {
