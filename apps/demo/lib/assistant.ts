@@ -23,10 +23,11 @@ export function answerTokens(question: string, notes: readonly Note[]): string[]
   } else if (matching.length === 0) {
     parts.push(`I read all ${notes.length} of your notes and none of them mention ${terms.join(', ')}.`);
   } else {
-    parts.push(`I found ${matching.length} ${matching.length === 1 ? 'note' : 'notes'} that ${terms.length ? 'match' : 'you wrote'}.`);
+    parts.push(terms.length ? `I found ${matching.length} ${matching.length === 1 ? 'note that matches' : 'notes that match'}.` : `You have ${matching.length} ${matching.length === 1 ? 'note' : 'notes'}.`);
     for (const note of matching.slice(0, 5)) {
       const excerpt = note.body.length > 160 ? `${note.body.slice(0, 160)}…` : note.body;
-      parts.push(`“${note.title}”: ${excerpt || '(empty)'}`);
+      const text = excerpt || '(empty)';
+      parts.push(`“${note.title}”: ${/[.!?…]$/.test(text) ? text : `${text}.`}`);
     }
     if (matching.length > 5) parts.push(`…and ${matching.length - 5} more.`);
   }

@@ -1,9 +1,10 @@
 /**
- * Notes storage for the demo: a bounded in-memory map, kept on `globalThis` so that every route
- * bundle of the Next.js server (and `next dev` hot reloads) share one instance.
+ * Notes storage for the demo: a bounded in-memory map by default, Redis (lib/notes-redis.ts) when
+ * REDIS_URL is set so several instances share the notes. The repository lives on `globalThis` so
+ * that every route bundle of the Next.js server (and `next dev` hot reloads) share one instance.
  *
- * This is application state, not Nen state: the Nen session store is configured separately in
- * lib/nen.ts (memory, or Redis when REDIS_URL is set).
+ * This is application state, not Nen state: the Nen session store is configured by @nen/server
+ * (memory, or Redis when REDIS_URL is set).
  *
  * Pitfalls:
  *  - Bounded: at most MAX_NOTES notes; creating one more evicts the least recently updated note.
@@ -63,6 +64,34 @@ export function isNoteId(id: string): boolean {
   return /^[A-Za-z0-9_-]{12}$/.test(id);
 }
 
+/** The async repository the routes use; memory or Redis. */
+export interface NotesRepo {
+  readonly kind: 'memory' | 'redis';
+  size(): Promise<number>;
+  list(query?: string, limit?: number): Promise<Note[]>;
+  get(id: string): Promise<Note | undefined>;
+  create(input: NoteInput, now?: number): Promise<Note>;
+  update(id: string, patch: Partial<NoteInput>, now?: number): Promise<Note | undefined>;
+  delete(id: string): Promise<boolean>;
+}
+
+/** The backing store failed (Redis down); routes answer 503. */
+export class NotesUnavailableError extends Error {
+  readonly code = 'DEMO_NOTES_UNAVAILABLE';
+  constructor(options?: { cause?: unknown }) {
+    super('the notes store is unavailable, try again shortly', options);
+    this.name = 'NotesUnavailableError';
+  }
+}
+
+/** Maps a failure of a notes route to its JSON reply (encrypted by withNen like any other). */
+export function notesErrorResponse(error: unknown): Response {
+  if (error instanceof NoteInputError) return Response.json({ error: error.message, code: error.code }, { status: 400 });
+  if (error instanceof NotesUnavailableError) return Response.json({ error: error.message, code: error.code }, { status: 503 });
+  throw error;
+}
+
+/** Bounded in-memory notes (synchronous core, used by MemoryNotes and the unit tests). */
 export class NotesStore {
   /** Map order is update order: the first entry is the least recently updated. */
   readonly #notes = new Map<string, Note>();
@@ -114,11 +143,72 @@ export class NotesStore {
   }
 }
 
-const KEY = Symbol.for('nen.demo.notes');
-const holder = globalThis as typeof globalThis & { [KEY]?: NotesStore };
+class MemoryNotes implements NotesRepo {
+  readonly kind = 'memory';
+  constructor(readonly store: NotesStore) {}
+  async size() {
+    return this.store.size;
+  }
+  async list(query?: string, limit?: number) {
+    return this.store.list(query, limit);
+  }
+  async get(id: string) {
+    return this.store.get(id);
+  }
+  async create(input: NoteInput, now?: number) {
+    return this.store.create(input, now);
+  }
+  async update(id: string, patch: Partial<NoteInput>, now?: number) {
+    return this.store.update(id, patch, now);
+  }
+  async delete(id: string) {
+    return this.store.delete(id);
+  }
+}
 
-/** The process-wide notes store, seeded with two notes so a first visit is not empty. */
-export const notes: NotesStore = (holder[KEY] ??= seed(new NotesStore()));
+/** Wraps a repository so that any backend failure surfaces as NotesUnavailableError. */
+function guarded(repo: NotesRepo): NotesRepo {
+  const wrap =
+    <A extends unknown[], R>(fn: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      try {
+        return await fn(...args);
+      } catch (cause) {
+        throw new NotesUnavailableError({ cause });
+      }
+    };
+  return {
+    kind: repo.kind,
+    size: wrap(() => repo.size()),
+    list: wrap((q?: string, l?: number) => repo.list(q, l)),
+    get: wrap((id: string) => repo.get(id)),
+    create: wrap((input: NoteInput, now?: number) => repo.create(input, now)),
+    update: wrap((id: string, patch: Partial<NoteInput>, now?: number) => repo.update(id, patch, now)),
+    delete: wrap((id: string) => repo.delete(id)),
+  };
+}
+
+const KEY = Symbol.for('nen.demo.notes');
+const holder = globalThis as typeof globalThis & { [KEY]?: NotesRepo };
+
+async function createRepo(): Promise<NotesRepo> {
+  const url = process.env.REDIS_URL;
+  if (url) {
+    const { RedisNotes } = await import('./notes-redis');
+    return guarded(new RedisNotes(url));
+  }
+  return new MemoryNotes(seed(new NotesStore()));
+}
+
+let pending: Promise<NotesRepo> | undefined;
+
+/** The process-wide notes repository (memory, seeded with two notes; or Redis when REDIS_URL is set). */
+export async function notesRepo(): Promise<NotesRepo> {
+  const existing = holder[KEY];
+  if (existing) return existing;
+  pending ??= createRepo().then((repo) => (holder[KEY] ??= repo));
+  return pending;
+}
 
 function seed(store: NotesStore): NotesStore {
   const t = Date.now();

@@ -3,22 +3,25 @@
  * confidential query option the query travels inside the envelope), POST creates a note.
  */
 import { nen } from '../../../lib/nen';
-import { notes, parseNoteInput, NoteInputError, type NoteInput } from '../../../lib/notes';
+import { notesRepo, notesErrorResponse, parseNoteInput, type NoteInput } from '../../../lib/notes';
 import { count } from '../../../lib/metrics';
 
 export const GET = nen.withNen(async (request) => {
   count('notes.list');
   const q = new URL(request.url).searchParams.get('q') ?? '';
-  return { query: q, notes: notes.list(q) };
+  try {
+    return { query: q, notes: await (await notesRepo()).list(q) };
+  } catch (error) {
+    return notesErrorResponse(error);
+  }
 });
 
 export const POST = nen.withNen(async (_request, _context, body) => {
   count('notes.create');
   try {
-    const note = notes.create(parseNoteInput(body) as NoteInput);
+    const note = await (await notesRepo()).create(parseNoteInput(body) as NoteInput);
     return Response.json({ note }, { status: 201 });
   } catch (error) {
-    if (error instanceof NoteInputError) return Response.json({ error: error.message, code: error.code }, { status: 400 });
-    throw error;
+    return notesErrorResponse(error);
   }
 });

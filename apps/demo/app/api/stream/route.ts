@@ -9,7 +9,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { nen } from '../../../lib/nen';
-import { notes } from '../../../lib/notes';
+import { notesRepo } from '../../../lib/notes';
 import { answerTokens, intParam, MAX_TOKENS } from '../../../lib/assistant';
 import { count } from '../../../lib/metrics';
 
@@ -21,7 +21,7 @@ export const POST = nen.withNenStream(async function* (request: Request, _contex
   const question = typeof body === 'object' && body !== null && typeof (body as { question?: unknown }).question === 'string'
     ? (body as { question: string }).question.slice(0, 500)
     : undefined;
-  const tokens = question !== undefined ? answerTokens(question, notes.list('')) : Array.from({ length: n }, (_, i) => `token-${i} `);
+  const tokens = question !== undefined ? answerTokens(question, await (await notesRepo()).list('').catch(() => [])) : Array.from({ length: n }, (_, i) => `token-${i} `);
   for (let i = 0; i < tokens.length; i++) {
     if (request.signal.aborted) return;
     if (delay > 0) await sleep(delay, undefined, { ref: false });

@@ -4,7 +4,7 @@
  */
 import { nen } from '../../../../lib/nen';
 import { snapshot } from '../../../../lib/metrics';
-import { notes } from '../../../../lib/notes';
+import { notesRepo } from '../../../../lib/notes';
 
 export const dynamic = 'force-dynamic';
 
@@ -17,8 +17,10 @@ export async function GET(): Promise<Response> {
   } catch {
     sessions = null;
   }
+  const repo = await notesRepo();
+  const notes = await repo.size().catch(() => null);
   return Response.json(
-    { rss, heapUsed, external, sessions, counters: snapshot(), storeKind: nen.store.kind, notes: notes.size, pid: process.pid, uptime: process.uptime() },
+    { rss, heapUsed, external, sessions, counters: snapshot(), storeKind: nen.store.kind, notesKind: repo.kind, notes, pid: process.pid, uptime: process.uptime() },
     { headers: { 'cache-control': 'no-store' } },
   );
 }

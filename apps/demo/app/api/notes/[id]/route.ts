@@ -4,7 +4,7 @@
  * envelope. Bodyless GET and DELETE are authenticated by Nen like any other request.
  */
 import { nen } from '../../../../lib/nen';
-import { notes, isNoteId, parseNoteInput, NoteInputError } from '../../../../lib/notes';
+import { notesRepo, notesErrorResponse, isNoteId, parseNoteInput } from '../../../../lib/notes';
 import { count } from '../../../../lib/metrics';
 
 interface Context {
@@ -18,8 +18,12 @@ function notFound(id: string): Response {
 export const GET = nen.withNen(async (_request: Request, context: Context) => {
   count('notes.read');
   const { id } = await context.params;
-  const note = isNoteId(id) ? notes.get(id) : undefined;
-  return note ? { note } : notFound(id);
+  try {
+    const note = isNoteId(id) ? await (await notesRepo()).get(id) : undefined;
+    return note ? { note } : notFound(id);
+  } catch (error) {
+    return notesErrorResponse(error);
+  }
 });
 
 export const PUT = nen.withNen(async (_request: Request, context: Context, body: unknown) => {
@@ -27,16 +31,19 @@ export const PUT = nen.withNen(async (_request: Request, context: Context, body:
   const { id } = await context.params;
   try {
     const patch = parseNoteInput(body, true);
-    const note = isNoteId(id) ? notes.update(id, patch) : undefined;
+    const note = isNoteId(id) ? await (await notesRepo()).update(id, patch) : undefined;
     return note ? { note } : notFound(id);
   } catch (error) {
-    if (error instanceof NoteInputError) return Response.json({ error: error.message, code: error.code }, { status: 400 });
-    throw error;
+    return notesErrorResponse(error);
   }
 });
 
 export const DELETE = nen.withNen(async (_request: Request, context: Context) => {
   count('notes.delete');
   const { id } = await context.params;
-  return isNoteId(id) && notes.delete(id) ? { deleted: id } : notFound(id);
+  try {
+    return isNoteId(id) && (await (await notesRepo()).delete(id)) ? { deleted: id } : notFound(id);
+  } catch (error) {
+    return notesErrorResponse(error);
+  }
 });
