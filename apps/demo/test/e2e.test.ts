@@ -27,8 +27,12 @@ const appDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const repoRoot = resolve(appDir, '../..');
 const artifacts = join(appDir, 'test-results');
 const nextBin = join(appDir, 'node_modules/next/dist/bin/next');
-/** This suite's own build directory, so it never collides with a `.next` another process builds or serves. */
-const DIST_DIR = '.next-e2e';
+/**
+ * Build directory. Locally the suite keeps its own (`.next-e2e`), so it never collides with a
+ * `.next` that another process builds or serves in the same checkout; under CI (one job at a time)
+ * it reuses `.next`, which the build stage has just produced, instead of building twice.
+ */
+const DIST_DIR = process.env.CI ? '.next' : '.next-e2e';
 const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
