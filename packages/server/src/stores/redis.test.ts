@@ -308,7 +308,10 @@ describe('redis store: faults', () => {
         expectUnavailableWithin(store.create(sampleSession(t)), 2 * timeoutMs + 500),
       ]);
       for (let i = 0; i < 3; i++) await expectUnavailableWithin(store.commit(s.id, BigInt(3 + i), t), 2 * timeoutMs + 500);
-      expect(events.filter((e) => e.event === 'redis.unavailable').length).toBeGreaterThanOrEqual(6);
+      // reported, but rate-limited: one event per second however many operations fail
+      const unavailable = events.filter((e) => e.event === 'redis.unavailable');
+      expect(unavailable.length).toBeGreaterThanOrEqual(1);
+      expect(unavailable.length).toBeLessThanOrEqual(3);
       await own.restart();
       // data is gone (no persistence), but the store serves again without being recreated
       const s2 = sampleSession(Date.now());

@@ -117,6 +117,8 @@ class RedisSessionStore implements SessionStore {
   #backendOption: Backend | Promise<Backend> | undefined;
   #ready: Promise<void> | undefined;
   #closed = false;
+  #failures = 0;
+  #lastFailureLog = 0;
   /** Bounded LRU (Map insertion order): cache key → unwrapped secret (the store's own copy). */
   readonly #unwrapped = new Map<string, Uint8Array>();
   readonly #unwrapCacheSize: number;
@@ -435,7 +437,16 @@ class RedisSessionStore implements SessionStore {
       );
     } catch (err) {
       const e = err instanceof StoreUnavailableError ? err : new StoreUnavailableError('session store unavailable', { cause: err });
-      this.#log({ level: 'error', event: 'redis.unavailable', message: `${e.message}: ${err instanceof Error ? err.message : String(err)}` });
+      // At most one event per second during an outage (every request fails): the count says how many.
+      this.#failures += 1;
+      const t = Date.now();
+      if (t - this.#lastFailureLog >= 1000) {
+        const n = this.#failures;
+        this.#failures = 0;
+        this.#lastFailureLog = t;
+        const reason = err instanceof Error ? err.message : String(err);
+        this.#log({ level: 'error', event: 'redis.unavailable', message: `${e.message}: ${reason}${n > 1 ? ` (${n} failed operations since the last report)` : ''}` });
+      }
       throw e;
     }
   }
