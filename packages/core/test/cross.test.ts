@@ -7,6 +7,7 @@
 import { createCipheriv } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { KEM_ID, type Backend, type KemId } from '../src/index.js';
+import { detectNativeMlKem } from '../src/backend/node.js';
 import { loadAll } from './backends.js';
 import { toHex } from './vectors.js';
 
@@ -84,4 +85,14 @@ describe('cross-backend agreement', () => {
       }
     }
   });
+
+  it('on Node >= 24 the node backend runs ML-KEM-768 natively (so the checks above covered it)', () => {
+    const node = backends.find((b) => b.name === 'node')!;
+    const kp = node.generateKeyPair(KEM_ID.MLKEM768);
+    using rk = node.createRecipientKey(KEM_ID.MLKEM768, kp.privateKey);
+    const major = Number(process.versions.node.split('.')[0]);
+    expect(Boolean(detectNativeMlKem())).toBe(major >= 24);
+    expect(JSON.stringify(rk)).toContain(major >= 24 ? '"backend":"node"' : '"backend":"wasm"');
+  });
 });
+
