@@ -96,6 +96,24 @@ describe('every backend', () => {
     }
   });
 
+  it('non-byte inputs (string, null, number[]) are NEN_CRYPTO_LENGTH, never a crash', () => {
+    const bad = ['x'.repeat(32), null, Array.from({ length: 32 }, () => 0), undefined] as unknown as Uint8Array[];
+    for (const b of backends) {
+      for (const v of bad) {
+        expect(codeOf(() => b.sha256(v)), b.name).toBe('NEN_CRYPTO_LENGTH');
+        expect(codeOf(() => b.createAead(v)), b.name).toBe('NEN_CRYPTO_LENGTH');
+        expect(codeOf(() => b.deriveKeyPair(KEM_ID.XWING, v)), b.name).toBe('NEN_CRYPTO_LENGTH');
+        expect(codeOf(() => b.createRecipientKey(KEM_ID.MLKEM768, v)), b.name).toBe('NEN_CRYPTO_LENGTH');
+        expect(codeOf(() => b.setupBaseSExport(KEM_ID.XWING, v, new Uint8Array(0), new Uint8Array(0), 32)), b.name).toBe('NEN_CRYPTO_LENGTH');
+        using aead = b.createAead(new Uint8Array(32));
+        expect(codeOf(() => aead.seal(new Uint8Array(12), v, new Uint8Array(0))), b.name).toBe('NEN_CRYPTO_LENGTH');
+        expect(codeOf(() => aead.open(new Uint8Array(12), new Uint8Array(0), v)), b.name).toBe('NEN_CRYPTO_LENGTH');
+      }
+      expect(codeOf(() => b.hkdfExpand(new Uint8Array(32), new Uint8Array(0), 1.5)), b.name).toBe('NEN_CRYPTO_LENGTH');
+      expect(codeOf(() => b.randomBytes(-1)), b.name).toBe('NEN_CRYPTO_LENGTH');
+    }
+  });
+
   it('an invalid ML-KEM encapsulation key (coefficient >= q) is NEN_CRYPTO_KEY, for both KEMs', () => {
     for (const b of backends) {
       for (const kem of KEMS) {
