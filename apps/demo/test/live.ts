@@ -246,7 +246,7 @@ export function rawRequest(baseUrl: string, req: RawRequest, timeoutMs = 15_000)
         const i = l.indexOf(':');
         if (i > 0) headers[l.slice(0, i).trim().toLowerCase()] = l.slice(i + 1).trim();
       }
-      let body = all.subarray(head + 4);
+      let body: Buffer = all.subarray(head + 4);
       if (/chunked/i.test(headers['transfer-encoding'] ?? '')) body = decodeChunked(body);
       resolveRes({ status, headers, body, ms: Date.now() - t0 });
     };
