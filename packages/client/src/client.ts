@@ -466,7 +466,9 @@ export function createNenClient(options: NenClientOptions = {}): NenClient {
     const t = withTimeout(p.signal);
     let res: Response;
     try {
-      const init: RequestInit & { duplex?: 'half' } = { method: p.method, headers, signal: t.signal };
+      // Redirects are not followed: a followed redirect would re-send this request's Nen headers
+      // to another URL (rejected there); in Node the sealed 3xx itself is verified and returned.
+      const init: RequestInit & { duplex?: 'half' } = { method: p.method, headers, signal: t.signal, redirect: 'manual' };
       if (wireBody !== undefined) init.body = wireBody;
       if (isStream) init.duplex = 'half';
       res = await doFetch(url, init);

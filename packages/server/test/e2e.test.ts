@@ -71,6 +71,7 @@ async function setup(kind: BackendKind, extra: Parameters<typeof createNen>[0] =
     '/api/echo': { POST: echoRoute, PUT: echoRoute, DELETE: echoRoute, GET: getRoute, HEAD: getRoute },
     '/api/other': { POST: echoRoute },
     '/api/created': { POST: nen.withNen(async () => Response.json({ made: true }, { status: 201, headers: { 'x-custom': 'yes' } })) },
+    '/api/moved': { GET: nen.withNen(async () => Response.redirect('http://127.0.0.1/elsewhere', 307)) },
     '/api/empty': { POST: nen.withNen(async () => new Response(null, { status: 204 })) },
     '/api/throw': { POST: nen.withNen(async () => { throw new Error('boom'); }) },
     '/api/big': { GET: nen.withNen(async () => ({ rows: Array.from({ length: 2000 }, (_, i) => ({ id: i, name: `row number ${i}`, ok: i % 2 === 0 })) }), { compress: true }) },
@@ -169,6 +170,10 @@ describe.each(['noble', 'wasm'] as const)('Nen over HTTP (%s backend)', (kind) =
 
       const r7 = await client.fetch('/api/empty', { method: 'POST' });
       expect(r7.status).toBe(204);
+
+      const r9 = await client.fetch('/api/moved');
+      expect(r9.status).toBe(307);
+      expect(r9.headers.get('location')).toBe('http://127.0.0.1/elsewhere');
 
       const r8 = await client.fetch('/api/throw', { method: 'POST' });
       expect(r8.status).toBe(500);
