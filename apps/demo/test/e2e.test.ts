@@ -32,7 +32,8 @@ const nextBin = join(appDir, 'node_modules/next/dist/bin/next');
  * `.next` that another process builds or serves in the same checkout; under CI (one job at a time)
  * it reuses `.next`, which the build stage has just produced, instead of building twice.
  */
-const DIST_DIR = process.env.CI ? '.next' : '.next-e2e';
+const WEBPACK = process.env.DEMO_E2E_WEBPACK === '1'; // `next build --webpack` instead of Turbopack
+const DIST_DIR = WEBPACK ? '.next-e2e-webpack' : process.env.CI ? '.next' : '.next-e2e';
 const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
@@ -162,7 +163,7 @@ let main: Instance;
 beforeAll(async () => {
   mkdirSync(artifacts, { recursive: true });
   if (!buildIsFresh()) {
-    const build = spawnSync(process.execPath, [nextBin, 'build'], { cwd: appDir, encoding: 'utf8', timeout: 240_000, env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEXT_DIST_DIR: DIST_DIR } });
+    const build = spawnSync(process.execPath, [nextBin, 'build', ...(WEBPACK ? ['--webpack'] : [])], { cwd: appDir, encoding: 'utf8', timeout: 240_000, env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEXT_DIST_DIR: DIST_DIR } });
     if (build.status !== 0) throw new Error(`next build failed:\n${build.stdout}\n${build.stderr}`);
   }
   keys = keygen();
