@@ -88,7 +88,8 @@ export async function main(argv = process.argv.slice(2)) {
   const serverCpu = createServerCpuProbe(serverPids);
   environment.serverCpuMeasured = serverCpu ? { pids: serverCpu.pids, source: '/proc/<pid>/stat utime+stime' } : null;
   const ctx = createContext({ targets, options, agent, progress, cores, serverCpu });
-  const sampler = createMemorySampler({ targets, dispatcher: metricsAgent, requestCount: () => ctx.requests });
+  let currentStage = null;
+  const sampler = createMemorySampler({ targets, dispatcher: metricsAgent, requestCount: () => ctx.requests, stageName: () => currentStage });
   await sampler.sampleOnce();
   if (sampler.available === false) progress.log('[bench] note: GET /api/bench/metrics answered 404: start the server with NEN_BENCH_METRICS=1 for memory figures');
 
@@ -98,6 +99,7 @@ export async function main(argv = process.argv.slice(2)) {
   let failure = null;
   for (const name of options.stages) {
     progress.stage(name);
+    currentStage = name;
     progress.log(`[bench] stage ${name}`);
     const t0 = new Date().toISOString();
     let result;

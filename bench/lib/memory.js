@@ -36,7 +36,7 @@ export function slope(points) {
   return (n * sxy - sx * sy) / den;
 }
 
-export function createMemorySampler({ targets, dispatcher, requestCount, intervalMs = 1000 }) {
+export function createMemorySampler({ targets, dispatcher, requestCount, stageName = () => null, intervalMs = 1000 }) {
   const samples = [];
   const t0 = Date.now();
   let inFlight = false;
@@ -57,6 +57,7 @@ export function createMemorySampler({ targets, dispatcher, requestCount, interva
           samples.push({
             t: round((Date.now() - t0) / 1000, 2),
             target: base,
+            stage: stageName(),
             requests: requestCount(),
             rss: m.rss ?? null,
             heapUsed: m.heapUsed ?? null,
@@ -90,8 +91,23 @@ export function createMemorySampler({ targets, dispatcher, requestCount, interva
 
 const MiB = 2 ** 20;
 
-/** Per-target summary: first/last/max RSS and heap, growth per 1,000 requests after warm-up. */
+/**
+ * Per-target summary: first/last/max RSS and heap, growth per 1,000 requests after warm-up, for
+ * the whole run and for each stage (the load stage is the "many requests on live sessions" case;
+ * the handshake scenarios add sessions on purpose, which is growth by design until they expire).
+ */
 export function summarizeMemory(samples, targets) {
+  const out = summarizeSeries(samples, targets);
+  const stages = [...new Set(samples.map((x) => x.stage).filter(Boolean))];
+  for (const base of targets) {
+    if (!out[base] || !out[base].samples) continue;
+    out[base].byStage = {};
+    for (const st of stages) out[base].byStage[st] = summarizeSeries(samples.filter((x) => x.stage === st), [base])[base];
+  }
+  return out;
+}
+
+function summarizeSeries(samples, targets) {
   const perTarget = {};
   for (const base of targets) {
     const s = samples.filter((x) => x.target === base && typeof x.rss === 'number');

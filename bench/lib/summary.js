@@ -72,7 +72,12 @@ export function formatSummaryTable(summary) {
   lines.push('');
   for (const [k, v] of Object.entries(summary.targets)) lines.push(`${pad(k, 72)} ${v ?? '–'}`);
   for (const [t, m] of Object.entries(summary.memory ?? {})) {
-    if (m.samples) lines.push(`memory ${t}: rss ${m.rssFirstMiB} → ${m.rssLastMiB} MiB (max ${m.rssMaxMiB}), growth ${m.rssGrowthKiBPer1000Requests} KiB / 1000 requests over ${m.requestsCovered} requests, sessions ${m.sessionsLast}`);
+    if (m.samples) {
+      lines.push(`memory ${t}: rss ${m.rssFirstMiB} → ${m.rssLastMiB} MiB (max ${m.rssMaxMiB}), growth ${m.rssGrowthKiBPer1000Requests ?? '–'} KiB / 1000 requests over ${m.requestsCovered} requests, sessions ${m.sessionsLast}`);
+      for (const [st, x] of Object.entries(m.byStage ?? {})) {
+        if (x?.samples) lines.push(`  during ${st}: rss ${x.rssFirstMiB} → ${x.rssLastMiB} MiB, heap growth ${x.heapGrowthKiBPer1000Requests ?? '–'} KiB / 1000 requests over ${x.requestsCovered} requests, sessions ${x.sessionsLast}`);
+      }
+    }
   }
   return lines.join('\n');
 }
