@@ -30,6 +30,12 @@
  *    `maxRetriesPerRequest: 0` and `autoResendUnfulfilledCommands: false`, or a command sent while
  *    Redis is down may run later, after the request already failed; `close()` leaves it open.
  *  - `size()` walks the key space with SCAN (on every master of a cluster): meant for metrics.
+ *  - A commit that timed out (StoreUnavailableError) may still take effect later (it was already
+ *    on the wire, or ioredis Cluster redirected it after a failover): its sequence number is then
+ *    spent. Harmless by design: the request failed with 503 and a retry uses a new number.
+ *  - Replication is asynchronous: a master that dies can take its last window updates with it,
+ *    so a request accepted just before could be accepted once more on the promoted replica
+ *    (the ±30 s timestamp window still bounds it). A graceful failover loses nothing.
  */
 import { createHash } from 'node:crypto';
 import { Cluster, Redis } from 'ioredis';

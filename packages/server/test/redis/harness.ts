@@ -171,6 +171,10 @@ export interface RedisCluster {
   role(port: number): Promise<string>;
   /** Port of the master serving `key`'s slot, from CLUSTER NODES on a live node. */
   masterFor(key: string): Promise<number>;
+  /** Port of a replica of the master on `port`. */
+  replicaOf(port: number): Promise<number>;
+  /** Graceful manual failover: CLUSTER FAILOVER on the replica, waits until it is a master. */
+  failover(replicaPort: number): Promise<void>;
   /** Waits until every live node reports cluster_state:ok. */
   waitHealthy(timeoutMs?: number): Promise<void>;
   /** Waits until every live master's replicas have acknowledged its whole replication stream. */
@@ -239,6 +243,16 @@ export async function startCluster(masters = 3, replicasPerMaster = 0): Promise<
         }
       }
       throw new Error(`harness: no master serves slot ${slot}`);
+    },
+    replicaOf: async (port) => {
+      const info = await cli(port, 'INFO', 'replication');
+      const m = /slave\d+:ip=[^,]+,port=(\d+)/.exec(info);
+      if (!m) throw new Error(`harness: master ${port} has no replica`);
+      return Number(m[1]);
+    },
+    failover: async (replicaPort) => {
+      await cli(replicaPort, 'CLUSTER', 'FAILOVER');
+      await waitFor(`replica ${replicaPort} promoted`, 15_000, async () => (await cli(replicaPort, 'ROLE')).startsWith('master'));
     },
     waitHealthy: (timeoutMs = 20_000) =>
       waitFor('cluster_state:ok on every live node', timeoutMs, async () => {
