@@ -71,6 +71,18 @@ async function setup(kind: BackendKind, extra: Parameters<typeof createNen>[0] =
     '/api/echo': { POST: echoRoute, PUT: echoRoute, DELETE: echoRoute, GET: getRoute, HEAD: getRoute },
     '/api/other': { POST: echoRoute },
     '/api/created': { POST: nen.withNen(async () => Response.json({ made: true }, { status: 201, headers: { 'x-custom': 'yes' } })) },
+    '/api/view': {
+      POST: nen.withNen(async (req: Request, _c: unknown, body: unknown) => ({
+        isRequest: req instanceof Request,
+        json: await req.json(),
+        text: await req.text(),
+        same: JSON.stringify(body) === (await req.text()),
+        ct: req.headers.get('content-type'),
+        nenHeaders: [...req.headers.keys()].filter((k) => k.startsWith('nen')),
+        url: req.url.replace(/^http:\/\/[^/]+/, ''),
+        signal: req.signal instanceof AbortSignal,
+      })),
+    },
     '/api/moved': { GET: nen.withNen(async () => Response.redirect('http://127.0.0.1/elsewhere', 307)) },
     '/api/empty': { POST: nen.withNen(async () => new Response(null, { status: 204 })) },
     '/api/throw': { POST: nen.withNen(async () => { throw new Error('boom'); }) },
@@ -178,6 +190,14 @@ describe.each(['noble', 'wasm'] as const)('Nen over HTTP (%s backend)', (kind) =
       const r8 = await client.fetch('/api/throw', { method: 'POST' });
       expect(r8.status).toBe(500);
       expect((await r8.json()).error.code).toBe('NEN_INTERNAL');
+    });
+
+    it('handlers see a Request with the decrypted body, plaintext content type and restored query', async () => {
+      const client = ctx.client({ confidentialQuery: true });
+      const r = await client.fetch('/api/view?k=v', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"x":[1,2]}' });
+      expect(await r.json()).toEqual({
+        isRequest: true, json: { x: [1, 2] }, text: '{"x":[1,2]}', same: true, ct: 'application/json', nenHeaders: [], url: '/api/view?k=v', signal: true,
+      });
     });
 
     it('body overhead is exactly the 16-byte tag; metadata in a few short headers', async () => {
