@@ -1,9 +1,10 @@
 /**
  * The Node.js server fast path: node:crypto (OpenSSL) for ChaCha20-Poly1305 (RFC 8439 §2.8),
  * HKDF-SHA256 (RFC 5869), HMAC-SHA256 and SHA-256; the KEM and HPKE operations (X-Wing, ML-KEM-768,
- * RFC 9180 base mode + Export) are delegated to the Wasm backend, since Node 20 has no ML-KEM.
- * The HPKE key schedule stays inside the Wasm for those calls, so the node backend is
- * byte-identical to the Wasm one by construction; cross-tests check AEAD/HKDF against both.
+ * RFC 9180 base mode + Export) are delegated to the Wasm backend, since Node 20 has no ML-KEM
+ * (except ML-KEM-768 on Node ≥ 24, see below). Delegated calls are byte-identical to the Wasm
+ * backend by construction; cross-tests check everything else (AEAD, HKDF, native ML-KEM HPKE)
+ * against the Wasm and @noble backends and node:crypto.
  *
  * Pitfalls:
  *  - `createCipheriv('chacha20-poly1305')` must get `authTagLength: 16`, and the decipher needs
