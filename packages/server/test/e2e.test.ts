@@ -78,7 +78,11 @@ async function setup(kind: BackendKind, extra: Parameters<typeof createNen>[0] =
         text: await req.text(),
         same: JSON.stringify(body) === (await req.text()),
         ct: req.headers.get('content-type'),
-        nenHeaders: [...req.headers.keys()].filter((k) => k.startsWith('nen')),
+        nenHeaders: (() => {
+          const names: string[] = [];
+          req.headers.forEach((_v, k) => names.push(k));
+          return names.filter((k) => k.startsWith('nen'));
+        })(),
         url: req.url.replace(/^http:\/\/[^/]+/, ''),
         signal: req.signal instanceof AbortSignal,
       })),
