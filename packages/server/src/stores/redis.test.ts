@@ -92,12 +92,14 @@ describe('redis store: at rest', () => {
   });
 
   it('rejects bad configuration and bad ids without touching Redis', async () => {
-    expect(() => redisStore({ url: server.url, wrapKey: new Uint8Array(16) })).toThrow(/32-byte/);
+    expect(() => redisStore({ url: server.url, wrapKey: new Uint8Array(16) })).toThrow(expect.objectContaining({ code: 'NEN_CONFIG' }));
+    expect(() => redisStore({ url: server.url, wrapKey, commandTimeoutMs: 0 })).toThrow(expect.objectContaining({ code: 'NEN_CONFIG' }));
     const store = redisStore({ url: server.url, wrapKey, keyPrefix: prefix() });
     try {
       expect(await store.get('bad}id{', Date.now())).toBeNull();
       expect(await store.commit('', 1n, Date.now())).toEqual({ ok: false, reason: 'unknown' });
-      await expect(store.create(sampleSession(Date.now(), { id: 'a{b}' }))).rejects.toThrow(TypeError);
+      await expect(store.create(sampleSession(Date.now(), { id: 'a{b}' }))).rejects.toMatchObject({ code: 'NEN_BAD_INPUT' });
+      await expect(store.commit(sessionId(), 1n << 64n, Date.now())).rejects.toMatchObject({ code: 'NEN_BAD_INPUT' });
     } finally {
       await store.close();
     }

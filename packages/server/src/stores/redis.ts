@@ -39,7 +39,8 @@
  */
 import { createHash } from 'node:crypto';
 import { Cluster, Redis } from 'ioredis';
-import { loadBackend, type Aead, type Backend } from '@nen/core';
+import { NenError, loadBackend, type Aead, type Backend } from '@nen/core';
+import { NenConfigError } from '../keys.js';
 import { COMMIT_LUA, CREATE_LUA, UPDATE_LUA } from './redis-scripts.js';
 import { StoreUnavailableError, type CommitResult, type SessionRecord, type SessionStore } from './types.js';
 
@@ -131,10 +132,10 @@ class RedisSessionStore implements SessionStore {
 
   constructor(options: RedisStoreOptions) {
     if (!(options.wrapKey instanceof Uint8Array) || options.wrapKey.length !== 32) {
-      throw new TypeError('nen: redisStore needs wrapKey: a 32-byte Uint8Array (e.g. crypto.getRandomValues(new Uint8Array(32)))');
+      throw new NenConfigError('nen: redisStore needs wrapKey: a 32-byte Uint8Array (e.g. crypto.getRandomValues(new Uint8Array(32)))');
     }
     const timeout = options.commandTimeoutMs ?? 1000;
-    if (!Number.isFinite(timeout) || timeout <= 0) throw new TypeError('nen: redisStore commandTimeoutMs must be a positive number');
+    if (!Number.isFinite(timeout) || timeout <= 0) throw new NenConfigError('nen: redisStore commandTimeoutMs must be a positive number');
     this.#timeoutMs = timeout;
     this.#wrapKey = Uint8Array.from(options.wrapKey);
     this.#prefix = options.keyPrefix ?? 'nen:';
@@ -185,7 +186,7 @@ class RedisSessionStore implements SessionStore {
           },
         );
       } else {
-        if (!url) throw new TypeError('nen: redisStore needs url, clusterNodes or client (or REDIS_URL in the environment)');
+        if (!url) throw new NenConfigError('nen: redisStore needs url, clusterNodes or client (or REDIS_URL in the environment)');
         this.#client = new Redis(url, { ...common, enableOfflineQueue: false, retryStrategy: retry });
       }
       this.#client.on('error', this.#onError);
@@ -198,7 +199,7 @@ class RedisSessionStore implements SessionStore {
 
   async create(session: SessionRecord): Promise<void> {
     checkId(session.id);
-    if (!(session.secret instanceof Uint8Array)) throw new TypeError('nen: session.secret must be a Uint8Array');
+    if (!(session.secret instanceof Uint8Array)) throw badInput('nen: session.secret must be a Uint8Array');
     checkCount(session.epoch, 'epoch');
     for (const [name, v] of [
       ['createdAt', session.createdAt],
@@ -238,7 +239,7 @@ class RedisSessionStore implements SessionStore {
   }
 
   async commit(id: string, seq: bigint, now: number): Promise<CommitResult> {
-    if (typeof seq !== 'bigint' || seq < 0n || seq >= U64_LIMIT) throw new RangeError('nen: seq must be an unsigned 64-bit bigint');
+    if (typeof seq !== 'bigint' || seq < 0n || seq >= U64_LIMIT) throw badInput('nen: seq must be an unsigned 64-bit bigint');
     checkCount(now, 'now');
     if (!SESSION_ID.test(id)) return { ok: false, reason: 'unknown' };
     const reply = await this.#eval(SCRIPTS.commit, this.#key(id), [
@@ -268,7 +269,7 @@ class RedisSessionStore implements SessionStore {
     if (!SESSION_ID.test(id)) return false;
     if (patch.epoch !== undefined) checkCount(patch.epoch, 'epoch');
     if (patch.expiresAt !== undefined) checkCount(patch.expiresAt, 'expiresAt');
-    if (patch.secret !== undefined && !(patch.secret instanceof Uint8Array)) throw new TypeError('nen: patch.secret must be a Uint8Array');
+    if (patch.secret !== undefined && !(patch.secret instanceof Uint8Array)) throw badInput('nen: patch.secret must be a Uint8Array');
     const key = this.#key(id);
     const plain: string[] = [];
     if (patch.meta !== undefined) plain.push('m', JSON.stringify(patch.meta));
@@ -527,12 +528,17 @@ function unwrap(backend: Backend, wrapKey: Uint8Array, id: string, epoch: number
   }
 }
 
+/** Invalid arguments from the caller (a bug above the store, never wire input): NEN_BAD_INPUT. */
+function badInput(message: string): NenError {
+  return new NenError('NEN_BAD_INPUT', message);
+}
+
 function checkId(id: string): void {
-  if (typeof id !== 'string' || !SESSION_ID.test(id)) throw new TypeError('nen: session id must be 1-256 base64url characters');
+  if (typeof id !== 'string' || !SESSION_ID.test(id)) throw badInput('nen: session id must be 1-256 base64url characters');
 }
 
 function checkCount(v: number, name: string): void {
-  if (!Number.isSafeInteger(v) || v < 0) throw new TypeError(`nen: ${name} must be a non-negative safe integer`);
+  if (!Number.isSafeInteger(v) || v < 0) throw badInput(`nen: ${name} must be a non-negative safe integer`);
 }
 
 function num(b: Buffer): number {
