@@ -252,6 +252,9 @@ describe('demo app in chromium', () => {
       await page.getByTestId('note-item').filter({ hasText: title }).click();
       await expect.poll(() => page.getByTestId('note-body-input').inputValue()).toBe(edited);
       await page.screenshot({ path: join(artifacts, 'notes.png'), fullPage: true });
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.screenshot({ path: join(artifacts, 'notes-mobile.png'), fullPage: true });
+      await page.setViewportSize({ width: 1440, height: 900 });
 
       // The wire panel: ciphertext on the left, the decrypted JSON on the right.
       const latest = page.getByTestId('wire-entry').first();

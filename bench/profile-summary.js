@@ -1,0 +1,75 @@
+#!/usr/bin/env node
+/**
+ * `node bench/profile-summary.js FILE.cpuprofile [--top 25]`: where the CPU went in a V8 profile
+ * (from `node --cpu-prof`, e.g. `next start` of the demo or run-all.js itself during a load run).
+ * Self time grouped by component (@nen/core, @nen/server, @nen/client, Wasm, Next.js, React,
+ * undici, Node internals, GC, idle) and the top functions by self time.
+ *
+ * Pitfall: sampling profiles attribute time to the innermost JS frame; time inside native code
+ * called from JS (node:crypto, zlib) shows up under the calling function or "(program)".
+ */
+import fs from 'node:fs';
+
+export function component(url, name) {
+  if (name === '(garbage collector)') return 'GC';
+  if (name === '(idle)') return 'idle';
+  if (name === '(program)' || name === '(root)') return 'native/(program)';
+  if (url.startsWith('wasm://') || /wasm-function/.test(name)) return 'Wasm';
+  if (/packages\/core\/(dist|wasm)|\/packages_core_/.test(url)) return '@nen/core';
+  // Next bundles @nen/server into the chunk of the module that imports it (the demo's lib/nen.ts)
+  if (/packages\/server\/dist|\/packages_server_|_lib_nen_ts_/.test(url)) return '@nen/server';
+  if (/packages\/client\/dist/.test(url)) return '@nen/client';
+  if (/@noble/.test(url)) return '@noble';
+  if (/next\/dist|\.next\//.test(url)) return 'Next.js';
+  if (/react/.test(url)) return 'React';
+  if (/undici/.test(url)) return 'undici';
+  if (/autocannon|hdr-histogram/.test(url)) return 'autocannon';
+  if (/\/bench\//.test(url)) return 'bench';
+  if (url.startsWith('node:') || url === '') return 'Node internals';
+  return 'other';
+}
+
+export function summarizeProfile(profile, top = 25) {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const self = new Map();
+  const dt = profile.timeDeltas ?? [];
+  for (let i = 0; i < profile.samples.length; i++) {
+    const id = profile.samples[i];
+    self.set(id, (self.get(id) ?? 0) + (dt[i] ?? 0));
+  }
+  const totalUs = [...self.values()].reduce((a, b) => a + b, 0);
+  const comps = new Map();
+  const fns = new Map();
+  for (const [id, us] of self) {
+    const n = byId.get(id);
+    const url = n.callFrame.url ?? '';
+    const name = n.callFrame.functionName || '(anonymous)';
+    const c = component(url, name);
+    comps.set(c, (comps.get(c) ?? 0) + us);
+    const key = `${name} ${url.replace(/^.*\/(node_modules|packages|apps)\//, '$1/')}:${n.callFrame.lineNumber + 1}`;
+    fns.set(key, { us: (fns.get(key)?.us ?? 0) + us, c });
+  }
+  const busyUs = totalUs - (comps.get('idle') ?? 0);
+  const pct = (us, of) => Math.round((us / of) * 1000) / 10;
+  return {
+    totalMs: Math.round(totalUs / 1000),
+    busyMs: Math.round(busyUs / 1000),
+    components: [...comps].sort((a, b) => b[1] - a[1]).map(([c, us]) => ({ component: c, ms: Math.round(us / 1000), pctOfBusy: c === 'idle' ? null : pct(us, busyUs) })),
+    topFunctions: [...fns].sort((a, b) => b[1].us - a[1].us).slice(0, top).map(([f, v]) => ({ fn: f, component: v.c, ms: Math.round(v.us / 1000), pctOfBusy: pct(v.us, busyUs) })),
+  };
+}
+
+const invokedDirectly = process.argv[1] && new URL(import.meta.url).pathname === fs.realpathSync(process.argv[1]);
+if (invokedDirectly) {
+  const file = process.argv[2];
+  if (!file) {
+    console.error('usage: node bench/profile-summary.js FILE.cpuprofile [--top N]');
+    process.exit(2);
+  }
+  const i = process.argv.indexOf('--top');
+  const s = summarizeProfile(JSON.parse(fs.readFileSync(file, 'utf8')), i > 0 ? Number(process.argv[i + 1]) : 25);
+  console.log(`total ${s.totalMs} ms sampled, busy ${s.busyMs} ms`);
+  for (const c of s.components) console.log(`  ${c.component.padEnd(18)} ${String(c.ms).padStart(7)} ms ${c.pctOfBusy === null ? '' : c.pctOfBusy + ' %'}`);
+  console.log('top functions by self time:');
+  for (const f of s.topFunctions) console.log(`  ${String(f.ms).padStart(6)} ms ${String(f.pctOfBusy).padStart(5)} %  [${f.component}] ${f.fn}`);
+}

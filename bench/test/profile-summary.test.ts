@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { summarizeProfile, component } from '../profile-summary.js';
+
+describe('profile-summary', () => {
+  it('groups self time by component and ranks functions', () => {
+    const frame = (functionName: string, url: string) => ({ functionName, url, lineNumber: 0, columnNumber: 0, scriptId: '0' });
+    const profile = {
+      nodes: [
+        { id: 1, callFrame: frame('(root)', ''), children: [2, 3, 4, 5] },
+        { id: 2, callFrame: frame('sealMessage', 'file:///r/packages/core/dist/protocol/message.js') },
+        { id: 3, callFrame: frame('handleRequestImpl', 'file:///r/node_modules/next/dist/server/base-server.js') },
+        { id: 4, callFrame: frame('(idle)', '') },
+        { id: 5, callFrame: frame('(garbage collector)', '') },
+      ],
+      samples: [2, 2, 3, 4, 4, 4, 5, 2],
+      timeDeltas: [1000, 1000, 2000, 5000, 5000, 5000, 1000, 1000],
+    };
+    const s = summarizeProfile(profile, 3);
+    expect(s.totalMs).toBe(21);
+    expect(s.busyMs).toBe(6);
+    expect(s.components.find((c: { component: string }) => c.component === '@nen/core')).toEqual({ component: '@nen/core', ms: 3, pctOfBusy: 50 });
+    expect(s.topFunctions[0].fn).toMatch(/^\(idle\)/);
+    expect(s.topFunctions[1]).toMatchObject({ component: '@nen/core', ms: 3 });
+    expect(component('file:///x/.next/server/chunks/apps_demo_lib_nen_ts_0i4._.js', 'f')).toBe('@nen/server');
+    expect(component('wasm://wasm/abc', 'f')).toBe('Wasm');
+    expect(component('node:net', 'f')).toBe('Node internals');
+  });
+});
