@@ -144,7 +144,7 @@ function flipByte(b: Uint8Array, i: number): Uint8Array {
   return c;
 }
 
-describe.each(['noble', 'wasm'] as const)('Nen over HTTP (%s backend)', (kind) => {
+describe.each(['noble', 'wasm', 'auto'] as const)('Nen over HTTP (%s backend)', (kind) => {
   let ctx: Ctx;
   beforeAll(async () => {
     ctx = await setup(kind);
