@@ -1,6 +1,7 @@
 /**
  * End-to-end protocol tests: real route handlers from createNen() behind a real node:http server
- * on 127.0.0.1, the real @nen/client over real HTTP, under the noble and wasm backends.
+ * on 127.0.0.1, the real @nen/client over real HTTP, under the noble, wasm and auto (node:crypto +
+ * Wasm, what servers use) backends.
  *
  * Each DESIGN.md property has at least one test here that fails when the property is broken:
  * tampering with body / tag / bound headers / query / method / path → 401, replay → 409, timestamp
