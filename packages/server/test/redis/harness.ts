@@ -200,9 +200,12 @@ export async function startCluster(masters = 3, replicasPerMaster = 0): Promise<
   try {
     for (let n = 0; n < total; n++) {
       const port = await freePort();
+      // the bus port defaults to port + 10000, which may be taken or above 65535: pick one
+      const busPort = await freePort();
       const dir = mkdtempSync(join(tmpdir(), 'nen-redis-cluster-'));
       const child = spawnRedis(port, dir, [
         '--cluster-enabled', 'yes',
+        '--cluster-port', String(busPort),
         '--cluster-config-file', join(dir, 'nodes.conf'),
         '--cluster-node-timeout', '1000',
         '--cluster-replica-validity-factor', '0',
