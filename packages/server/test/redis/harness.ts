@@ -188,6 +188,15 @@ export interface RedisCluster {
  * replica within a few seconds.
  */
 export async function startCluster(masters = 3, replicasPerMaster = 0): Promise<RedisCluster> {
+  // One retry: a free port can be taken by another process before redis-server binds it.
+  try {
+    return await startClusterOnce(masters, replicasPerMaster);
+  } catch {
+    return startClusterOnce(masters, replicasPerMaster);
+  }
+}
+
+async function startClusterOnce(masters: number, replicasPerMaster: number): Promise<RedisCluster> {
   const total = masters * (1 + replicasPerMaster);
   const procs: { port: number; child: ChildProcess; dir: string }[] = [];
   const stop = async () => {
