@@ -50,7 +50,12 @@ impl Aead {
     /// A key object from 32 key bytes (copied; the caller may wipe its copy).
     pub fn new(key: &[u8]) -> Result<Self, Error> {
         Error::check_len("ChaCha20-Poly1305 key", KEY_LEN, key.len())?;
-        let k = Key::try_from(key).map_err(|_| Error::InvalidLength { what: "ChaCha20-Poly1305 key", expected: KEY_LEN, actual: key.len(), at_most: false })?;
+        let k = Key::try_from(key).map_err(|_| Error::InvalidLength {
+            what: "ChaCha20-Poly1305 key",
+            expected: KEY_LEN,
+            actual: key.len(),
+            at_most: false,
+        })?;
         let cipher = ChaCha20Poly1305::new(&k);
         let mut k = k;
         k.as_mut_slice().zeroize();
@@ -58,7 +63,12 @@ impl Aead {
     }
 
     fn nonce(nonce: &[u8]) -> Result<Nonce, Error> {
-        Nonce::try_from(nonce).map_err(|_| Error::InvalidLength { what: "ChaCha20-Poly1305 nonce", expected: NONCE_LEN, actual: nonce.len(), at_most: false })
+        Nonce::try_from(nonce).map_err(|_| Error::InvalidLength {
+            what: "ChaCha20-Poly1305 nonce",
+            expected: NONCE_LEN,
+            actual: nonce.len(),
+            at_most: false,
+        })
     }
 
     /// Seal: returns `ciphertext || tag`.
@@ -66,10 +76,14 @@ impl Aead {
         let n = Self::nonce(nonce)?;
         let mut out = Vec::with_capacity(plaintext.len() + TAG_LEN);
         out.extend_from_slice(plaintext);
-        let tag = self
-            .cipher
-            .encrypt_inout_detached(&n, aad, out.as_mut_slice().into())
-            .map_err(|_| Error::InvalidLength { what: "ChaCha20-Poly1305 plaintext", expected: usize::MAX, actual: plaintext.len(), at_most: true })?;
+        let tag = self.cipher.encrypt_inout_detached(&n, aad, out.as_mut_slice().into()).map_err(|_| {
+            Error::InvalidLength {
+                what: "ChaCha20-Poly1305 plaintext",
+                expected: usize::MAX,
+                actual: plaintext.len(),
+                at_most: true,
+            }
+        })?;
         out.extend_from_slice(&tag);
         Ok(out)
     }
@@ -78,7 +92,12 @@ impl Aead {
     pub fn open(&self, nonce: &[u8], aad: &[u8], ciphertext_and_tag: &[u8]) -> Result<Vec<u8>, Error> {
         let n = Self::nonce(nonce)?;
         if ciphertext_and_tag.len() < TAG_LEN {
-            return Err(Error::InvalidLength { what: "ChaCha20-Poly1305 ciphertext (at least the tag)", expected: TAG_LEN, actual: ciphertext_and_tag.len(), at_most: false });
+            return Err(Error::InvalidLength {
+                what: "ChaCha20-Poly1305 ciphertext (at least the tag)",
+                expected: TAG_LEN,
+                actual: ciphertext_and_tag.len(),
+                at_most: false,
+            });
         }
         let (ct, tag) = ciphertext_and_tag.split_at(ciphertext_and_tag.len() - TAG_LEN);
         let tag = Tag::try_from(tag).map_err(|_| Error::Authentication)?;

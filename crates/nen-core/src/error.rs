@@ -61,20 +61,12 @@ impl Error {
 
     /// Checks `actual == expected`, reporting `what` otherwise.
     pub(crate) const fn check_len(what: &'static str, expected: usize, actual: usize) -> Result<(), Error> {
-        if actual == expected {
-            Ok(())
-        } else {
-            Err(Error::InvalidLength { what, expected, actual, at_most: false })
-        }
+        if actual == expected { Ok(()) } else { Err(Error::InvalidLength { what, expected, actual, at_most: false }) }
     }
 
     /// Checks `actual <= max`, reporting `what` otherwise.
     pub(crate) const fn check_max(what: &'static str, max: usize, actual: usize) -> Result<(), Error> {
-        if actual <= max {
-            Ok(())
-        } else {
-            Err(Error::InvalidLength { what, expected: max, actual, at_most: true })
-        }
+        if actual <= max { Ok(()) } else { Err(Error::InvalidLength { what, expected: max, actual, at_most: true }) }
     }
 }
 

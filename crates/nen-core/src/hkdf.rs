@@ -22,7 +22,12 @@ pub fn hkdf_extract(salt: &[u8], ikm: &[u8]) -> [u8; SHA256_LEN] {
 pub fn hkdf_expand_into(prk: &[u8], info: &[&[u8]], okm: &mut [u8]) -> Result<(), Error> {
     Error::check_max("HKDF-Expand output length", HKDF_SHA256_MAX_OUTPUT, okm.len())?;
     if prk.len() < SHA256_LEN {
-        return Err(Error::InvalidLength { what: "HKDF PRK (at least)", expected: SHA256_LEN, actual: prk.len(), at_most: false });
+        return Err(Error::InvalidLength {
+            what: "HKDF PRK (at least)",
+            expected: SHA256_LEN,
+            actual: prk.len(),
+            at_most: false,
+        });
     }
     let hk = Hkdf::from_prk(prk).map_err(|_| Error::InvalidLength {
         what: "HKDF PRK (at least)",

@@ -273,12 +273,13 @@ impl PublicKey {
     fn encap_internal(&self, ikm_e: &[u8]) -> Result<(SecretBytes<32>, Vec<u8>), Error> {
         match self {
             PublicKey::XWing(pk) => {
-                let eseed: &[u8; xwing::ENCAPS_RANDOMNESS_LEN] = ikm_e.try_into().map_err(|_| Error::InvalidLength {
-                    what: "X-Wing encapsulation randomness ikmE",
-                    expected: xwing::ENCAPS_RANDOMNESS_LEN,
-                    actual: ikm_e.len(),
-                    at_most: false,
-                })?;
+                let eseed: &[u8; xwing::ENCAPS_RANDOMNESS_LEN] =
+                    ikm_e.try_into().map_err(|_| Error::InvalidLength {
+                        what: "X-Wing encapsulation randomness ikmE",
+                        expected: xwing::ENCAPS_RANDOMNESS_LEN,
+                        actual: ikm_e.len(),
+                        at_most: false,
+                    })?;
                 let (ct, ss) = pk.encapsulate_internal(eseed)?;
                 Ok((ss, ct.to_vec()))
             }
@@ -323,7 +324,13 @@ pub fn labeled_extract(suite_id: &[u8], salt: &[u8], label: &[u8], ikm: &[u8]) -
 }
 
 /// LabeledExpand(prk, label, info, L) = Expand(prk, I2OSP(L, 2) || "HPKE-v1" || suite_id || label || info, L).
-pub fn labeled_expand_into(suite_id: &[u8], prk: &[u8], label: &[u8], info: &[u8], out: &mut [u8]) -> Result<(), Error> {
+pub fn labeled_expand_into(
+    suite_id: &[u8],
+    prk: &[u8],
+    label: &[u8],
+    info: &[u8],
+    out: &mut [u8],
+) -> Result<(), Error> {
     Error::check_max("HPKE LabeledExpand length", HKDF_SHA256_MAX_OUTPUT, out.len())?;
     let l = (out.len() as u16).to_be_bytes();
     hkdf_expand_into(prk, &[&l, b"HPKE-v1", suite_id, label, info], out)
@@ -360,7 +367,12 @@ pub fn suite_id(kem_id: u16, kdf_id: u16, aead_id: u16) -> [u8; 10] {
 
 /// The KeySchedule of RFC 9180 §5.1 for mode_base with HKDF-SHA256, any suite id: fills `key`
 /// (Nk = `key.len()`) and returns `(base_nonce, exporter_secret)`.
-fn key_schedule_secrets(suite_id: &[u8; 10], shared_secret: &[u8], info: &[u8], key: &mut [u8]) -> Result<([u8; NONCE_LEN], SecretBytes<SHA256_LEN>), Error> {
+fn key_schedule_secrets(
+    suite_id: &[u8; 10],
+    shared_secret: &[u8],
+    info: &[u8],
+    key: &mut [u8],
+) -> Result<([u8; NONCE_LEN], SecretBytes<SHA256_LEN>), Error> {
     let psk_id_hash = labeled_extract(suite_id, b"", b"psk_id_hash", b"");
     let info_hash = labeled_extract(suite_id, b"", b"info_hash", info);
     let mut ks_context = [0u8; 1 + 2 * SHA256_LEN];
@@ -378,7 +390,12 @@ fn key_schedule_secrets(suite_id: &[u8; 10], shared_secret: &[u8], info: &[u8], 
 }
 
 /// Export from an exporter secret: LabeledExpand(exporter_secret, "sec", exporter_context, L).
-fn export_from_secret(suite_id: &[u8; 10], exporter_secret: &[u8], exporter_context: &[u8], length: usize) -> Result<Vec<u8>, Error> {
+fn export_from_secret(
+    suite_id: &[u8; 10],
+    exporter_secret: &[u8],
+    exporter_context: &[u8],
+    length: usize,
+) -> Result<Vec<u8>, Error> {
     Error::check_max("HPKE export length", HKDF_SHA256_MAX_OUTPUT, length)?;
     let mut out = vec![0u8; length];
     labeled_expand_into(suite_id, exporter_secret, b"sec", exporter_context, &mut out)?;
@@ -412,7 +429,12 @@ pub type RawKeySchedule = (Vec<u8>, [u8; NONCE_LEN], [u8; SHA256_LEN]);
 /// ChaCha20-Poly1305, e.g. the ML-KEM-768 × AES-128-GCM entry of hpke-pq.json): returns
 /// `(key of nk bytes, base_nonce, exporter_secret)`. Tests only.
 #[cfg(feature = "hazmat")]
-pub fn raw_key_schedule(suite_id: &[u8; 10], shared_secret: &[u8], info: &[u8], nk: usize) -> Result<RawKeySchedule, Error> {
+pub fn raw_key_schedule(
+    suite_id: &[u8; 10],
+    shared_secret: &[u8],
+    info: &[u8],
+    nk: usize,
+) -> Result<RawKeySchedule, Error> {
     let mut key = vec![0u8; nk];
     let (nonce, exp) = key_schedule_secrets(suite_id, shared_secret, info, &mut key)?;
     Ok((key, nonce, *exp.as_bytes()))
@@ -420,7 +442,12 @@ pub fn raw_key_schedule(suite_id: &[u8; 10], shared_secret: &[u8], info: &[u8], 
 
 /// Export(exporter_context, L) from a raw exporter secret and suite id. Tests only.
 #[cfg(feature = "hazmat")]
-pub fn raw_export(suite_id: &[u8; 10], exporter_secret: &[u8], exporter_context: &[u8], length: usize) -> Result<Vec<u8>, Error> {
+pub fn raw_export(
+    suite_id: &[u8; 10],
+    exporter_secret: &[u8],
+    exporter_context: &[u8],
+    length: usize,
+) -> Result<Vec<u8>, Error> {
     export_from_secret(suite_id, exporter_secret, exporter_context, length)
 }
 

@@ -74,14 +74,20 @@ impl EncapsulationKey {
     }
 
     /// ML-KEM.Encaps_internal (FIPS 203 Algorithm 17) with caller-given `m`.
-    pub(crate) fn encapsulate_internal(&self, m: &[u8; ENCAPS_RANDOMNESS_LEN]) -> ([u8; CIPHERTEXT_LEN], SecretBytes<SHARED_SECRET_LEN>) {
+    pub(crate) fn encapsulate_internal(
+        &self,
+        m: &[u8; ENCAPS_RANDOMNESS_LEN],
+    ) -> ([u8; CIPHERTEXT_LEN], SecretBytes<SHARED_SECRET_LEN>) {
         let (ct, ss) = mlkem768::encapsulate(&self.0, *m);
         (*ct.as_slice(), SecretBytes::new(ss))
     }
 
     /// Deterministic encapsulation with caller-given `m` (tests and vectors only).
     #[cfg(feature = "hazmat")]
-    pub fn encapsulate_derand(&self, m: &[u8]) -> Result<([u8; CIPHERTEXT_LEN], SecretBytes<SHARED_SECRET_LEN>), Error> {
+    pub fn encapsulate_derand(
+        &self,
+        m: &[u8],
+    ) -> Result<([u8; CIPHERTEXT_LEN], SecretBytes<SHARED_SECRET_LEN>), Error> {
         let m: &[u8; ENCAPS_RANDOMNESS_LEN] = m.try_into().map_err(|_| Error::InvalidLength {
             what: "ML-KEM-768 encapsulation randomness m",
             expected: ENCAPS_RANDOMNESS_LEN,

@@ -79,7 +79,13 @@ impl RecipientKey {
     }
 
     /// SetupBaseR(enc, skR, info) then Export(exporter_context, length).
-    pub fn setup_base_r_export(&self, enc: &[u8], info: &[u8], exporter_context: &[u8], length: u32) -> Result<Vec<u8>, JsError> {
+    pub fn setup_base_r_export(
+        &self,
+        enc: &[u8],
+        info: &[u8],
+        exporter_context: &[u8],
+        length: u32,
+    ) -> Result<Vec<u8>, JsError> {
         let ctx = self.key.setup_base_r(enc, info).map_err(js)?;
         ctx.export(exporter_context, len(length)).map_err(js)
     }
@@ -150,7 +156,13 @@ pub fn derive_key_pair(kem_id: u32, ikm: &[u8]) -> Result<KeyPair, JsError> {
 
 /// SetupBaseS(pkR, info) then Export(exporter_context, length). Validates pkR.
 #[wasm_bindgen]
-pub fn setup_base_s_export(kem_id: u32, public_key: &[u8], info: &[u8], exporter_context: &[u8], length: u32) -> Result<SenderExport, JsError> {
+pub fn setup_base_s_export(
+    kem_id: u32,
+    public_key: &[u8],
+    info: &[u8],
+    exporter_context: &[u8],
+    length: u32,
+) -> Result<SenderExport, JsError> {
     let pk = PublicKey::from_bytes(kem(kem_id)?, public_key).map_err(js)?;
     let (enc, ctx) = pk.setup_base_s(info).map_err(js)?;
     let exported = Zeroizing::new(ctx.export(exporter_context, len(length)).map_err(js)?);
@@ -188,7 +200,14 @@ pub fn hkdf_expand(prk: &[u8], info: &[u8], length: u32) -> Result<Vec<u8>, JsEr
 /// 32 bytes), then Export. Vectors only.
 #[cfg(feature = "hazmat")]
 #[wasm_bindgen]
-pub fn hazmat_setup_base_s_export_derand(kem_id: u32, public_key: &[u8], info: &[u8], exporter_context: &[u8], length: u32, ikm_e: &[u8]) -> Result<SenderExport, JsError> {
+pub fn hazmat_setup_base_s_export_derand(
+    kem_id: u32,
+    public_key: &[u8],
+    info: &[u8],
+    exporter_context: &[u8],
+    length: u32,
+    ikm_e: &[u8],
+) -> Result<SenderExport, JsError> {
     let pk = PublicKey::from_bytes(kem(kem_id)?, public_key).map_err(js)?;
     let (enc, ctx) = pk.setup_base_s_derand(info, ikm_e).map_err(js)?;
     let exported = Zeroizing::new(ctx.export(exporter_context, len(length)).map_err(js)?);
@@ -213,7 +232,12 @@ pub fn hazmat_mlkem768_keygen(d: &[u8], z: &[u8]) -> Result<KeyPair, JsError> {
 #[wasm_bindgen]
 pub fn hazmat_mlkem768_keygen_seed(seed: &[u8]) -> Result<KeyPair, JsError> {
     let seed: &[u8; crate::mlkem768::SEED_LEN] = seed.try_into().map_err(|_| {
-        js(Error::InvalidLength { what: "ML-KEM-768 seed", expected: crate::mlkem768::SEED_LEN, actual: seed.len(), at_most: false })
+        js(Error::InvalidLength {
+            what: "ML-KEM-768 seed",
+            expected: crate::mlkem768::SEED_LEN,
+            actual: seed.len(),
+            at_most: false,
+        })
     })?;
     let (dk, ek) = crate::mlkem768::DecapsulationKey::from_seed(seed);
     Ok(mlkem_pair(&dk, &ek))

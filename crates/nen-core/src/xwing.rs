@@ -102,7 +102,10 @@ impl EncapsulationKey {
     }
 
     /// X-Wing EncapsulateDerand(pk, eseed = m || ek_X).
-    pub(crate) fn encapsulate_internal(&self, eseed: &[u8; ENCAPS_RANDOMNESS_LEN]) -> Result<([u8; CIPHERTEXT_LEN], SecretBytes<SHARED_SECRET_LEN>), Error> {
+    pub(crate) fn encapsulate_internal(
+        &self,
+        eseed: &[u8; ENCAPS_RANDOMNESS_LEN],
+    ) -> Result<([u8; CIPHERTEXT_LEN], SecretBytes<SHARED_SECRET_LEN>), Error> {
         let mut m = [0u8; 32];
         m.copy_from_slice(&eseed[..32]);
         let mut ek = [0u8; 32];
@@ -122,7 +125,10 @@ impl EncapsulationKey {
 
     /// Deterministic encapsulation with caller-given `eseed = m || ek_X` (tests and vectors only).
     #[cfg(feature = "hazmat")]
-    pub fn encapsulate_derand(&self, eseed: &[u8]) -> Result<([u8; CIPHERTEXT_LEN], SecretBytes<SHARED_SECRET_LEN>), Error> {
+    pub fn encapsulate_derand(
+        &self,
+        eseed: &[u8],
+    ) -> Result<([u8; CIPHERTEXT_LEN], SecretBytes<SHARED_SECRET_LEN>), Error> {
         let eseed: &[u8; ENCAPS_RANDOMNESS_LEN] = eseed.try_into().map_err(|_| Error::InvalidLength {
             what: "X-Wing encapsulation randomness",
             expected: ENCAPS_RANDOMNESS_LEN,

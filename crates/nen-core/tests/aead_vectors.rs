@@ -12,7 +12,8 @@ fn wycheproof_chacha20_poly1305() {
     let (mut valid, mut invalid) = (0, 0);
     for (_, t) in tests(&file) {
         let id = int(t, "tcId");
-        let (key, iv, aad, msg, ct, tag) = (hx(t, "key"), hx(t, "iv"), hx(t, "aad"), hx(t, "msg"), hx(t, "ct"), hx(t, "tag"));
+        let (key, iv, aad, msg, ct, tag) =
+            (hx(t, "key"), hx(t, "iv"), hx(t, "aad"), hx(t, "msg"), hx(t, "ct"), hx(t, "tag"));
         let aead = Aead::new(&key).expect("32-byte key");
         let mut ct_tag = ct.clone();
         ct_tag.extend_from_slice(&tag);

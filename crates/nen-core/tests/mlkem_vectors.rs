@@ -46,7 +46,11 @@ fn wycheproof_decaps_from_seed() {
                 invalid += 1;
                 match loaded {
                     Err(e) => assert!(matches!(e, Error::InvalidLength { .. }), "tcId {id}: {e:?}"),
-                    Ok(key) => assert!(matches!(key.decap(&c), Err(Error::InvalidLength { .. })), "tcId {id} ({}) must be rejected", st(t, "comment")),
+                    Ok(key) => assert!(
+                        matches!(key.decap(&c), Err(Error::InvalidLength { .. })),
+                        "tcId {id} ({}) must be rejected",
+                        st(t, "comment")
+                    ),
                 }
             }
             other => panic!("tcId {id}: {other}"),

@@ -26,7 +26,11 @@ fn round_trip_both_kems_and_binding_of_info_and_context() {
         assert_eq!(enc.len(), kem.enc_len());
         let r = sk.setup_base_r(&enc, b"info").expect("SetupBaseR");
         assert_eq!(s.export(b"ctx", 32).expect("export"), r.export(b"ctx", 32).expect("export"));
-        assert_ne!(s.export(b"ctx", 32).expect("export"), s.export(b"ctx2", 32).expect("export"), "{kem:?} context bound");
+        assert_ne!(
+            s.export(b"ctx", 32).expect("export"),
+            s.export(b"ctx2", 32).expect("export"),
+            "{kem:?} context bound"
+        );
         let r2 = sk.setup_base_r(&enc, b"inf0").expect("SetupBaseR");
         assert_ne!(s.export(b"ctx", 32).expect("export"), r2.export(b"ctx", 32).expect("export"), "{kem:?} info bound");
         // A second encapsulation to the same key is independent (fresh randomness).
@@ -173,7 +177,11 @@ fn debug_output_hides_secrets() {
     let pk = PublicKey::from_bytes(Kem::XWing, &sk.public_key_bytes()).expect("pk");
     let (_, ctx) = pk.setup_base_s(b"").expect("SetupBaseS");
     let seed_hex = hex::encode(sk.to_bytes().as_slice());
-    let dbg = format!("{sk:?} {ctx:?} {:?} {:?}", nen_core::aead::Aead::new(&[9u8; 32]).expect("key"), xwing::DecapsulationKey::from_seed(&[9u8; 32]));
+    let dbg = format!(
+        "{sk:?} {ctx:?} {:?} {:?}",
+        nen_core::aead::Aead::new(&[9u8; 32]).expect("key"),
+        xwing::DecapsulationKey::from_seed(&[9u8; 32])
+    );
     assert!(!dbg.contains(&seed_hex[..16]), "{dbg}");
     assert!(!dbg.contains("9, 9"), "{dbg}");
     let s = nen_core::secret::SecretBytes::new([7u8; 32]);
@@ -207,5 +215,8 @@ fn hash_mac_kdf_known_answers() {
     );
     // RFC 5869 test case 3: empty salt = 32 zero bytes.
     assert_eq!(hkdf_extract(b"", &ikm), hkdf_extract(&[0u8; 32], &ikm));
-    assert_eq!(hex::encode(hkdf_extract(b"", &ikm)), "19ef24a32c717b167f33a91d6f648bdf96596776afdb6377ac434c1c293ccb04");
+    assert_eq!(
+        hex::encode(hkdf_extract(b"", &ikm)),
+        "19ef24a32c717b167f33a91d6f648bdf96596776afdb6377ac434c1c293ccb04"
+    );
 }

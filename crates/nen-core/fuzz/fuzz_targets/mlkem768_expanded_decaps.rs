@@ -22,7 +22,11 @@ fuzz_target!(|data: &[u8]| {
     let mut dk = *valid();
     dk[offset] ^= data[2];
     let rest = &data[3..];
-    let c: Vec<u8> = if rest.is_empty() { vec![0; CIPHERTEXT_LEN] } else { rest.iter().copied().cycle().take(CIPHERTEXT_LEN).collect() };
+    let c: Vec<u8> = if rest.is_empty() {
+        vec![0; CIPHERTEXT_LEN]
+    } else {
+        rest.iter().copied().cycle().take(CIPHERTEXT_LEN).collect()
+    };
     let in_ek_or_hash = (1152..2368).contains(&offset) && data[2] != 0;
     match DecapsulationKey::from_expanded_bytes(&dk) {
         Ok(k) => {

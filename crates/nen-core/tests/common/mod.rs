@@ -41,7 +41,9 @@ pub fn go_hpke_testdata() -> Option<PathBuf> {
     let out = match Command::new("go").args(["env", "GOROOT"]).output() {
         Ok(o) if o.status.success() => o,
         _ => {
-            eprintln!("SKIPPED: `go` not found; the HPKE vectors are read from $(go env GOROOT)/src/crypto/hpke/testdata");
+            eprintln!(
+                "SKIPPED: `go` not found; the HPKE vectors are read from $(go env GOROOT)/src/crypto/hpke/testdata"
+            );
             return None;
         }
     };
