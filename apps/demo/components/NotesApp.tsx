@@ -39,6 +39,9 @@ export function NotesApp({ serverKey }: { serverKey?: string }) {
   const [answer, setAnswer] = useState('');
   const [answering, setAnswering] = useState(false);
   const listSeq = useRef(0);
+  const askAbort = useRef<AbortController | null>(null);
+
+  useEffect(() => () => askAbort.current?.abort(), []); // stop a running stream when the page goes away
 
   const fail = useCallback((e: unknown) => setError(describeError(e)), []);
 
@@ -124,15 +127,17 @@ export function NotesApp({ serverKey }: { serverKey?: string }) {
   }
 
   async function ask() {
+    askAbort.current?.abort();
+    const abort = (askAbort.current = new AbortController());
     setAnswering(true);
     setAnswer('');
     try {
-      await streamTokens(serverKey, 'Ask (stream)', '/api/stream?delay=35', { question }, (t) => setAnswer((a) => a + t));
+      await streamTokens(serverKey, 'Ask (stream)', '/api/stream?delay=35', { question }, (t) => setAnswer((a) => a + t), abort.signal);
       setError(null);
     } catch (e) {
-      fail(e);
+      if (!abort.signal.aborted) fail(e);
     } finally {
-      setAnswering(false);
+      if (askAbort.current === abort) setAnswering(false);
     }
   }
 

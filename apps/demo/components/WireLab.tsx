@@ -1,7 +1,7 @@
 'use client';
 /** The wire inspector page: send sample encrypted requests and compare both sides of the wire. */
 import { useState } from 'react';
-import { api, describeError, streamTokens, wireLog, type ErrorInfo } from '../lib/client';
+import { api, describeError, getClient, streamTokens, wireLog, type ErrorInfo } from '../lib/client';
 import { WirePanel } from './WirePanel';
 import { SessionBadge } from './SessionBadge';
 
@@ -39,6 +39,12 @@ export function WireLab({ serverKey }: { serverKey?: string }) {
           </button>
           <button className="btn" disabled={busy} data-testid="lab-stream" onClick={() => void run(() => streamTokens(serverKey, 'Token stream', '/api/stream?n=12&delay=20', {}, () => undefined))}>
             Token stream
+          </button>
+          <button className="btn" disabled={busy} data-testid="lab-rotate" title="Both sides move to fresh keys derived from the session secret; no new KEM" onClick={() => void run(() => getClient(serverKey).rotate())}>
+            Rotate keys
+          </button>
+          <button className="btn" disabled={busy} data-testid="lab-terminate" title="An authenticated request ends the session on the server; the next request handshakes again" onClick={() => void run(() => getClient(serverKey).terminate())}>
+            End session
           </button>
           <button className="btn ghost" onClick={() => wireLog.clear()}>
             Clear

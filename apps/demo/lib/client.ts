@@ -133,6 +133,14 @@ function pathOf(url: string): string {
   }
 }
 
+/** What the session exchanges mean, shown on the app side (they carry no application data). */
+const SESSION_NOTES: Record<string, string> = {
+  handshake: '(handshake: an ephemeral key share and the KEM ciphertext; no application data)',
+  rotate: '(rekey: both sides move to the next epoch keys, derived from the session secret; no new KEM)',
+  terminate: '(the session is ended on the server; the next request handshakes again)',
+  status: '(session status, authenticated like any request)',
+};
+
 function onExchange(e: WireExchange): void {
   const view = toWireView(e);
   const path = pathOf(view.url);
@@ -153,7 +161,7 @@ function onExchange(e: WireExchange): void {
       kind: 'session',
       state: view.status >= 400 ? 'error' : 'ok',
       wire: view,
-      app: { status: view.status, response: e.kind === 'handshake' ? '(handshake: ephemeral X-Wing key share and ciphertext, no application data)' : undefined },
+      app: { status: view.status, response: SESSION_NOTES[e.kind === 'handshake' ? 'handshake' : action] },
     },
   ]);
 }

@@ -356,6 +356,14 @@ describe('demo app in chromium', () => {
       expect(await postEntry.getByTestId('wire-app-response').textContent()).toContain('4111 1111 1111 1111');
       const hex = (await postEntry.getByTestId('wire-hex').textContent()) ?? '';
       expect(hex).toMatch(/^[0-9a-f ]{16,}$/);
+      // Session lifecycle: rotate (rekey, no KEM) and terminate are authenticated exchanges; requests keep working.
+      await page.getByTestId('lab-rotate').click();
+      await expect.poll(() => page.locator('[data-testid="wire-entry"][data-kind="session"]').filter({ hasText: 'Nen rotate' }).count()).toBe(1);
+      await page.getByTestId('lab-terminate').click();
+      await expect.poll(() => page.locator('[data-testid="wire-entry"][data-kind="session"]').filter({ hasText: 'Nen terminate' }).count()).toBe(1);
+      await page.getByTestId('lab-post').click();
+      await expect.poll(() => page.locator('[data-testid="wire-entry"][data-kind="api"][data-state="ok"]').count()).toBe(3);
+      expect(await page.getByTestId('error-banner').count()).toBe(0);
       await page.screenshot({ path: join(artifacts, 'wire.png'), fullPage: true });
     } finally {
       await page.close();
