@@ -24,7 +24,7 @@ function create(): Nen {
     console.warn(
       '\n[demo] WARNING: NEN_SERVER_KEYS is not set, so the Nen server uses a key generated for this process only.\n' +
         '[demo]   Clients cannot pin it and a restart ends every session. Generate a key with\n' +
-        '[demo]   `pnpm --filter @nen/server exec nen keygen` and set NEN_SERVER_KEYS (and NEN_SERVER_PIN for the browser pin).\n',
+        '[demo]   `pnpm --filter demo exec nen keygen` and set NEN_SERVER_KEYS (and NEN_SERVER_PIN for the browser pin).\n',
     );
   }
   return createNen({ logger });
