@@ -5,7 +5,8 @@
  * temporary results directory, and stops the server afterwards.
  *
  * What must hold: the regression stage passes (every security check), every stage wrote a valid
- * result envelope, summary.json and report.html exist, and the whole quick run exits 0.
+ * result envelope (the run uses --keep-going, so this holds apart from the regression verdict),
+ * summary.json and report.html exist, and the whole quick run exits 0.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -116,7 +117,8 @@ beforeAll(async () => {
   outDir = mkdtempSync(join(tmpdir(), 'nen-bench-quick-'));
   const benchEnv: NodeJS.ProcessEnv = { ...process.env, TARGET_URL: base };
   for (const k of ['BENCH_LEVELS', 'BENCH_DURATION', 'BENCH_ONLY', 'BENCH_SLICE', 'BENCH_OUT']) delete benchEnv[k];
-  run = await runBench(['--quick', '--out', outDir], benchEnv);
+  // --keep-going: every stage runs even when one fails, so each assertion below stands alone
+  run = await runBench(['--quick', '--keep-going', '--out', outDir], benchEnv);
 }, 420_000);
 
 afterAll(async () => {
@@ -144,8 +146,13 @@ describe('run-all --quick against next start of the demo app', () => {
     expect(reg.data.total).toBeGreaterThanOrEqual(25);
   });
 
-  it('writes a valid envelope per stage, summary.json, report.html, and mirrors latest/', () => {
+  it('runs load, payload and scenarios without errors and writes valid results, summary.json, report.html, latest/', () => {
     for (const name of ['regression', 'load', 'payload', 'scenarios', 'memory']) validateStageResult(stageFile(name));
+    // every encrypted and plain request of the load, payload and scenario stages came back intact
+    for (const name of ['load', 'payload', 'scenarios']) {
+      const st = stageFile(name);
+      expect(st.ok, `${name}: ${st.error}`).toBe(true);
+    }
     const latest = join(outDir, 'latest');
     const summary = JSON.parse(readFileSync(join(latest, 'summary.json'), 'utf8'));
     expect(summary.environment.storeKind).toBe('memory');
