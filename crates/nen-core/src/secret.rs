@@ -1,13 +1,23 @@
 //! Fixed-size secret byte strings: zeroized on drop, never printed.
 //!
-//! Pitfall: `Clone` makes a second copy that is zeroized independently; avoid cloning secrets
-//! (the type is deliberately not `Copy`).
+//! Pitfalls: `Clone` makes a second copy that is zeroized independently; avoid cloning secrets
+//! (the type is deliberately not `Copy`). Equality is constant-time (`subtle`), so comparing
+//! secrets does not leak where they first differ.
 
+use subtle::ConstantTimeEq;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 /// `N` secret bytes (shared secrets, seeds, exported secrets).
-#[derive(Clone, Zeroize, ZeroizeOnDrop, PartialEq, Eq)]
+#[derive(Clone, Zeroize, ZeroizeOnDrop)]
 pub struct SecretBytes<const N: usize>([u8; N]);
+
+impl<const N: usize> PartialEq for SecretBytes<N> {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.ct_eq(&other.0).into()
+    }
+}
+
+impl<const N: usize> Eq for SecretBytes<N> {}
 
 impl<const N: usize> SecretBytes<N> {
     /// Wraps `bytes` (moved in; the caller's array is the same memory).
