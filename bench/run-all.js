@@ -29,9 +29,10 @@ import * as regression from './stages/regression.js';
 import * as load from './stages/load.js';
 import * as payload from './stages/payload.js';
 import * as scenarios from './stages/scenarios.js';
+import * as soak from './stages/soak.js';
 import fs from 'node:fs';
 
-const STAGE_MODULES = { regression, load, payload, scenarios };
+const STAGE_MODULES = { regression, load, payload, scenarios, soak };
 
 async function probe(targets, dispatcher) {
   let storeKind = null;
@@ -82,7 +83,7 @@ export async function main(argv = process.argv.slice(2)) {
     await metricsAgent.close();
     return 2;
   }
-  const environment = collectEnvironment({ targets, storeKind, options: { quick: options.quick, keepGoing: options.keepGoing, levels: options.levels, durationSeconds: options.durationSeconds, sliceSeconds: options.sliceSeconds, stages: options.stages } });
+  const environment = collectEnvironment({ targets, storeKind, options: { quick: options.quick, keepGoing: options.keepGoing, soakRequests: options.stages.includes('soak') ? options.soakRequests : null, levels: options.levels, durationSeconds: options.durationSeconds, sliceSeconds: options.sliceSeconds, stages: options.stages } });
   const outRoot = path.resolve(options.out ?? path.join(benchDir, 'results'));
   const runDir = createResultsDir(outRoot);
   const serverCpu = createServerCpuProbe(serverPids);
@@ -90,6 +91,7 @@ export async function main(argv = process.argv.slice(2)) {
   const ctx = createContext({ targets, options, agent, progress, cores, serverCpu });
   let currentStage = null;
   const sampler = createMemorySampler({ targets, dispatcher: metricsAgent, requestCount: () => ctx.requests, stageName: () => currentStage });
+  ctx.sampler = sampler;
   await sampler.sampleOnce();
   if (sampler.available === false) progress.log('[bench] note: GET /api/bench/metrics answered 404: start the server with NEN_BENCH_METRICS=1 for memory figures');
 

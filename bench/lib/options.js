@@ -6,11 +6,14 @@
  *   --only regression,load,...    (BENCH_ONLY)      run only these stages (in the fixed order)
  *   --out DIR                     (BENCH_OUT)       results root (default bench/results)
  *   --slice 1                     (BENCH_SLICE)     seconds per interleaved slice
+ *   --soak 100000                 (BENCH_SOAK)      add the soak stage with this many requests
  *   --keep-going                  (BENCH_KEEP_GOING=1) run the later stages even after one failed
  *                                 (the run still exits 1; for collecting figures while a bug is open)
  * Unknown flags are an error, so a typo never silently runs the full bench.
  */
-export const STAGES = ['regression', 'load', 'payload', 'scenarios'];
+export const STAGES = ['regression', 'load', 'payload', 'scenarios', 'soak'];
+/** Stages of a default run; `soak` (100k requests) runs only when asked for. */
+export const DEFAULT_STAGES = ['regression', 'load', 'payload', 'scenarios'];
 
 export function parseOptions(argv = process.argv.slice(2), env = process.env) {
   const flags = {};
@@ -22,7 +25,7 @@ export function parseOptions(argv = process.argv.slice(2), env = process.env) {
       flags[k] = true;
       continue;
     }
-    if (!['levels', 'duration', 'only', 'out', 'slice', 'target'].includes(k)) throw new Error(`bench: unknown option --${k}`);
+    if (!['levels', 'duration', 'only', 'out', 'slice', 'target', 'soak'].includes(k)) throw new Error(`bench: unknown option --${k}`);
     const v = inline ?? argv[++i];
     if (v === undefined) throw new Error(`bench: --${k} needs a value`);
     flags[k] = v;
@@ -45,7 +48,10 @@ export function parseOptions(argv = process.argv.slice(2), env = process.env) {
   const slice = sliceRaw !== undefined ? Number(sliceRaw) : quick ? 0.5 : 1;
   if (!(slice > 0 && slice <= duration)) throw new Error(`bench: bad slice ${sliceRaw} (0 < slice <= duration)`);
   const onlyRaw = flags.only ?? env.BENCH_ONLY;
-  const only = onlyRaw ? onlyRaw.split(',').map((s) => s.trim()).filter(Boolean) : [...STAGES];
+  const soakRaw = flags.soak ?? env.BENCH_SOAK;
+  const soakRequests = soakRaw !== undefined ? Number(soakRaw) : quick ? 2000 : 100_000;
+  if (!Number.isInteger(soakRequests) || soakRequests < 100 || soakRequests > 10_000_000) throw new Error(`bench: bad soak request count ${soakRaw}`);
+  const only = onlyRaw ? onlyRaw.split(',').map((s) => s.trim()).filter(Boolean) : [...DEFAULT_STAGES, ...(soakRaw !== undefined ? ['soak'] : [])];
   for (const s of only) if (!STAGES.includes(s)) throw new Error(`bench: unknown stage ${s} (stages: ${STAGES.join(', ')})`);
   return {
     help: Boolean(flags.help),
@@ -55,6 +61,7 @@ export function parseOptions(argv = process.argv.slice(2), env = process.env) {
     durationSeconds: duration,
     sliceSeconds: slice,
     stages: STAGES.filter((s) => only.includes(s)),
+    soakRequests,
     out: flags.out ?? env.BENCH_OUT ?? null,
     target: flags.target ?? env.TARGET_URL ?? null,
   };
@@ -65,7 +72,8 @@ export const HELP = `Usage: TARGET_URL=http://127.0.0.1:3000[,http://127.0.0.1:3
   --duration 10                seconds per mode per level
   --slice 1                    seconds per interleaved encrypted/plain slice
   --quick                      whole run under a minute (CI smoke test)
-  --only regression,load,payload,scenarios
+  --only regression,load,payload,scenarios[,soak]
+  --soak 100000                add the soak stage (N requests on 10 live sessions; memory must stay flat)
   --keep-going                 run later stages even after a failed one (still exits 1)
   --out DIR                    results root (default bench/results)
 The target must be the Nen demo app (apps/demo) or an app with the same routes; start it with

@@ -52,6 +52,7 @@ export function buildSummary({ environment, stages, startedAt, finishedAt, faile
       'p50 latency ratio, JSON 100 KB sequential': pc('json', 102400)?.ratios.p50EncryptedVsPlain ?? null,
     },
     memory: mem,
+    soak: stages.soak?.data ? { requests: stages.soak.data.requests, rps: stages.soak.data.result.rps, errors: stages.soak.data.result.errors, memory: Object.fromEntries(Object.entries(stages.soak.data.memory).map(([t, m]) => [t, { rssChangeAfterWarmupMiB: m.rssChangeAfterWarmupMiB ?? null, heapChangeAfterWarmupMiB: m.heapChangeAfterWarmupMiB ?? null }])) } : null,
   };
 }
 
@@ -78,6 +79,9 @@ export function formatSummaryTable(summary) {
         if (x?.samples) lines.push(`  during ${st}: rss ${x.rssFirstMiB} → ${x.rssLastMiB} MiB, heap growth ${x.heapGrowthKiBPer1000Requests ?? '–'} KiB / 1000 requests over ${x.requestsCovered} requests, sessions ${x.sessionsLast}`);
       }
     }
+  }
+  if (summary.soak) {
+    for (const [t, m] of Object.entries(summary.soak.memory)) lines.push(`soak ${t}: ${summary.soak.requests} requests at ${summary.soak.rps} req/s, errors ${summary.soak.errors}, RSS change after warm-up ${m.rssChangeAfterWarmupMiB} MiB, heap ${m.heapChangeAfterWarmupMiB} MiB (target: flat, <= +20 MB)`);
   }
   return lines.join('\n');
 }

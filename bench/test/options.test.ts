@@ -17,6 +17,9 @@ describe('options', () => {
     expect(o.durationSeconds).toBe(1);
     expect(o.keepGoing).toBe(false);
     expect(parseOptions(['--keep-going'], {}).keepGoing).toBe(true);
+    expect(parseOptions(['--soak', '5000'], {}).stages).toEqual(['regression', 'load', 'payload', 'scenarios', 'soak']);
+    expect(parseOptions(['--only', 'soak'], {}).soakRequests).toBe(100_000);
+    expect(() => parseOptions(['--soak', '5'], {})).toThrow(/soak/);
   });
   it('rejects typos and bad values', () => {
     expect(() => parseOptions(['--levles', '1'], {})).toThrow(/unknown option/);
