@@ -240,7 +240,8 @@ class RedisSessionStore implements SessionStore {
 
   async commit(id: string, seq: bigint, now: number): Promise<CommitResult> {
     if (typeof seq !== 'bigint' || seq < 0n || seq >= U64_LIMIT) throw badInput('nen: seq must be an unsigned 64-bit bigint');
-    checkCount(now, 'now');
+    if (!Number.isFinite(now) || now < 0) throw badInput('nen: now must be a non-negative number of ms');
+    now = Math.floor(now); // the script stores it as lastSeenAt: an integer decimal string
     if (!SESSION_ID.test(id)) return { ok: false, reason: 'unknown' };
     const reply = await this.#eval(SCRIPTS.commit, this.#key(id), [
       String(now),
