@@ -54,25 +54,50 @@ function connect(url: string): Redis | Cluster {
   return client;
 }
 
+/** How long a command waits for a (re)connection before failing (no offline queue: fail, never pile up). */
+const READY_TIMEOUT_MS = 2000;
+
 export class RedisNotes implements NotesRepo {
   readonly kind = 'redis';
-  readonly #redis: Redis | Cluster;
+  readonly #client: Redis | Cluster;
+  /** One shared wait for the next 'ready' event, so concurrent callers add a single listener. */
+  #readyWait: Promise<void> | null = null;
 
   constructor(url: string) {
-    this.#redis = connect(url);
+    this.#client = connect(url);
+  }
+
+  /** The client once connected; rejects after READY_TIMEOUT_MS while Redis is unreachable. */
+  get #redis(): Promise<Redis | Cluster> {
+    const client = this.#client;
+    if (client.status === 'ready') return Promise.resolve(client);
+    this.#readyWait ??= new Promise<void>((resolve) => {
+      client.once('ready', () => {
+        this.#readyWait = null;
+        resolve();
+      });
+    });
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`redis not ready within ${READY_TIMEOUT_MS} ms (status ${client.status})`)), READY_TIMEOUT_MS);
+      timer.unref();
+      void this.#readyWait!.then(() => {
+        clearTimeout(timer);
+        resolve(client);
+      });
+    });
   }
 
   async size(): Promise<number> {
-    return this.#redis.zcard(INDEX);
+    return (await this.#redis).zcard(INDEX);
   }
 
   async list(query = '', limit = MAX_LIST): Promise<Note[]> {
     const q = query.trim().toLowerCase();
-    const ids = await this.#redis.zrevrange(INDEX, 0, MAX_NOTES - 1);
+    const ids = await (await this.#redis).zrevrange(INDEX, 0, MAX_NOTES - 1);
     const out: Note[] = [];
     for (let i = 0; i < ids.length && out.length < limit; i += 100) {
       const chunk = ids.slice(i, i + 100);
-      const values = await this.#redis.mget(...chunk.map(noteKey));
+      const values = await (await this.#redis).mget(...chunk.map(noteKey));
       for (const v of values) {
         if (v === null || out.length >= limit) continue;
         const note = JSON.parse(v) as Note;
@@ -83,13 +108,13 @@ export class RedisNotes implements NotesRepo {
   }
 
   async get(id: string): Promise<Note | undefined> {
-    const v = await this.#redis.get(noteKey(id));
+    const v = await (await this.#redis).get(noteKey(id));
     return v === null ? undefined : (JSON.parse(v) as Note);
   }
 
   async create(input: NoteInput, now = Date.now()): Promise<Note> {
     const note: Note = { id: randomBytes(9).toString('base64url'), title: input.title, body: input.body, createdAt: now, updatedAt: now };
-    await this.#redis.eval(CREATE_LUA, 2, INDEX, noteKey(note.id), note.id, JSON.stringify(note), String(now), String(MAX_NOTES), `${PREFIX}note:`);
+    await (await this.#redis).eval(CREATE_LUA, 2, INDEX, noteKey(note.id), note.id, JSON.stringify(note), String(now), String(MAX_NOTES), `${PREFIX}note:`);
     return note;
   }
 
@@ -99,18 +124,19 @@ export class RedisNotes implements NotesRepo {
     if (patch.title !== undefined) note.title = patch.title;
     if (patch.body !== undefined) note.body = patch.body;
     note.updatedAt = now;
-    const ok = await this.#redis.set(noteKey(id), JSON.stringify(note), 'XX');
+    const ok = await (await this.#redis).set(noteKey(id), JSON.stringify(note), 'XX');
     if (ok === null) return undefined; // deleted meanwhile
-    await this.#redis.zadd(INDEX, 'XX', now, id);
+    await (await this.#redis).zadd(INDEX, 'XX', now, id);
     return note;
   }
 
   async delete(id: string): Promise<boolean> {
-    const [deleted] = await Promise.all([this.#redis.del(noteKey(id)), this.#redis.zrem(INDEX, id)]);
+    const redis = await this.#redis;
+    const [deleted] = await Promise.all([redis.del(noteKey(id)), redis.zrem(INDEX, id)]);
     return deleted === 1;
   }
 
   async close(): Promise<void> {
-    await this.#redis.quit().catch(() => undefined);
+    await this.#client.quit().catch(() => this.#client.disconnect());
   }
 }
