@@ -360,3 +360,31 @@ describe('redis store: faults', () => {
     await expect(store.get(sessionId(), Date.now())).rejects.toBeInstanceOf(StoreUnavailableError);
   }, 20_000);
 });
+
+describe('redis store: memory stays bounded', () => {
+  // Runs last in this file: after every operation above (contract included), no key lacks a TTL.
+  it('every key the store wrote carries a TTL', async () => {
+    const store = redisStore({ url: server.url, wrapKey, keyPrefix: prefix() });
+    try {
+      const t = Date.now();
+      const s = sampleSession(t);
+      await store.create(s);
+      await store.commit(s.id, 1n, t);
+      await store.update(s.id, { epoch: 1 });
+      await store.update(s.id, { meta: { a: 1 }, expiresAt: t + 60_000 });
+    } finally {
+      await store.close();
+    }
+    const keys: string[] = [];
+    let cursor = '0';
+    for (let i = 0; i < 10_000; i++) {
+      const [next, batch] = await raw.scan(cursor, 'COUNT', 1000);
+      keys.push(...batch);
+      cursor = next;
+      if (cursor === '0') break;
+    }
+    expect(keys.length).toBeGreaterThan(0);
+    const ttls = await Promise.all(keys.map((k) => raw.pttl(k)));
+    expect(keys.filter((_, i) => ttls[i]! < 0)).toEqual([]);
+  });
+});
