@@ -580,11 +580,37 @@ export function createNen(config: NenConfig = {}): Nen {
     return `nen;dur=${(o.cryptoMs + extraCrypto).toFixed(3)}, nen-store;dur=${o.storeMs.toFixed(3)}`;
   }
 
-  async function sealResponse(res: Response, o: Opened, compress: boolean): Promise<Response> {
+  /** A handler result reduced to what gets sealed (no intermediate Response for plain values). */
+  interface PlainResult {
+    readonly status: number;
+    readonly statusText: string;
+    readonly headers: Headers | null;
+    readonly contentType: string;
+    readonly body: Uint8Array;
+  }
+
+  const EMPTY = new Uint8Array(0);
+  const JSON_500 = utf8(JSON.stringify({ error: { code: 'NEN_INTERNAL', message: 'nen: internal error' } }));
+
+  async function toPlain(value: unknown): Promise<PlainResult> {
+    if (value instanceof Response) {
+      return {
+        status: value.status,
+        statusText: value.statusText,
+        headers: value.headers,
+        contentType: value.headers.get('content-type') ?? '',
+        body: value.body ? new Uint8Array(await value.arrayBuffer()) : EMPTY,
+      };
+    }
+    const json = value === undefined ? undefined : JSON.stringify(value);
+    if (json === undefined) return { status: 204, statusText: '', headers: null, contentType: '', body: EMPTY };
+    return { status: 200, statusText: '', headers: null, contentType: 'application/json', body: utf8(json) };
+  }
+
+  async function sealResponse(res: PlainResult, o: Opened, compress: boolean): Promise<Response> {
     const t0 = performance.now();
-    const status = res.status;
-    const ct = res.headers.get('content-type') ?? '';
-    let body = res.body ? new Uint8Array(await res.arrayBuffer()) : new Uint8Array(0);
+    const { status, contentType: ct } = res;
+    let body = res.body;
     let flags = 0;
     if (compress && o.meta.flags & REQ_FLAG.ACCEPT_COMPRESSED && body.length >= 64) {
       body = deflateRawSync(body);
@@ -592,8 +618,10 @@ export function createNen(config: NenConfig = {}): Nen {
     }
     const aad = responseAad(o.meta.sessionId, o.meta.epoch, o.meta.seq, status, flags, ct);
     const sealed = sealMessage(o.entry.keys.s2c, o.entry.keys.s2cIv, o.meta.seq, aad, body);
-    const headers = new Headers(res.headers);
-    for (const h of ['content-type', 'content-length', 'content-encoding', 'transfer-encoding', HEADER.nen, HEADER.type, HEADER.body, HEADER.error]) headers.delete(h);
+    const headers = res.headers ? new Headers(res.headers) : new Headers();
+    if (res.headers) {
+      for (const h of ['content-length', 'content-encoding', 'transfer-encoding', HEADER.nen, HEADER.type, HEADER.body, HEADER.error]) headers.delete(h);
+    }
     headers.set('content-type', MEDIA_TYPE.sealed);
     headers.set(HEADER.nen, formatResponseHeader(flags));
     if (ct) headers.set(HEADER.type, ct);
@@ -606,18 +634,12 @@ export function createNen(config: NenConfig = {}): Nen {
     return new Response(asBody(sealed), { status, statusText: res.statusText, headers });
   }
 
-  function toResponse(value: unknown): Response {
-    if (value instanceof Response) return value;
-    if (value === undefined) return new Response(null, { status: 204 });
-    return new Response(JSON.stringify(value), { status: 200, headers: { 'content-type': 'application/json' } });
-  }
-
-  async function runHandler(o: Opened, fn: () => unknown, request: Request): Promise<Response> {
+  async function runHandler(o: Opened, fn: () => unknown, request: Request): Promise<PlainResult> {
     try {
-      return toResponse(await fn());
+      return await toPlain(await fn());
     } catch (e) {
       log({ level: 'error', event: 'handler.error', code: 'NEN_INTERNAL', reason: e instanceof Error ? `${e.name}: ${e.message}` : String(e), session: o.sid.slice(0, 8), path: new URL(request.url).pathname.slice(0, 200) });
-      return new Response(JSON.stringify({ error: { code: 'NEN_INTERNAL', message: 'nen: internal error' } }), { status: 500, headers: { 'content-type': 'application/json' } });
+      return { status: 500, statusText: '', headers: null, contentType: 'application/json', body: JSON_500 };
     }
   }
 
@@ -793,7 +815,7 @@ export function createNen(config: NenConfig = {}): Nen {
         log({ level: 'info', event: 'session.rotate', session: o.sid.slice(0, 8), reason: `epoch ${rec.epoch + 1}` });
         value = { epoch: rec.epoch + 1 };
       }
-      return await sealResponse(toResponse(value), o, false);
+      return await sealResponse(await toPlain(value), o, false);
     } catch (e) {
       return reject(e, request, o.sid);
     } finally {
