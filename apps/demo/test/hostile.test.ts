@@ -56,7 +56,7 @@ beforeAll(async () => {
     kid,
     addr: () => `198.51.100.${++addrCounter}`,
   };
-}, 360_000);
+}, 420_000);
 
 afterAll(async () => {
   await server?.stop();

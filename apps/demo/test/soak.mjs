@@ -152,10 +152,16 @@ async function main() {
         if (done % sampleEvery === 0) {
           const at = done;
           sampling = sampling.then(async () => {
-            const m = await metrics(url);
+            let m;
+            try {
+              m = await metrics(url);
+            } catch (e) {
+              log(`[soak] metrics sample at ${at} failed: ${e?.message ?? e}`);
+              return;
+            }
             curve.push({ done: at, rss: m.rss, heapUsed: m.heapUsed, sessions: m.sessions });
             if (at % (sampleEvery * Math.max(1, Math.floor(samples / 10))) === 0) {
-              log(`[soak] ${at}/${total} req, ${(at / ((performance.now() - t0) / 1000)).toFixed(0)} req/s, errors ${errors}, rss ${(m.rss / 2 ** 20).toFixed(1)} MiB, heap ${(m.heapUsed / 2 ** 20).toFixed(1)} MiB, sessions ${m.sessions}`);
+              log(`[soak] ${at}/${total} req, ${(at / ((performance.now() - t0) / 1000)).toFixed(0)} req/s, errors ${errors}${errors ? ` ${JSON.stringify(Object.fromEntries(errorKinds))}` : ''}, rss ${(m.rss / 2 ** 20).toFixed(1)} MiB, heap ${(m.heapUsed / 2 ** 20).toFixed(1)} MiB, sessions ${m.sessions}`);
             }
           });
         }

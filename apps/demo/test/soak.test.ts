@@ -15,7 +15,7 @@ let server: LiveServer;
 
 beforeAll(async () => {
   server = await startNext({ env: { NEN_LOG: 'error' } });
-}, 360_000);
+}, 420_000);
 
 afterAll(async () => {
   await server?.stop();
