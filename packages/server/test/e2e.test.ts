@@ -693,6 +693,40 @@ describe('limits and failures with dedicated servers (noble)', () => {
     }
   });
 
+  it('rotate: requests sealed under the previous epoch are accepted only during the grace period', async () => {
+    for (const grace of [30_000, 0]) {
+      const ctx = await setup('noble', { rotateGraceMs: grace });
+      try {
+        let release: () => void = () => {};
+        let hold = false;
+        const gate = new Promise<void>((r) => {
+          release = r;
+        });
+        const seen: WireExchange[] = [];
+        const f: typeof fetch = async (input, init) => {
+          if (hold && String(input).endsWith('/api/echo')) {
+            hold = false;
+            await gate;
+          }
+          return fetch(input, init);
+        };
+        const client = ctx.client({ fetch: f, onExchange: (e) => seen.push(e) });
+        await client.handshake();
+        hold = true;
+        const inFlight = client.fetch('/api/echo', { method: 'POST', body: 'sealed under epoch 0' });
+        await new Promise((r) => setTimeout(r, 50));
+        expect((await client.rotate()).epoch).toBe(1);
+        release();
+        expect(await (await inFlight).text()).toBe('sealed under epoch 0');
+        const statuses = seen.filter((e) => e.kind === 'request').map((e) => e.status);
+        expect(statuses, `grace ${grace}`).toEqual(grace > 0 ? [200] : [401, 200]);
+      } finally {
+        await ctx.server.close();
+        await ctx.nen.close();
+      }
+    }
+  });
+
   it('optional Server-Timing carries the Nen crypto and store timings', async () => {
     const ctx = await setup('noble', { serverTiming: true });
     try {
