@@ -342,10 +342,22 @@ export function createNenClient(options: NenClientOptions = {}): NenClient {
     return inflightHandshake;
   }
 
+  /**
+   * The live session, or the (shared) handshake. The shared handshake is not tied to any one
+   * caller's signal (one caller aborting must not fail the others); each caller stops waiting
+   * when its own signal fires.
+   */
   async function ensureSession(signal: AbortSignal | null): Promise<SessionState> {
     const s = current;
     if (s && s.expiresAt - Date.now() > 2000) return s;
-    return handshake(signal);
+    const hs = handshake(null);
+    if (!signal) return hs;
+    if (signal.aborted) throw signal.reason ?? clientError('NEN_ABORTED');
+    return new Promise<SessionState>((resolve, reject) => {
+      const onAbort = () => reject(signal.reason ?? clientError('NEN_ABORTED'));
+      signal.addEventListener('abort', onAbort, { once: true });
+      hs.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    });
   }
 
   function invalidate(s: SessionState): void {

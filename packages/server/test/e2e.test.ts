@@ -745,6 +745,18 @@ describe('limits and failures with dedicated servers (noble)', () => {
       const ac = new AbortController();
       ac.abort(new Error('stop'));
       await expect(ctx.client().fetch('/api/echo', { method: 'POST', body: 'x', signal: ac.signal })).rejects.toThrow('stop');
+      // One caller aborting during the shared handshake does not fail the other callers.
+      const slow: typeof fetch = async (input, init) => {
+        if (String(input).endsWith('/handshake')) await new Promise((r) => setTimeout(r, 150));
+        return fetch(input, init);
+      };
+      const shared = ctx.client({ fetch: slow });
+      const ac2 = new AbortController();
+      const a = shared.fetch('/api/echo', { method: 'POST', body: 'a', signal: ac2.signal });
+      const b = shared.fetch('/api/echo', { method: 'POST', body: 'b' });
+      setTimeout(() => ac2.abort(new Error('user left')), 30);
+      await expect(a).rejects.toThrow('user left');
+      expect(await (await b).text()).toBe('b');
       const hang: typeof fetch = (_i, init) => new Promise((_r, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal!.reason)));
       await expect(ctx.client({ fetch: hang, timeoutMs: 100 }).handshake()).rejects.toMatchObject({ code: 'NEN_TIMEOUT' });
     } finally {
