@@ -46,7 +46,18 @@ else
   log "setup"
   bash scripts/setup.sh
   log "build (turbo: wasm, packages, demo app: next build)"
-  pnpm turbo run build --output-logs=errors-only
+  # In a shared checkout another `next build` of the demo may hold Next's build lock: wait for it
+  # (bounded) instead of failing; any other build error fails at once.
+  build_log="$(mktemp)"
+  for attempt in $(seq 1 30); do
+    if pnpm turbo run build --output-logs=errors-only 2>&1 | tee "$build_log"; then break; fi
+    if ! grep -q "Another next build process is already running" "$build_log" || [ "$attempt" = 30 ]; then
+      rm -f "$build_log"; log "build failed"; exit 1
+    fi
+    log "another next build is running; retrying in 10 s ($attempt/30)"
+    sleep 10
+  done
+  rm -f "$build_log"
 fi
 
 free_port() { node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"; }
