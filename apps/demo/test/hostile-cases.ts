@@ -210,6 +210,15 @@ export const HOSTILE_CASES: readonly HostileCase[] = [
   { id: 'B11', group: 'body', title: 'GET with a nen-body that is not base64url', input: '`nen-body: !!!`', expect: { status: 400, code: 'NEN_MALFORMED' },
     build: () => ({ req: { method: 'GET', path: '/api/echo', headers: [['nen', hdr(SID0)], ['nen-body', '!!!']] } }) },
 
+  { id: 'B12', group: 'body', title: 'stream flag on a GET', input: 'GET /api/echo, flags 4 (stream), `nen-body` present', expect: { status: 400, code: 'NEN_MALFORMED' },
+    build: () => ({ req: { method: 'GET', path: '/api/echo', headers: [['nen', hdr(SID0, 1, { flags: 4 })], ['nen-body', 'AAAAAAAAAAAAAAAAAAAAAA']] } }) },
+  { id: 'B13', group: 'body', title: 'streamed upload cut before its first record', input: 'POST /api/stream, live session, stream flag, `application/nen-stream`, 3-byte body', expect: { status: 400, code: 'NEN_MALFORMED' },
+    build: (ctx) => ({ req: { method: 'POST', path: '/api/stream', headers: [['content-type', 'application/nen-stream'], ['nen', hdr(ctx.sessionId, 900_001, { flags: 4 })], ['nen-type', 'application/octet-stream']], body: new Uint8Array([0, 0, 0]) } }) },
+  { id: 'B14', group: 'body', title: 'streamed upload with a forged record', input: 'POST /api/stream, live session, stream flag, record `u32 16 ‖ 16 zero bytes`', expect: { status: 401, code: 'NEN_AUTH_FAILED' },
+    build: (ctx) => ({ req: { method: 'POST', path: '/api/stream', headers: [['content-type', 'application/nen-stream'], ['nen', hdr(ctx.sessionId, 900_002, { flags: 4 })], ['nen-type', 'application/octet-stream']], body: new Uint8Array([0, 0, 0, 16, ...new Uint8Array(16)]) } }) },
+  { id: 'B15', group: 'body', title: 'streamed upload with an oversized record length', input: 'POST /api/stream, live session, record length 0x7fffffff', expect: { status: 400, code: 'NEN_MALFORMED' },
+    build: (ctx) => ({ req: { method: 'POST', path: '/api/stream', headers: [['content-type', 'application/nen-stream'], ['nen', hdr(ctx.sessionId, 900_003, { flags: 4 })], ['nen-type', 'application/octet-stream']], body: new Uint8Array([0x7f, 0xff, 0xff, 0xff, 1, 2, 3]) } }) },
+
   // ---------------------------------------------------------------- binding (AAD)
   { id: 'A01', group: 'binding', title: 'query string added', input: 'valid POST sent to `/api/echo?admin=1`', expect: { status: 401, code: 'NEN_AUTH_FAILED' },
     build: async (ctx) => ({ req: fromCaptured(await ctx.capture('POST', '/api/echo', { body: '{}', contentType: 'application/json' }), { path: '/api/echo?admin=1' }) }) },
