@@ -163,11 +163,13 @@ function envInt(name: string, def: number): number {
  * rarely used body accessors (`body`, `blob`, `formData`, `clone`), because constructing one per
  * request (plus an abort-signal link) costs more than the whole AEAD open on Node 20.
  */
-function decryptedRequestView(original: Request, url: string, method: string, headers: Headers, body: Uint8Array | ReadableStream<Uint8Array> | null): Request {
+function decryptedRequestView(original: Request, url: string, method: string, makeHeaders: () => Headers, body: Uint8Array | ReadableStream<Uint8Array> | null): Request {
   let real: Request | undefined;
+  let headers: Headers | undefined;
+  const getHeaders = (): Headers => (headers ??= makeHeaders());
   const materialise = (): Request => {
     if (!real) {
-      const init: RequestInit & { duplex?: 'half' } = { method, headers };
+      const init: RequestInit & { duplex?: 'half' } = { method, headers: getHeaders() };
       if (body !== null) {
         init.body = body instanceof ReadableStream ? body : asBody(body);
         if (body instanceof ReadableStream) init.duplex = 'half';
@@ -184,7 +186,6 @@ function decryptedRequestView(original: Request, url: string, method: string, he
   const own: Record<PropertyKey, unknown> = {
     url,
     method,
-    headers,
     signal: original.signal,
     arrayBuffer: async () => (await bytes()).buffer,
     bytes,
@@ -196,6 +197,7 @@ function decryptedRequestView(original: Request, url: string, method: string, he
   };
   return new Proxy(original, {
     get(target, prop) {
+      if (prop === 'headers') return getHeaders();
       if (prop === 'body') return materialise().body;
       if (prop === 'bodyUsed') return real?.bodyUsed ?? false;
       if (Object.prototype.hasOwnProperty.call(own, prop)) return own[prop];
@@ -451,10 +453,13 @@ export function createNen(config: NenConfig = {}): Nen {
   }
 
   function buildHandlerRequest(request: Request, url: URL, query: string | null, method: string, contentType: string, body: Uint8Array | ReadableStream<Uint8Array> | null): Request {
-    const headers = new Headers(request.headers);
-    for (const h of [HEADER.nen, HEADER.type, HEADER.body, 'content-length', 'content-encoding']) headers.delete(h);
-    if (contentType) headers.set('content-type', contentType);
-    else headers.delete('content-type');
+    const headers = (): Headers => {
+      const h = new Headers(request.headers);
+      for (const n of [HEADER.nen, HEADER.type, HEADER.body, 'content-length', 'content-encoding']) h.delete(n);
+      if (contentType) h.set('content-type', contentType);
+      else h.delete('content-type');
+      return h;
+    };
     const u = query === null ? request.url : `${url.origin}${url.pathname}${query ? `?${query}` : ''}`;
     return decryptedRequestView(request, u, method, headers, isBodylessMethod(method) ? null : body);
   }
