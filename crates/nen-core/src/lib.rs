@@ -1,5 +1,5 @@
 //! Nen crypto core: the small set of primitives the Nen protocol is built from, checked against
-//! published vectors, for native Rust and (through [`wasm`]) for JavaScript via wasm-bindgen.
+//! published vectors, for native Rust and (through the `wasm` module, wasm32 only) for JavaScript via wasm-bindgen.
 //!
 //! | module | standard |
 //! |---|---|

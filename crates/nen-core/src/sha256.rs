@@ -22,7 +22,7 @@ pub fn hmac_sha256(key: &[u8], data: &[u8]) -> [u8; SHA256_LEN] {
     hmac_sha256_parts(key, &[data])
 }
 
-/// HMAC-SHA256(key, parts[0] || parts[1] || ...), without concatenating the parts.
+/// HMAC-SHA256(key, `parts[0] || parts[1] || ...`), without concatenating the parts.
 pub fn hmac_sha256_parts(key: &[u8], parts: &[&[u8]]) -> [u8; SHA256_LEN] {
     // `new_from_slice` accepts keys of any length for HMAC; the error branch is unreachable
     // but handled without panicking by falling back to the hashed-key form RFC 2104 specifies.
