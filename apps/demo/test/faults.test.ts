@@ -6,6 +6,8 @@
  *  1. Redis killed (SIGKILL) during a bounded load run: requests get 503 NEN_STORE_UNAVAILABLE
  *     quickly (no hang), no replayed request is ever accepted, and service resumes by itself when
  *     Redis is back (its data set is empty then: clients re-handshake transparently).
+ *  1b. Redis hung (SIGSTOP: connections open, no answers): the same, bounded by the store's
+ *     command timeout, and recovery on SIGCONT.
  *  2. The Next server restarted during a run on the Redis store: sessions survive (the same
  *     session ids keep working, no handshake on the new process), clients continue.
  *  3. The in-memory store at capacity (NEN_MAX_SESSIONS=20) with 60 clients: least recently used
@@ -161,6 +163,40 @@ describe('Redis killed during a load run', () => {
     expect(t.other).toEqual([]);
     expect(t.lost).toBe(0);
     expect(server.alive()).toBe(true);
+  }, 150_000);
+});
+
+describe('Redis hung (SIGSTOP) during a load run', () => {
+  let redis: RedisServer | undefined;
+  let server: LiveServer | undefined;
+  afterAll(async () => {
+    redis?.resume();
+    await server?.stop();
+    await redis?.stop();
+  });
+
+  it('a Redis that accepts connections but never answers still yields 503 within the command timeout, then recovers', async () => {
+    redis = await startRedis();
+    server = await startNext({ env: { REDIS_URL: redis.url, NEN_HANDSHAKE_RATE: '0', NEN_LOG: 'silent' } });
+    const clients = Array.from({ length: 4 }, () => createNenClient({ baseUrl: server!.url, serverKey: server!.pin }));
+    const t = newTally();
+    const run = loadRun(clients, t);
+    await sleep(1000);
+    redis.pause();
+    await sleep(3000);
+    const unavailableDuring = t.unavailable;
+    redis.resume();
+    const okAtResume = t.ok;
+    const deadline = Date.now() + 20_000;
+    while (t.ok < okAtResume + 40 && Date.now() < deadline) await sleep(100);
+    await run.stop();
+    console.log(`[faults] redis paused: ok=${t.ok}, 503s=${unavailableDuring}, max 503 latency=${t.maxUnavailableMs} ms, max latency=${t.maxLatencyMs} ms, lost=${t.lost}`);
+    expect(unavailableDuring).toBeGreaterThan(0);
+    expect(t.maxUnavailableMs).toBeLessThan(5000);
+    expect(t.ok).toBeGreaterThanOrEqual(okAtResume + 40);
+    expect(t.other).toEqual([]);
+    expect(t.network).toBe(0);
+    expect(t.lost).toBe(0);
   }, 150_000);
 });
 
