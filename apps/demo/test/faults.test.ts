@@ -10,6 +10,9 @@
  *     command timeout, and recovery on SIGCONT.
  *  2. The Next server restarted during a run on the Redis store: sessions survive (the same
  *     session ids keep working, no handshake on the new process), clients continue.
+ *  2b. One of two instances on a shared Redis crashes (SIGKILL): a load balancer in the client's
+ *     transport fails over; the same sessions continue on the survivor; a request accepted by one
+ *     instance is refused (409) by the other.
  *  3. The in-memory store at capacity (NEN_MAX_SESSIONS=20) with 60 clients: least recently used
  *     sessions are evicted, clients re-handshake transparently, the session count stays bounded.
  *
@@ -234,6 +237,73 @@ describe('Next server restarted during a run on the Redis store', () => {
     expect(t.other).toEqual([]);
     expect(t.lost).toBe(0);
   }, 150_000);
+});
+
+describe('one of two instances on a shared Redis crashes', () => {
+  let redis: RedisServer | undefined;
+  let a: LiveServer | undefined;
+  let b: LiveServer | undefined;
+  afterAll(async () => {
+    await a?.stop();
+    await b?.stop();
+    await redis?.stop();
+  });
+
+  it('clients fail over to the other instance with the same sessions; replays are caught across instances', async () => {
+    redis = await startRedis();
+    const keys = keygen();
+    const env = { REDIS_URL: redis.url, NEN_HANDSHAKE_RATE: '0', NEN_LOG: 'silent' };
+    a = await startNext({ keys, env });
+    b = await startNext({ keys, env });
+    // A minimal load balancer in the transport: round robin over healthy instances; a refused
+    // connection (the request never reached a server) marks the instance down for 2 s and goes to
+    // the next one. Other network errors surface to the app, which retries with a fresh request.
+    const targets = [a, b].map((s) => ({ host: new URL(s.url).host, downUntil: 0 }));
+    let rr = 0;
+    const lb: typeof fetch = async (input, init) => {
+      for (let tries = 0; tries < targets.length; tries++) {
+        const now = Date.now();
+        const healthy = targets.filter((t) => t.downUntil <= now);
+        const target = (healthy.length ? healthy : targets)[rr++ % (healthy.length || targets.length)]!;
+        const u = new URL(input instanceof Request ? input.url : String(input));
+        u.host = target.host;
+        try {
+          return await fetch(u, init);
+        } catch (e) {
+          if (!/ECONNREFUSED/.test(String((e as Error).cause ?? ''))) throw e;
+          target.downUntil = Date.now() + 2000;
+        }
+      }
+      throw new TypeError('fetch failed: no healthy instance');
+    };
+    const clients = Array.from({ length: 4 }, () => createNenClient({ baseUrl: a!.url, serverKey: a!.pin, fetch: lb }));
+    for (const c of clients) await c.handshake();
+    const ids = clients.map((c) => c.session!.id);
+
+    // Cross-instance replay: a request accepted by A is refused by B.
+    const rec = recordingClient(a);
+    expect((await rec.client.fetch('/api/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"x":1}' })).status).toBe(200);
+    const replayOnB = await rawRequest(b.url, rec.lastSent()!);
+    expect(replayOnB.status).toBe(409);
+    expect(replayOnB.headers['nen-error']).toBe('NEN_REPLAY');
+
+    const t = newTally();
+    const run = loadRun(clients, t);
+    await sleep(1500);
+    const hsBefore = (await b.metrics()).counters['nen.handshake'] ?? 0;
+    await a.stop('SIGKILL');
+    const okAtCrash = t.ok;
+    const deadline = Date.now() + 20_000;
+    while (t.ok < okAtCrash + 60 && Date.now() < deadline) await sleep(100);
+    await run.stop();
+    const hsAfter = (await b.metrics()).counters['nen.handshake'] ?? 0;
+    console.log(`[faults] instance crash: ok=${t.ok} (at crash ${okAtCrash}), network errors retried=${t.network}, other=${t.other.length}, lost=${t.lost}, handshakes on B after the crash=${hsAfter - hsBefore}`);
+    expect(t.ok).toBeGreaterThanOrEqual(okAtCrash + 60);
+    expect(clients.map((c) => c.session!.id)).toEqual(ids);
+    expect(hsAfter - hsBefore).toBe(0);
+    expect(t.other).toEqual([]);
+    expect(t.lost).toBe(0);
+  }, 200_000);
 });
 
 describe('in-memory store at capacity', () => {
