@@ -2,8 +2,8 @@
  * The hostile-input table (DESIGN properties 5, 7, 11, 12): every row is one request (or a short
  * sequence) an attacker or a broken client can send to the live demo, with the HTTP status and the
  * `nen-error` code the server must answer. hostile.test.ts runs it against `next start`;
- * HOSTILE_CASES.md is generated from it (`node --experimental-strip-types` not needed: the test
- * writes the markdown and fails when the committed file is stale).
+ * HOSTILE_CASES.md is rendered from it by `renderMarkdown()` (hostile.test.ts fails when the
+ * committed file is stale; NEN_UPDATE_TABLES=1 rewrites it).
  *
  * Check order the expectations rely on (packages/server/src/nen.ts): `nen` header syntax (400) →
  * timestamp (401) → content type (415) → body size (413) → session keys (401) → AEAD (401) →
@@ -135,7 +135,7 @@ export const HOSTILE_CASES: readonly HostileCase[] = [
     build: () => ({ req: sealedPost(hdr('AAAAAAAAAAAAAAAAAAAA')) }) },
   { id: 'H12', group: 'header', title: 'non-canonical base64url session id', input: 'session id `…AB` (non-zero trailing bits)', expect: { status: 400, code: 'NEN_MALFORMED' },
     build: () => ({ req: sealedPost(hdr('AAAAAAAAAAAAAAAAAAAAAB')) }) },
-  { id: 'H13', group: 'header', title: 'unknown flag bits', input: '`nen: …​.16` (flags = 16)', expect: { status: 400, code: 'NEN_MALFORMED' },
+  { id: 'H13', group: 'header', title: 'unknown flag bits', input: '`nen: 1.<sid>.0.1.<ts>.16` (flags = 16)', expect: { status: 400, code: 'NEN_MALFORMED' },
     build: () => ({ req: sealedPost(hdr(SID0, 1, { flags: 16 })) }) },
   { id: 'H14', group: 'header', title: 'epoch ≥ 2^32', input: 'epoch `4294967296`', expect: { status: 400, code: 'NEN_MALFORMED' },
     build: () => ({ req: sealedPost(hdr(SID0, 1, { epoch: '4294967296' })) }) },
