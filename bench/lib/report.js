@@ -30,7 +30,7 @@ function fmt(v) {
  * Line chart. series: [{ name, points: [[x, y], ...] }]. `categorical` spaces x values evenly
  * (concurrency levels), otherwise x is linear.
  */
-export function lineChart({ title, xLabel, yLabel, series, categorical = false, width = 640, height = 320, yMin = 0, refLine = null }) {
+export function lineChart({ title, xLabel, yLabel, series, categorical = false, width = 640, height = 320, yMin = 0, refLine = null, markers = [] }) {
   const m = { l: 60, r: 20, t: 46, b: 46 };
   const w = width - m.l - m.r;
   const h = height - m.t - m.b;
@@ -38,7 +38,7 @@ export function lineChart({ title, xLabel, yLabel, series, categorical = false, 
   const xs = [...new Set(all.map((p) => p[0]))].sort((a, b) => a - b);
   let yMax = niceMax(Math.max(...all.map((p) => p[1]), refLine ?? 0, 0));
   const xMin = categorical ? 0 : Math.min(...xs, 0);
-  const xMax = categorical ? Math.max(xs.length - 1, 1) : Math.max(...xs, 1);
+  const xMax = categorical ? Math.max(xs.length - 1, 1) : niceMax(Math.max(...xs, 1));
   const X = (x) => m.l + ((categorical ? xs.indexOf(x) : x) - xMin) / (xMax - xMin || 1) * w;
   const Y = (y) => m.t + h - ((y - yMin) / (yMax - yMin || 1)) * h;
   const parts = [];
@@ -56,6 +56,11 @@ export function lineChart({ title, xLabel, yLabel, series, categorical = false, 
   parts.push(`<line x1="${m.l}" x2="${m.l}" y1="${m.t}" y2="${m.t + h}" stroke="#6b7280"/>`);
   parts.push(`<text x="${m.l + w / 2}" y="${height - 8}" text-anchor="middle" font-size="12">${escapeHtml(xLabel)}</text>`);
   parts.push(`<text transform="translate(14 ${m.t + h / 2}) rotate(-90)" text-anchor="middle" font-size="12">${escapeHtml(yLabel)}</text>`);
+  for (const mk of markers) {
+    if (!Number.isFinite(mk.x)) continue;
+    const x = round(X(mk.x), 1);
+    parts.push(`<line class="marker" x1="${x}" x2="${x}" y1="${m.t}" y2="${m.t + h}" stroke="#d1d5db" stroke-dasharray="2 3"/><text x="${x + 3}" y="${m.t + h - 4}" font-size="10" fill="#6b7280">${escapeHtml(mk.label)}</text>`);
+  }
   if (refLine !== null) parts.push(`<line x1="${m.l}" x2="${m.l + w}" y1="${Y(refLine)}" y2="${Y(refLine)}" stroke="#9ca3af" stroke-dasharray="4 4"/>`);
   series.forEach((s, i) => {
     const c = COLORS[i % COLORS.length];
@@ -120,14 +125,14 @@ export function renderReport({ environment, stages, summary }) {
   const sections = [];
   const reg = stages.regression?.data;
   if (reg?.checks) {
-    sections.push(`<h2>Regression suite: ${reg.passed}/${reg.checks.length} passed</h2>`);
+    sections.push(`<h2 id="regression">Regression suite: ${reg.passed}/${reg.checks.length} passed</h2>`);
     sections.push(table(['property', 'check', 'expected', 'actual', 'result'], reg.checks.map((c) => [c.property, c.name, c.expected, c.actual, c.pass ? 'PASS' : 'FAIL'])));
   }
   const load = stages.load?.data;
   if (load?.levels?.length) {
     const lv = load.levels;
     const pts = (mode, f) => lv.map((l) => [l.concurrency, f(l[mode])]);
-    sections.push('<h2>Load levels (POST echo, 1 KB JSON, interleaved)</h2>');
+    sections.push('<h2 id="load">Load levels (POST echo, 1 KB JSON, interleaved)</h2>');
     sections.push('<div class="charts">');
     sections.push(lineChart({ title: 'Throughput vs concurrency', xLabel: 'concurrency', yLabel: 'req/s', categorical: true, series: [{ name: 'encrypted', points: pts('encrypted', (m) => m.rps) }, { name: 'plain', points: pts('plain', (m) => m.rps) }] }));
     sections.push(lineChart({ title: 'p99 latency vs concurrency', xLabel: 'concurrency', yLabel: 'ms', categorical: true, series: [{ name: 'encrypted', points: pts('encrypted', (m) => m.latencyMs.p99) }, { name: 'plain', points: pts('plain', (m) => m.latencyMs.p99) }] }));
@@ -143,7 +148,7 @@ export function renderReport({ environment, stages, summary }) {
   }
   const pay = stages.payload?.data;
   if (pay?.cases?.length) {
-    sections.push('<h2>Payload sizes: response wire bytes</h2><div class="charts">');
+    sections.push('<h2 id="payload">Payload sizes: response wire bytes</h2><div class="charts">');
     for (const kind of [...new Set(pay.cases.map((c) => c.kind))]) {
       const cs = pay.cases.filter((c) => c.kind === kind);
       sections.push(barChart({
@@ -165,7 +170,7 @@ export function renderReport({ environment, stages, summary }) {
   }
   const sc = stages.scenarios?.data;
   if (sc) {
-    sections.push('<h2>Scenarios</h2>');
+    sections.push('<h2 id="scenarios">Scenarios</h2>');
     const hs = sc.handshakes?.levels ?? [];
     if (hs.length) {
       sections.push('<div class="charts">');
@@ -185,9 +190,11 @@ export function renderReport({ environment, stages, summary }) {
   const mem = stages.memory?.data;
   if (mem?.samples?.length) {
     const targets = [...new Set(mem.samples.map((s) => s.target))];
-    sections.push('<h2>Server memory over the run</h2><div class="charts">');
-    sections.push(lineChart({ title: 'Server RSS over time', xLabel: 'seconds', yLabel: 'MiB', series: targets.map((t) => ({ name: `rss ${t}`, points: mem.samples.filter((s) => s.target === t).map((s) => [s.t, s.rss / 2 ** 20]) })) }));
-    sections.push(lineChart({ title: 'Server heap used over time', xLabel: 'seconds', yLabel: 'MiB', series: targets.map((t) => ({ name: `heap ${t}`, points: mem.samples.filter((s) => s.target === t && typeof s.heapUsed === 'number').map((s) => [s.t, s.heapUsed / 2 ** 20]) })) }));
+    sections.push('<h2 id="memory">Server memory over the run</h2><div class="charts">');
+    const markers = [];
+    for (const smp of mem.samples) if (smp.stage && !markers.some((mk) => mk.label === smp.stage)) markers.push({ x: smp.t, label: smp.stage });
+    sections.push(lineChart({ markers, title: 'Server RSS over time', xLabel: 'seconds', yLabel: 'MiB', series: targets.map((t) => ({ name: `rss ${t}`, points: mem.samples.filter((s) => s.target === t).map((s) => [s.t, s.rss / 2 ** 20]) })) }));
+    sections.push(lineChart({ markers, title: 'Server heap used over time', xLabel: 'seconds', yLabel: 'MiB', series: targets.map((t) => ({ name: `heap ${t}`, points: mem.samples.filter((s) => s.target === t && typeof s.heapUsed === 'number').map((s) => [s.t, s.heapUsed / 2 ** 20]) })) }));
     sections.push('</div>');
     sections.push(`<pre>${escapeHtml(JSON.stringify(mem.summary, null, 2))}</pre>`);
   }

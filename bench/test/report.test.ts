@@ -21,7 +21,7 @@ const stages = {
     plain: { requestWireBytes: size, responseWireBytesGzip: size / 5, latencyMs: lat(1) },
     ratios: { encryptedVsPlaintext: 1.01, encryptedVsPlainGzip: 5, encryptedCompressedVsPlainGzip: 1.2 },
   })) } }),
-  memory: stageEnvelope({ stage: 'memory', ok: true, startedAt: now, finishedAt: now, environment, data: { samples: [0, 1, 2].map((t) => ({ t, target: 'http://127.0.0.1:3000', requests: t * 100, rss: (100 + t) * 2 ** 20, heapUsed: 50 * 2 ** 20, sessions: 1 })), summary: {} } }),
+  memory: stageEnvelope({ stage: 'memory', ok: true, startedAt: now, finishedAt: now, environment, data: { samples: [0, 1, 2].map((t) => ({ t, stage: t < 2 ? 'load' : 'payload', target: 'http://127.0.0.1:3000', requests: t * 100, rss: (100 + t) * 2 ** 20, heapUsed: 50 * 2 ** 20, sessions: 1 })), summary: {} } }),
 };
 
 describe('result schema', () => {
@@ -58,6 +58,8 @@ describe('report', () => {
     for (const title of ['Throughput vs concurrency', 'p99 latency vs concurrency', 'Overhead ratio encrypted / plain', 'Response bytes on the wire (json)', 'Server RSS over time']) expect(html).toContain(title);
     expect((html.match(/<polyline class="series"/g) ?? []).length).toBeGreaterThanOrEqual(6);
     expect((html.match(/<rect class="bar"/g) ?? []).length).toBe(8);
+    // stage boundaries on both memory charts
+    expect((html.match(/<line class="marker"/g) ?? []).length).toBe(4);
   });
 
   it('escapes text from the target', () => {
