@@ -11,7 +11,7 @@ import { SMALL_INPUT } from '../src/backend/node.js';
 import { loadAll } from './backends.js';
 import { toHex } from './vectors.js';
 
-const SIZES = [0, 1, 15, 16, 17, 63, 64, 65, 255, 256, 1000, 4096, 65_537];
+const SIZES = [0, 1, 15, 16, 17, 63, 64, 65, 255, 256, 1000, 4096, 8191, 8192, 8193, 65_537];
 
 describe('cross-backend agreement', () => {
   let backends: Backend[] = [];

@@ -1,12 +1,13 @@
 /**
- * The Node.js server fast path: node:crypto (OpenSSL) for ChaCha20-Poly1305 (RFC 8439 §2.8) and
- * for HKDF-SHA256 (RFC 5869), HMAC-SHA256 and SHA-256 on large inputs; the KEM and HPKE operations
- * (X-Wing, ML-KEM-768, RFC 9180 base mode + Export) and the small-input hashes are delegated to
- * the Wasm backend. Delegated calls are byte-identical to the Wasm backend by construction;
+ * The Node.js server fast path: node:crypto (OpenSSL) for ChaCha20-Poly1305 (RFC 8439 §2.8),
+ * HKDF-SHA256 (RFC 5869), HMAC-SHA256 and SHA-256 on large inputs; the KEM and HPKE operations
+ * (X-Wing, ML-KEM-768, RFC 9180 base mode + Export) and small messages / hash inputs are
+ * delegated to the Wasm backend. Delegated calls are byte-identical to the Wasm backend by construction;
  * cross-tests check the rest against the Wasm and @noble backends and node:crypto.
  *
  * Chosen by measurement (bench/crypto/run.js and ad-hoc runs on the 2-core VM, Nov 2026):
- *  - AEAD: node:crypto 1 MB seal+open ≈ 5× the Wasm's throughput, equal to raw node:crypto.
+ *  - AEAD: node:crypto 1 MB seal+open ≈ 3–5× the Wasm's throughput, equal to raw node:crypto;
+ *    below SMALL_MESSAGE bytes the Wasm is faster (per-call cipher setup), so it does those.
  *  - Hashes: per call, node:crypto costs ≈ 1.5–6 µs (createHash/createHmac objects), the Wasm
  *    ≈ 0.4–1.2 µs on 64-byte inputs; node:crypto wins from a few KB (SHA-256 of 64 KB: 33 vs
  *    119 µs). Inputs below SMALL_INPUT bytes go to the Wasm.
@@ -41,10 +42,19 @@ function plain(b: Buffer): Uint8Array {
   return b.byteOffset === 0 && b.buffer.byteLength === b.length ? new Uint8Array(b.buffer, 0, b.length) : copy(b);
 }
 
+/**
+ * Messages shorter than this (bytes) are sealed/opened by the Wasm: createCipheriv's per-call
+ * setup dominates there (1 KB seal+open: Wasm ≈ 6–8 µs; node:crypto ≈ 13 µs on Node 20 and
+ * ≈ 39 µs on Node 24), while node:crypto is 2–4× faster from 16–64 KB.
+ */
+export const SMALL_MESSAGE = 8192;
+
 class NodeAead implements Aead {
   #key: Uint8Array | null;
-  constructor(key: Uint8Array) {
+  #small: Aead | null;
+  constructor(key: Uint8Array, wasm: Backend) {
     assertLength(key, AEAD_KEY_LENGTH, 'ChaCha20-Poly1305 key');
+    this.#small = wasm.createAead(key);
     this.#key = key.slice();
   }
   #use(nonce: Uint8Array, aad: Uint8Array): Uint8Array {
@@ -56,6 +66,7 @@ class NodeAead implements Aead {
   seal(nonce: Uint8Array, aad: Uint8Array, plaintext: Uint8Array): Uint8Array {
     const key = this.#use(nonce, aad);
     assertBytes(plaintext, 'plaintext');
+    if (plaintext.length < SMALL_MESSAGE) return (this.#small as Aead).seal(nonce, aad, plaintext);
     const c = createCipheriv('chacha20-poly1305', key, nonce, { authTagLength: AEAD_TAG_LENGTH });
     c.setAAD(aad, { plaintextLength: plaintext.length });
     const body = c.update(plaintext);
@@ -68,6 +79,7 @@ class NodeAead implements Aead {
     assertBytes(ciphertextAndTag, 'ciphertext');
     const n = ciphertextAndTag.length - AEAD_TAG_LENGTH;
     if (n < 0) throw new NenCryptoError('NEN_CRYPTO_LENGTH', `nen: ciphertext shorter than the ${AEAD_TAG_LENGTH}-byte tag`);
+    if (n < SMALL_MESSAGE) return (this.#small as Aead).open(nonce, aad, ciphertextAndTag);
     const d = createDecipheriv('chacha20-poly1305', key, nonce, { authTagLength: AEAD_TAG_LENGTH });
     d.setAAD(aad, { plaintextLength: n });
     d.setAuthTag(ciphertextAndTag.subarray(n));
@@ -84,6 +96,8 @@ class NodeAead implements Aead {
   dispose(): void {
     wipe(this.#key);
     this.#key = null;
+    this.#small?.dispose();
+    this.#small = null;
   }
   [Symbol.dispose](): void {
     this.dispose();
@@ -151,7 +165,7 @@ export function createNodeBackend(wasm: Backend): Backend {
       // Each of the ceil(length / 32) HMAC blocks hashes prk, the previous block and info.
       return prk.length + info.length + 33 < SMALL_INPUT ? wasm.hkdfExpand(prk, info, length) : hkdfExpand(prk, info, length);
     },
-    createAead: (key: Uint8Array) => new NodeAead(key),
+    createAead: (key: Uint8Array) => new NodeAead(key, wasm),
     generateKeyPair: (k) => kem.generateKeyPair(k),
     deriveKeyPair: (k, ikm) => kem.deriveKeyPair(k, ikm),
     createRecipientKey: (k, sk) => kem.createRecipientKey(k, sk),
