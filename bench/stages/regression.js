@@ -403,6 +403,46 @@ export async function run(ctx) {
     return { actual: `tampered terminate → ${status}; request on the session afterwards → ${fmt(r)}`, pass: status === 401 && r.status === 200 };
   });
 
+  await check(7, 'timestamp outside the ±30 s window (+60 s)', '401 NEN_TIMESTAMP', async () => {
+    const { wire, outcome } = await tamperRequest({ path: '/api/echo', init: echoInit(), mutate: (r) => mutateNenField(r, 4, (v) => String(Number(v) + 60_000)) });
+    return { actual: wire ? `${fmt(wire)}; ${outcome}` : 'not sent', pass: wire?.status === 401 && wire?.code === 'NEN_TIMESTAMP' };
+  });
+  await check(5, 'confidential query (confidentialQuery: true)', 'no query in the URL on the wire; the handler sees it', async () => {
+    const urls = [];
+    const client = await ctx.makeClient({ confidentialQuery: true, tamper: (req) => void (isSessionUrl(req.url) || urls.push(req.url)) });
+    const res = await client.fetch('/api/echo?secret=hunter2&x=1');
+    const b = await res.json();
+    await client.terminate().catch(() => {});
+    const leaked = urls.some((u) => u.includes('hunter2'));
+    return { actual: `${res.status}, wire URL ${urls[0] ? new URL(urls[0]).pathname + new URL(urls[0]).search : '?'}, handler saw ${JSON.stringify(b?.query)}`, pass: res.status === 200 && !leaked && b?.query?.secret === 'hunter2' };
+  });
+  await check(10, 'compression inside the envelope (compress: true), 20 KB JSON', 'request body on the wire < plaintext, echo intact', async () => {
+    const wires = [];
+    const client = await ctx.makeClient({ compress: true, onWire: (e) => void (isSessionUrl(e.url) || wires.push(e)) });
+    const doc = JSON.stringify({ items: Array.from({ length: 200 }, (_, i) => ({ id: i, name: `user ${i}`, email: `user${i}@example.com`, active: i % 3 === 0 })) });
+    const res = await client.fetch('/api/echo', { method: 'POST', headers: json, body: doc });
+    const text = await res.text();
+    await client.terminate().catch(() => {});
+    const w = wires[0];
+    return { actual: `${res.status}, plaintext ${doc.length} B, request wire ${w?.reqBytes} B, response wire ${w?.resBytes} B, echo ${text === doc ? 'intact' : 'differs'}`, pass: res.status === 200 && text === doc && w && w.reqBytes < doc.length / 2 };
+  });
+  await check(8, 'rotate (rekey without a new KEM)', 'same session, epoch + 1, new requests work, a request sealed before the rotation still accepted (grace)', async () => {
+    const h = await holdingClient();
+    await h.client.handshake();
+    const before = h.client.session;
+    const held = await h.capture('/api/echo', echoInit());
+    await h.client.rotate();
+    const after = h.client.session;
+    const res = await h.client.fetch('/api/echo', echoInit());
+    await res.arrayBuffer();
+    const old = await rawSend(held);
+    await h.client.terminate().catch(() => {});
+    return {
+      actual: `epoch ${before?.epoch} → ${after?.epoch}, ${after?.id === before?.id ? 'same' : 'different'} session, request ${res.status}, old-epoch request ${fmt(old)}`,
+      pass: after?.id === before?.id && after?.epoch === (before?.epoch ?? 0) + 1 && res.status === 200 && old.status === 200,
+    };
+  });
+
   // ---------------------------------------------------------------- replay
   await check(7, 'replay of an accepted request', '409', async () => {
     const h = await holdingClient();
