@@ -21,6 +21,7 @@ let normal: NenClient;
 let capturer: NenClient;
 let ctx: CaseContext;
 let roundTrips = 0;
+let normalSessionId: string | undefined;
 let addrCounter = 0;
 
 beforeAll(async () => {
@@ -93,7 +94,11 @@ describe('hostile-input battery (live next start)', () => {
     expect(readFileSync(file, 'utf8')).toBe(md);
   });
 
-  it('the normal client works before the battery', normalRoundTrip);
+  it('the normal client works before the battery', async () => {
+    await normalRoundTrip();
+    normalSessionId = normal.session?.id;
+    expect(normalSessionId).toBeTruthy();
+  });
 
   for (const c of HOSTILE_CASES.filter((x) => (x.runner ?? 'raw') === 'raw')) {
     it(`${c.id} ${c.title} → ${c.expect.status} ${c.expect.code ?? ''}`, async () => {
@@ -171,6 +176,6 @@ describe('hostile-input battery (live next start)', () => {
     expect(internal, server.log().slice(-3000)).toEqual([]);
     expect(server.log()).not.toMatch(/uncaught|unhandled/i);
     await normalRoundTrip();
-    expect(normal.session).not.toBeNull();
+    expect(normal.session?.id).toBe(normalSessionId);
   });
 });
