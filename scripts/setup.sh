@@ -26,6 +26,16 @@ if [ -n "$WB_VERSION" ] && [ "$(wasm-bindgen --version 2>/dev/null | awk '{print
   cargo install wasm-bindgen-cli --version "$WB_VERSION" --force
 fi
 
+# Fuzzing (cargo fuzz needs nightly for -Zsanitizer): the nightly toolchain and cargo-fuzz.
+if ! rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
+  log "installing the nightly toolchain (minimal profile) for cargo fuzz"
+  rustup toolchain install nightly --profile minimal >/dev/null
+fi
+if ! cargo fuzz --version >/dev/null 2>&1; then
+  log "installing cargo-fuzz"
+  cargo install cargo-fuzz --version 0.13.2 >/dev/null 2>&1
+fi
+
 need_apt=()
 command -v redis-server >/dev/null 2>&1 || need_apt+=(redis-server)
 [ -x /usr/bin/chromium ] || need_apt+=(chromium)

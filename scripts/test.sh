@@ -21,6 +21,7 @@ stage() { # stage NAME CMD...
 
 stage "build (turbo: wasm, packages, demo app)" pnpm turbo run build --output-logs=errors-only
 stage "rust: cargo test (vectors, edge cases)" cargo test --release --manifest-path crates/Cargo.toml --features hazmat
+stage "rust: cargo fuzz, every target 20 s from the committed seeds" bash crates/nen-core/fuzz/run.sh "${NEN_FUZZ_SECONDS:-20}"
 stage "typecheck (turbo)" pnpm turbo run typecheck --output-logs=errors-only
 # One package at a time: the suites start servers and browsers on a 2-core machine.
 stage "vitest, Node $(node --version): all packages" pnpm turbo run test --concurrency=1 --output-logs=full
