@@ -1,6 +1,6 @@
 /**
- * The bench's quick mode against a real `next start` of the demo app: builds the app when .next is
- * missing or older than its sources and the SDK builds, starts it on a free 127.0.0.1 port with
+ * The bench's quick mode against a real `next start` of the demo app: builds the app into its own
+ * distDir (.next-bench) when that is missing or older than the app's sources and the SDK builds, starts it on a free 127.0.0.1 port with
  * NEN_BENCH_METRICS=1 (in-memory store), runs `node run-all.js --quick` as a child process into a
  * temporary results directory, and stops the server afterwards.
  *
@@ -22,6 +22,9 @@ const benchDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const repoRoot = resolve(benchDir, '..');
 const appDir = join(repoRoot, 'apps/demo');
 const nextBin = join(appDir, 'node_modules/next/dist/bin/next');
+// Its own build directory (the demo's next.config honours NEXT_DIST_DIR): another `next build` of
+// the demo in the same checkout can then never rewrite the files this test's server is serving.
+const DIST_DIR = '.next-bench';
 
 let server: ChildProcess | undefined;
 let serverLog = '';
@@ -34,14 +37,14 @@ function newestMtime(path: string, depth = 0): number {
   if (!st.isDirectory()) return st.mtimeMs;
   let newest = 0;
   for (const name of readdirSync(path)) {
-    if (name === 'node_modules' || name === '.next' || name === 'test-results') continue;
+    if (name === 'node_modules' || name.startsWith('.next') || name === 'test-results') continue;
     newest = Math.max(newest, newestMtime(join(path, name), depth + 1));
   }
   return newest;
 }
 
 function buildIsFresh(): boolean {
-  const id = join(appDir, '.next/BUILD_ID');
+  const id = join(appDir, DIST_DIR, 'BUILD_ID');
   if (!existsSync(id)) return false;
   const built = statSync(id).mtimeMs;
   const inputs = ['app', 'components', 'lib', 'next.config.ts', 'package.json'].map((p) => join(appDir, p));
@@ -97,7 +100,7 @@ beforeAll(async () => {
   // Build when stale; if another `next build` of the app is running (a shared checkout), wait for
   // it and look again rather than fail (bounded: 5 minutes).
   for (let attempt = 0; !buildIsFresh(); attempt++) {
-    const build = spawnSync(process.execPath, [nextBin, 'build'], { cwd: appDir, encoding: 'utf8', timeout: 300_000, env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+    const build = spawnSync(process.execPath, [nextBin, 'build'], { cwd: appDir, encoding: 'utf8', timeout: 300_000, env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEXT_DIST_DIR: DIST_DIR } });
     if (build.status === 0) break;
     const busy = /Another next build process is already running/.test(`${build.stdout}${build.stderr}`);
     if (!busy || attempt >= 60) throw new Error(`next build failed:\n${build.stdout}\n${build.stderr}`);
@@ -105,7 +108,7 @@ beforeAll(async () => {
   }
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEN_BENCH_METRICS: '1', NEN_HANDSHAKE_RATE: '100000000', NODE_ENV: 'production' };
+  const env: NodeJS.ProcessEnv = { ...process.env, NEXT_DIST_DIR: DIST_DIR, NEXT_TELEMETRY_DISABLED: '1', NEN_BENCH_METRICS: '1', NEN_HANDSHAKE_RATE: '100000000', NODE_ENV: 'production' };
   delete env.REDIS_URL;
   server = spawn(process.execPath, [nextBin, 'start', '-H', '127.0.0.1', '-p', String(port)], { cwd: appDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const keep = (c: Buffer) => {
