@@ -12,6 +12,8 @@
  *  - One handshake in flight whatever the concurrency; sequence numbers are allocated
  *    synchronously per session and continue across rekeys (the server's replay window is per
  *    session), so a (key, nonce) pair is never reused.
+ *  - Several pins (rotation): only `NEN_UNKNOWN_KEY_ID` moves a handshake on to the next pin; a
+ *    failed key confirmation under a pin the server claims to hold is final (a substituted key).
  *  - Session keys are reference counted: a replaced session is disposed only when its last
  *    in-flight request or stream finishes.
  */
@@ -73,8 +75,13 @@ export interface NenClientOptions {
   baseUrl?: string;
   /** Where the session routes are mounted (default `/api/nen`). */
   sessionPath?: string;
-  /** Pinned server key "kid:base64url(publicKey)" (from `nen keygen`): authenticates the server independently of TLS. */
-  serverKey?: string;
+  /**
+   * Pinned server key(s) "kid:base64url(publicKey)" (from `nen keygen`): authenticates the server
+   * independently of TLS. Several pins (newest first) bridge a key rotation: each handshake uses the
+   * first pin and, when the server answers `NEN_UNKNOWN_KEY_ID`, tries the next one (each at most
+   * once per handshake). Every pin is trusted equally: drop a pin as soon as its key is retired.
+   */
+  serverKey?: string | readonly string[];
   /** KEM when no key is pinned (default X-Wing). */
   kem?: 'xwing' | 'mlkem768';
   /** Crypto backend (default 'auto'). */
@@ -210,10 +217,25 @@ function asBody(b: Uint8Array): BodyInit {
   return b as Uint8Array<ArrayBuffer>;
 }
 
+/** `serverKey` option → pins, in order; a malformed pin or an empty list is NEN_BAD_SERVER_KEY. */
+function parsePins(serverKey: string | readonly string[] | undefined): readonly ServerKeyPin[] {
+  if (serverKey === undefined || serverKey === '') return [];
+  if (typeof serverKey === 'string') return [parseServerKeyPin(serverKey)];
+  if (!Array.isArray(serverKey) || serverKey.length === 0 || serverKey.length > 16) {
+    throw clientError('NEN_BAD_SERVER_KEY', 'serverKey must be a pin or a list of 1 to 16 pins');
+  }
+  const pins = serverKey.map((p: unknown) => {
+    if (typeof p !== 'string') throw clientError('NEN_BAD_SERVER_KEY', 'each pin must be a "kid:base64url(publicKey)" string');
+    return parseServerKeyPin(p);
+  });
+  if (new Set(pins.map((p) => p.kid)).size !== pins.length) throw clientError('NEN_BAD_SERVER_KEY', 'two pins share a key id');
+  return pins;
+}
+
 export function createNenClient(options: NenClientOptions = {}): NenClient {
   const sessionPath = (options.sessionPath ?? '/api/nen').replace(/\/+$/, '');
-  const pin: ServerKeyPin | undefined = options.serverKey ? parseServerKeyPin(options.serverKey) : undefined;
-  const kem: KemId = pin?.kem ?? (options.kem === 'mlkem768' ? KEM_ID.MLKEM768 : KEM_ID.XWING);
+  const pins: readonly ServerKeyPin[] = parsePins(options.serverKey);
+  const unpinnedKem: KemId = options.kem === 'mlkem768' ? KEM_ID.MLKEM768 : KEM_ID.XWING;
   const timeoutMs = options.timeoutMs ?? 30_000;
   const maxResponse = options.maxResponseBytes ?? 64 * 1024 * 1024;
   const lifetime = options.sessionLifetimeSeconds ?? 0;
@@ -285,9 +307,27 @@ export function createNenClient(options: NenClientOptions = {}): NenClient {
     return e;
   }
 
+  /**
+   * One handshake. With several pins, a `NEN_UNKNOWN_KEY_ID` answer (this server does not hold that
+   * key id: before or after a rotation) moves on to the next pin; every other outcome is final. The
+   * answer is unauthenticated, so an active attacker can at most make the client use another of its
+   * own pins, all of which authenticate the server.
+   */
   async function runHandshake(signal: AbortSignal | null): Promise<SessionState> {
+    if (pins.length === 0) return handshakeAttempt(signal, undefined);
+    for (let i = 0; ; i++) {
+      try {
+        return await handshakeAttempt(signal, pins[i]);
+      } catch (e) {
+        if (i + 1 < pins.length && e instanceof NenProtocolError && e.code === 'NEN_UNKNOWN_KEY_ID') continue;
+        throw e;
+      }
+    }
+  }
+
+  async function handshakeAttempt(signal: AbortSignal | null, pin: ServerKeyPin | undefined): Promise<SessionState> {
     const be = await backend();
-    const st = clientHandshakeStart(be, { kem, ...(pin ? { pin } : {}), lifetime });
+    const st = clientHandshakeStart(be, { kem: pin?.kem ?? unpinnedKem, ...(pin ? { pin } : {}), lifetime });
     const url = resolveUrl(`${sessionPath}/handshake`);
     const t = withTimeout(signal);
     const t0 = Date.now();

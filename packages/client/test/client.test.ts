@@ -30,6 +30,11 @@ describe('argument validation', () => {
   it('rejects bad pins, bodies on GET and unresolvable URLs with typed errors', async () => {
     expect(() => createNenClient({ serverKey: 'nope' })).toThrow(expect.objectContaining({ code: 'NEN_BAD_SERVER_KEY' }));
     expect(() => createNenClient({ serverKey: 'k1:AAAA' })).toThrow(expect.objectContaining({ code: 'NEN_BAD_SERVER_KEY' }));
+    expect(() => createNenClient({ serverKey: [] })).toThrow(expect.objectContaining({ code: 'NEN_BAD_SERVER_KEY' }));
+    expect(() => createNenClient({ serverKey: ['k1:AAAA'] })).toThrow(expect.objectContaining({ code: 'NEN_BAD_SERVER_KEY' }));
+    const xwingPk = `k1:${'A'.repeat(1622)}`; // 1216 bytes of base64url
+    expect(() => createNenClient({ serverKey: [xwingPk, xwingPk] })).toThrow(expect.objectContaining({ code: 'NEN_BAD_SERVER_KEY' }));
+    expect(() => createNenClient({ serverKey: [xwingPk, xwingPk.replace('k1:', 'k2:')] })).not.toThrow();
     expect(() => createNenClient({ sessionLifetimeSeconds: -1 })).toThrow(expect.objectContaining({ code: 'NEN_BAD_INPUT' }));
     const c = createNenClient({ backend: 'noble' });
     await expect(c.fetch('/relative')).rejects.toMatchObject({ code: 'NEN_BAD_INPUT' });

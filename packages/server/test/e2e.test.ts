@@ -553,6 +553,43 @@ describe.each(['noble', 'wasm', 'auto'] as const)('Nen over HTTP (%s backend)', 
       await expect(Promise.resolve().then(() => ctx.client({ serverKey: 'k1:not-a-key' }))).rejects.toMatchObject({ code: 'NEN_BAD_SERVER_KEY' });
     });
 
+    it('several pins bridge a rotation: the next pin is tried only on NEN_UNKNOWN_KEY_ID, each once', async () => {
+      // After the rotation: this instance holds k1 and k2 (k2 = OTHER_SEED); ctx.server holds only k1 (before it).
+      const rotated = createNen({ backend: ctx.backend, serverKeys: `k1:${SEED},k2:${OTHER_SEED}`, store: memoryStore({ shared: false }), handshakeRateLimit: 0 });
+      const server2 = await serve({ '/api/nen/*': rotated.routes });
+      try {
+        const byKid = new Map((await rotated.publicKeys()).map((k) => [k.kid, k.pin]));
+        const k1 = byKid.get('k1')!;
+        const k2 = byKid.get('k2')!;
+        expect(k1).toBe(ctx.pin);
+        const attempt = async (url: string, serverKey: string[]) => {
+          const seen: WireExchange[] = [];
+          const c = createNenClient({ baseUrl: url, backend: ctx.backend, serverKey, onExchange: (e) => seen.push(e) });
+          const r = await c.handshake().then((info) => info.keyId, (e: unknown) => e);
+          return { r, statuses: seen.map((e) => e.status) };
+        };
+        // A client shipped with [new, old] against a server before the rotation: k2 unknown → k1.
+        expect(await attempt(ctx.server.url, [k2, k1])).toEqual({ r: 'k1', statuses: [400, 200] });
+        // ... and after it: the first pin at once.
+        expect(await attempt(server2.url, [k2, k1])).toEqual({ r: 'k2', statuses: [200] });
+        // A key confirmation failure under a kid the server holds is final (substituted key), not a reason to try the next pin.
+        const wrongK1 = `k1:${k2.slice(3)}`;
+        const failed = await attempt(server2.url, [wrongK1, k2]);
+        expect(failed.r).toMatchObject({ code: 'NEN_HANDSHAKE_FAILED' });
+        expect(failed.statuses).toEqual([200]);
+        // Every pin unknown: each tried once, then the typed error.
+        const none = await attempt(ctx.server.url, [k2, `k3:${k2.slice(3)}`]);
+        expect(none.r).toMatchObject({ code: 'NEN_UNKNOWN_KEY_ID', status: 400 });
+        expect(none.statuses).toEqual([400, 400]);
+        // Requests work on the session made with the fallback pin.
+        const c = createNenClient({ baseUrl: ctx.server.url, backend: ctx.backend, serverKey: [k2, k1] });
+        expect(await (await c.fetch('/api/echo', { method: 'POST', body: 'after fallback' })).text()).toBe('after fallback');
+      } finally {
+        await server2.close();
+        await rotated.close();
+      }
+    });
+
     it('unpinned handshakes work (ML-KEM-768 selectable) and the client may ask for a shorter lifetime', async () => {
       const client = createNenClient({ baseUrl: ctx.server.url, backend: ctx.backend, kem: 'mlkem768', sessionLifetimeSeconds: 60 });
       const info = await client.handshake();
