@@ -242,17 +242,19 @@ export async function run(ctx) {
     return { actual: `${res.status}, ${JSON.stringify(got)}`, pass: res.status === 200 && got?.method === 'GET' && got?.query?.x === '1' && got?.query?.y === 'two' };
   });
 
-  await check(5, 'encrypted GET with a percent-encoded query (%20, +, %2F, UTF-8)', '200 for each, query decoded by the handler', async () => {
+  // Any query a browser or fetch() sends must authenticate, not only the form-encoded canonical
+  // one (a server that rebuilds the query, e.g. with URLSearchParams, breaks on %20, ~, ! or a bare key).
+  await check(5, 'encrypted GET with query strings as sent (%20, +, ~, !, bare key, %2F, UTF-8)', '200 for each, query decoded by the handler', async () => {
     const client = await ctx.makeClient();
-    const cases = [['a%20b', 'a b'], ['a+b', 'a b'], ['a%2Fb', 'a/b'], ['caf%C3%A9', 'café']];
+    const cases = [['q=a%20b', 'q', 'a b'], ['q=a+b', 'q', 'a b'], ['q=a~b', 'q', 'a~b'], ['q=a!b', 'q', 'a!b'], ['flag', 'flag', ''], ['q=a%2Fb', 'q', 'a/b'], ['q=caf%C3%A9', 'q', 'café']];
     const got = [];
     let pass = true;
-    for (const [raw, want] of cases) {
+    for (const [raw, key, want] of cases) {
       try {
-        const res = await client.fetch(`/api/echo?q=${raw}`);
+        const res = await client.fetch(`/api/echo?${raw}`);
         const b = await res.json();
-        got.push(`${raw}→${res.status} ${JSON.stringify(b?.query?.q)}`);
-        pass &&= res.status === 200 && b?.query?.q === want;
+        got.push(`${raw}→${res.status}${res.status === 200 ? ' ' + JSON.stringify(b?.query?.[key]) : ''}`);
+        pass &&= res.status === 200 && b?.query?.[key] === want;
       } catch (e) {
         got.push(`${raw}→${describeError(e)}`);
         pass = false;
