@@ -2,19 +2,25 @@
 /**
  * `nen` CLI. `nen keygen [--kem xwing|mlkem768] [--kid <id>]` generates a long-term server KEM key
  * (HPKE serialized private key = seed; X-Wing draft-ietf-hpke-pq by default, or ML-KEM-768 FIPS 203)
- * and prints the env line for the server and the pin for clients.
+ * and prints the env line for the server, the pin for clients, and a fresh `NEN_STORE_KEY` (32
+ * random bytes, base64url) for deployments on Redis.
  *
- * Pitfall: the env line is a secret (it is the private key): it goes to stdout only, for the
- * operator to put into a secret store; the pin (public key) is safe to publish.
+ * Pitfalls: the env lines are secrets (the private key, the store key): they go to stdout only, for
+ * the operator to put into a secret store; the pin (public key) is safe to publish. NEN_STORE_KEY is
+ * set once per deployment and kept across server key rotations: replacing it makes every session
+ * stored in Redis unreadable, so it is printed as a suggestion, not a value to copy at each rotation.
  */
-import { KEM_ID, loadBackend } from '@nen/core';
+import { randomBytes } from 'node:crypto';
+import { KEM_ID, loadBackend, toBase64Url } from '@nen/core';
 import { generateServerKey } from './keys.js';
 
 const USAGE = `usage: nen keygen [--kem xwing|mlkem768] [--kid <id>]
 
 Generates a server key. Put the NEN_SERVER_KEYS line in the server's secret environment
 (append ",<entry>" to an existing value to rotate: several keys may be live), and give clients the
-pin (createNenClient({ serverKey: "<pin>" }) / NEXT_PUBLIC_NEN_SERVER_KEY).`;
+pin (createNenClient({ serverKey: "<pin>" }) / NEXT_PUBLIC_NEN_SERVER_KEY; during a rotation
+serverKey: ["<new pin>", "<old pin>"]). With Redis (REDIS_URL), also set NEN_STORE_KEY once, the same
+on every instance, and keep it when rotating server keys.`;
 
 async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
@@ -52,6 +58,11 @@ async function main(argv: string[]): Promise<number> {
   process.stdout.write(`# Nen server key (${k.kem}), key id ${kid}\n`);
   process.stdout.write(`# server (secret):\nNEN_SERVER_KEYS=${k.env}\n`);
   process.stdout.write(`# client pin (public):\nNEN_SERVER_PIN=${k.pin}\n`);
+  const storeKey = randomBytes(32);
+  process.stdout.write('# Redis deployments only (secret): wraps session secrets at rest. Set it ONCE, the same on every instance;\n');
+  process.stdout.write('# keep the existing value when rotating server keys (replacing it ends every stored session):\n');
+  process.stdout.write(`NEN_STORE_KEY=${toBase64Url(storeKey)}\n`);
+  storeKey.fill(0);
   return 0;
 }
 

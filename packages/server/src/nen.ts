@@ -307,6 +307,11 @@ function normaliseStoreError(e: unknown): NenProtocolError | undefined {
   return undefined;
 }
 
+/** Logged at start when the Redis store runs without NEN_STORE_KEY. */
+const STORE_KEY_WARNING = 'NEN_STORE_KEY is not set: the key wrapping session secrets in Redis is derived from the whole NEN_SERVER_KEYS set, '
+  + 'so adding or removing a server key makes every stored session unreadable (clients re-handshake) and, during a rolling restart, '
+  + 'instances with different key sets cannot read each other\'s sessions. Set NEN_STORE_KEY (nen keygen prints one) to the same value on every instance, once.';
+
 export function createNen(config: NenConfig = {}): Nen {
   const ttlS = config.sessionTtlSeconds ?? envInt('NEN_SESSION_TTL', 3600);
   const idleS = config.idleTimeoutSeconds ?? envInt('NEN_IDLE_TIMEOUT', 900);
@@ -331,17 +336,23 @@ export function createNen(config: NenConfig = {}): Nen {
   const store: SessionStore = config.store ?? (() => {
     const url = process.env.REDIS_URL;
     if (url) {
-      // Wrap key for secrets at rest: NEN_STORE_KEY, else derived from the server keys (all
-      // instances sharing NEN_SERVER_KEYS derive the same one).
+      // Wrap key for secrets at rest: NEN_STORE_KEY (32 random bytes from `nen keygen`, the same on
+      // every instance, kept across server key rotations), else derived from the whole server key
+      // set. The fallback is kept for compatibility but warned about: any change of NEN_SERVER_KEYS
+      // changes it. (A default from one "stable" server key is not safe either: that key is
+      // eventually retired, and a key that authenticates handshakes should not double as a
+      // storage key whose loss or rotation silently ends sessions.)
       let wrapKey: Uint8Array;
       const sk = process.env.NEN_STORE_KEY;
       if (sk) {
+        if (sk.length < 32) throw new NenConfigError('NEN_STORE_KEY must be at least 32 characters of secret randomness (use the NEN_STORE_KEY line that `nen keygen` prints)');
         wrapKey = createHash('sha256').update('nen/1 store key').update(sk).digest();
       } else {
-        if (!keySpecs) throw new NenConfigError('REDIS_URL needs NEN_SERVER_KEYS or NEN_STORE_KEY (to wrap session secrets at rest, identically on every instance)');
+        if (!keySpecs) throw new NenConfigError('REDIS_URL needs NEN_STORE_KEY (or at least NEN_SERVER_KEYS) to wrap session secrets at rest, identically on every instance');
         const h = createHash('sha256').update('nen/1 store key');
         for (const s of [...keySpecs].sort((a, b) => (a.kid < b.kid ? -1 : 1))) h.update(s.kid).update(s.privateKey);
         wrapKey = h.digest();
+        log({ level: 'warn', event: 'config.store_key_derived', reason: STORE_KEY_WARNING });
       }
       ownStore = true;
       return redisStore({ url, wrapKey, logger: (e) => log({ level: e.level, event: e.event, reason: e.message }) });

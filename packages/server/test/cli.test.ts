@@ -1,6 +1,7 @@
 /**
  * `nen keygen` (bin of @nen/server, built to dist/cli.js): prints an env line the server accepts
- * and a pin with which a client authenticates that server; key parsing rejects bad input.
+ * and a pin with which a client authenticates that server, plus a fresh NEN_STORE_KEY; key parsing
+ * rejects bad input.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -30,6 +31,10 @@ describe('nen keygen', () => {
         await nen.close();
       }
     }
+    // A fresh NEN_STORE_KEY for Redis deployments: 32 random bytes, base64url, new on every run.
+    const storeKeys = [0, 1].map(() => /^NEN_STORE_KEY=([A-Za-z0-9_-]+)$/m.exec(execFileSync(process.execPath, [cli, 'keygen'], { encoding: 'utf8' }))![1]!);
+    for (const k of storeKeys) expect(Buffer.from(k, 'base64url').length).toBe(32);
+    expect(storeKeys[0]).not.toBe(storeKeys[1]);
     expect(() => execFileSync(process.execPath, [cli, 'keygen', '--kem', 'rsa'], { stdio: 'pipe' })).toThrow();
   });
 
