@@ -1,9 +1,9 @@
 /**
- * The in-memory store against the shared SessionStore contract (./contract.ts), plus what only
+ * The in-memory store against the shared SessionStore contract (test/store-contract.ts), plus what only
  * it does: LRU eviction at the session bound, the sweep, and the globalThis singleton.
  */
 import { describe, expect, it } from 'vitest';
-import { sampleSession, storeContract } from './contract.js';
+import { sampleSession, storeContract } from '../../test/store-contract.js';
 import { memoryStore, MemoryStore } from './memory.js';
 
 storeContract('memory store', async () => memoryStore({ shared: false }));

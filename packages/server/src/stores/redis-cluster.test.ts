@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sleep, startCluster, type RedisCluster } from '../../test/redis/harness.js';
-import { sampleSession, storeContract } from './contract.js';
+import { sampleSession, storeContract } from '../../test/store-contract.js';
 import { redisStore } from './redis.js';
 import { StoreUnavailableError } from './types.js';
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sleep, startRedis, transpileStoreForChild, type RedisServer } from '../../test/redis/harness.js';
-import { sampleSession, sessionId, storeContract } from './contract.js';
+import { sampleSession, sessionId, storeContract } from '../../test/store-contract.js';
 import { redisStore, type RedisStoreEvent } from './redis.js';
 import { StoreUnavailableError, type SessionStore } from './types.js';
 

@@ -292,7 +292,7 @@ async function startClusterOnce(masters: number, replicasPerMaster: number): Pro
 
 /**
  * Makes the package's TypeScript sources runnable by a plain `node` child process (which cannot
- * load .ts): every .ts file under `src/` except tests and the contract suite is transpiled with
+ * load .ts): every .ts file under `src/` except tests is transpiled with
  * TypeScript's transpileModule into a temp dir inside this package's node_modules, so `ioredis`
  * and `@nen/core` resolve as they do for the package. Returns the directory (mirroring `src/`,
  * e.g. `stores/redis.js`, `index.js`) and a cleanup function.
@@ -306,7 +306,7 @@ export async function transpileStoreForChild(): Promise<{ dir: string; cleanup: 
   mkdirSync(base, { recursive: true });
   const dir = mkdtempSync(join(base, '.nen-test-child-'));
   const files = readdirSync(srcDir, { recursive: true, encoding: 'utf8' }).filter(
-    (f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && !f.endsWith('.d.ts') && !f.endsWith('contract.ts'),
+    (f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && !f.endsWith('.d.ts'),
   );
   for (const f of files) {
     const out = ts.transpileModule(readFileSync(join(srcDir, f), 'utf8'), {

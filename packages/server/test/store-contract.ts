@@ -20,7 +20,7 @@
  */
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { REPLAY_WINDOW, type SessionRecord, type SessionStore } from './types.js';
+import { REPLAY_WINDOW, type SessionRecord, type SessionStore } from '../src/stores/types.js';
 
 let counter = 0;
 /** A fresh base64url-looking session id. */
