@@ -83,13 +83,30 @@ function putField(out: Uint8Array, dv: DataView, o: number, s: string, what: str
 }
 
 /**
+ * The request target as bound in the AAD: the path as sent, and the query in its WHATWG
+ * `application/x-www-form-urlencoded` serialization (`new URLSearchParams(query).toString()`);
+ * an empty query ("?" alone) is dropped. Pitfall this exists for: Next.js rebuilds
+ * `request.url` through URLSearchParams before a route handler sees it (`%20` → `+`, `~` → `%7E`,
+ * `?flag` → `?flag=`), so both ends bind the form the handler actually reads. The serialization is
+ * idempotent, so a client that sends the canonical form and a server that re-canonicalises what it
+ * received agree; two raw queries with the same canonical form mean the same to the handler.
+ */
+export function canonicalTarget(target: string): string {
+  const q = target.indexOf('?');
+  if (q < 0) return target;
+  const query = new URLSearchParams(target.slice(q + 1)).toString();
+  return query === '' ? target.slice(0, q) : `${target.slice(0, q)}?${query}`;
+}
+
+/**
  * Canonical request AAD:
  * "nen/1 request" || u8 version || sid[16] || u32 epoch || u64 seq || u64 ts || u8 flags
  *   || lp(method) || lp(target) || lp(content type)
- * target = path + ("?" + query when the query travels in the URL); lp = u16 length || bytes.
- * Built in one allocation (this runs on every request).
+ * target = canonicalTarget(path + ("?" + query when the query travels in the URL));
+ * lp = u16 length || bytes. Built in one allocation (this runs on every request).
  */
-export function requestAad(m: RequestMeta, method: string, target: string, contentType: string): Uint8Array {
+export function requestAad(m: RequestMeta, method: string, rawTarget: string, contentType: string): Uint8Array {
+  const target = canonicalTarget(rawTarget);
   // UTF-8 needs at most 3 bytes per UTF-16 code unit.
   const max = LABEL.request.length + 1 + SESSION_ID_LENGTH + 4 + 8 + 8 + 1 + 6 + 3 * (method.length + target.length + contentType.length);
   for (const [f, what] of [[method, 'method'], [target, 'request target'], [contentType, 'content type']] as const) {
