@@ -4,7 +4,8 @@
  *
  *  1. server handshake compute: serverHandshake() (X-Wing or ML-KEM-768 encapsulation to the
  *     client's ephemeral key + decapsulation of the pinned static key + transcript/HKDF/HMAC),
- *     per backend;
+ *     per backend (node and wasm interleaved batch by batch), plus a breakdown of the pinned X-Wing
+ *     handshake into the two Wasm HPKE setups, our protocol code, and the whole handshake route;
  *  2. per-request protocol cost at 1 KB and 100 KB: AEAD open of the request + memory-store commit
  *     (replay window) + AEAD seal of the response, i.e. exactly what Nen adds per request;
  *  3. the whole `withNen` wrapper vs the same handler unwrapped, on real Request objects (header
@@ -52,26 +53,56 @@ const results = { env: { node: process.version, cpu: os.cpus()[0]?.model, cores:
 const fmt = (x) => (x >= 100 ? x.toFixed(0) : x.toFixed(1));
 
 // ---------------------------------------------------------------- 1. handshake
+// The fast backends (node, wasm) are measured interleaved, batch by batch in alternating order:
+// measured one after the other, whichever ran first looked up to 2x slower on this VM (JIT
+// warm-up, load drift), which read as "node slower than wasm" although the node backend runs the
+// very same Wasm KEM/HPKE code for the handshake.
+const hsBackends = {};
 for (const kind of ['node', 'wasm', 'noble']) {
-  let backend;
   try {
-    backend = await loadBackend(kind);
+    hsBackends[kind] = await loadBackend(kind);
   } catch (e) {
     console.log(`handshake ${kind}: unavailable (${e.message})`);
-    continue;
   }
-  for (const [kemName, kem] of [['xwing', KEM_ID.XWING], ['mlkem768', KEM_ID.MLKEM768]]) {
-    for (const pinned of [true, false]) {
+}
+const fastKinds = Object.keys(hsBackends).filter((k) => k !== 'noble');
+const hsParams = (keys) => ({ keys, sessionId: new Uint8Array(16), maxLifetime: 3600, idleTimeout: 900, now: Date.now() });
+
+/** Median µs per call of fn(kind, i) for each kind, batches interleaved in alternating order. */
+function interleaved(kinds, fn, { batches = quick ? 5 : 11, perBatch = 50, warmup = 20 } = {}) {
+  const per = Object.fromEntries(kinds.map((k) => [k, []]));
+  for (const k of kinds) for (let i = 0; i < warmup; i++) fn(k, i);
+  for (let b = 0; b < batches; b++) {
+    for (const k of b % 2 ? [...kinds].reverse() : kinds) {
+      const t0 = now();
+      for (let i = 0; i < perBatch; i++) fn(k, i);
+      per[k].push(((now() - t0) * 1000) / perBatch);
+    }
+  }
+  return Object.fromEntries(kinds.map((k) => [k, median(per[k])]));
+}
+
+for (const [kemName, kem] of [['xwing', KEM_ID.XWING], ['mlkem768', KEM_ID.MLKEM768]]) {
+  for (const pinned of [true, false]) {
+    const cfg = {};
+    for (const [kind, backend] of Object.entries(hsBackends)) {
       const kp = backend.generateKeyPair(kem);
       const sk = backend.createRecipientKey(kem, kp.privateKey);
       const pin = parseServerKeyPin(`k1:${toBase64Url(sk.publicKey)}`);
       const n = kind === 'noble' ? 30 : 200;
       const hellos = Array.from({ length: n }, () => clientHandshakeStart(backend, pinned ? { pin } : { kem }).hello);
-      const keys = new Map([['k1', sk]]);
-      const sid = new Uint8Array(16);
-      const us = await measure((i) => {
-        serverHandshake(backend, hellos[i % n], { keys, sessionId: sid, maxLifetime: 3600, idleTimeout: 900, now: Date.now() });
-      }, { perBatch: kind === 'noble' ? 10 : 50, warmup: kind === 'noble' ? 3 : 20 });
+      cfg[kind] = { backend, sk, pin, n, hellos, keys: new Map([['k1', sk]]) };
+    }
+    const serverUs = interleaved(fastKinds, (k, i) => {
+      const c = cfg[k];
+      serverHandshake(c.backend, c.hellos[i % c.n], hsParams(c.keys));
+    });
+    if (cfg.noble) {
+      const c = cfg.noble;
+      serverUs.noble = await measure((i) => serverHandshake(c.backend, c.hellos[i % c.n], hsParams(c.keys)), { perBatch: 10, warmup: 3 });
+    }
+    for (const [kind, c] of Object.entries(cfg)) {
+      const { backend, pin, keys } = c;
       // Client side compute: ClientHello (keygen + encapsulation to the pin) and finish
       // (decapsulation + key schedule + confirm), timed separately from the server's work.
       const cn = kind === 'noble' ? 10 : 50;
@@ -80,17 +111,61 @@ for (const kind of ['node', 'wasm', 'noble']) {
       const finishUs = await measure((i) => pairs[i].c.finish(pairs[i].response), {
         perBatch: cn, warmup: 0, setup: () => {
           pairs = Array.from({ length: cn }, () => {
-            const c = clientHandshakeStart(backend, pinned ? { pin } : { kem });
-            return { c, response: serverHandshake(backend, c.hello, { keys, sessionId: sid, maxLifetime: 3600, idleTimeout: 900, now: Date.now() }).response };
+            const cl = clientHandshakeStart(backend, pinned ? { pin } : { kem });
+            return { c: cl, response: serverHandshake(backend, cl.hello, hsParams(keys)).response };
           });
         },
       });
       const cus = startUs + finishUs;
       const key = `${kind}/${kemName}/${pinned ? 'pinned' : 'unpinned'}`;
-      results.handshake[key] = { serverUs: us, clientUs: cus };
-      console.log(`handshake ${key.padEnd(26)} server ${fmt(us).padStart(6)} µs   client ${fmt(cus).padStart(6)} µs`);
-      sk.dispose();
+      results.handshake[key] = { serverUs: serverUs[kind], clientUs: cus };
+      console.log(`handshake ${key.padEnd(26)} server ${fmt(serverUs[kind]).padStart(6)} µs   client ${fmt(cus).padStart(6)} µs`);
     }
+    for (const c of Object.values(cfg)) c.sk.dispose();
+  }
+}
+
+// Where the pinned X-Wing server handshake goes: the two HPKE setups (Wasm, X25519 + ML-KEM-768),
+// the rest of serverHandshake (ClientHello parse, transcript SHA-256, HKDF, HMAC: ours), and what
+// the handshake route adds on top (body read, session id, store create, session keys, Response).
+if (fastKinds.length > 0) {
+  const cfg = {};
+  for (const kind of fastKinds) {
+    const backend = hsBackends[kind];
+    const seed = new Uint8Array(32).fill(9);
+    const sk = backend.createRecipientKey(KEM_ID.XWING, seed);
+    const pin = parseServerKeyPin(`k1:${toBase64Url(sk.publicKey)}`);
+    const hellos = Array.from({ length: 200 }, () => clientHandshakeStart(backend, { pin }).hello);
+    const info = new TextEncoder().encode('nen/1 static');
+    const ctx = new TextEncoder().encode('x');
+    const nen = createNen({ backend, store: memoryStore({ shared: false, maxSessions: 100_000 }), serverKeys: `k1:${toBase64Url(seed)}`, logger: () => {}, handshakeRateLimit: 0 });
+    cfg[kind] = { backend, sk, hellos, info, ctx, keys: new Map([['k1', sk]]), nen };
+  }
+  const encStatic = (h) => h.subarray(h.length - 1120);
+  const pkEph = (h) => h.subarray(8, 8 + 1216);
+  const total = interleaved(fastKinds, (k, i) => serverHandshake(cfg[k].backend, cfg[k].hellos[i % 200], hsParams(cfg[k].keys)));
+  const setupS = interleaved(fastKinds, (k, i) => cfg[k].backend.setupBaseSExport(KEM_ID.XWING, pkEph(cfg[k].hellos[i % 200]), cfg[k].info, cfg[k].ctx, 32));
+  const setupR = interleaved(fastKinds, (k, i) => cfg[k].sk.setupBaseRExport(encStatic(cfg[k].hellos[i % 200]), cfg[k].info, cfg[k].ctx, 32));
+  const route = {};
+  for (const k of fastKinds) {
+    const c = cfg[k];
+    let reqs = [];
+    route[k] = await measure(async (i) => {
+      const res = await c.nen.routes.POST(reqs[i]);
+      if (res.status !== 200) throw new Error(`handshake route ${res.status}`);
+      await res.arrayBuffer();
+    }, { perBatch: 50, warmup: 0, setup: () => {
+      reqs = c.hellos.slice(0, 50).map((h) => new Request('http://127.0.0.1/api/nen/handshake', { method: 'POST', headers: { 'content-type': 'application/nen-handshake' }, body: h }));
+    } });
+  }
+  for (const k of fastKinds) {
+    const rest = total[k] - setupS[k] - setupR[k];
+    results.handshake[`${k}/xwing/pinned/breakdown`] = { totalUs: total[k], setupBaseSUs: setupS[k], staticSetupBaseRUs: setupR[k], protocolUs: rest, routeUs: route[k] };
+    console.log(`handshake ${k}/xwing/pinned breakdown: SetupBaseS ${fmt(setupS[k])} + static SetupBaseR ${fmt(setupR[k])} + protocol ${fmt(rest)} = ${fmt(total[k])} µs; whole handshake route (in-process Request → Response, memory store) ${fmt(route[k])} µs`);
+  }
+  for (const c of Object.values(cfg)) {
+    c.sk.dispose();
+    await c.nen.close();
   }
 }
 
