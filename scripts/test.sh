@@ -24,7 +24,7 @@ stage "rust: cargo test (vectors, edge cases)" cargo test --release --manifest-p
 stage "rust: cargo fuzz, every target 20 s from the committed seeds" bash crates/nen-core/fuzz/run.sh "${NEN_FUZZ_SECONDS:-20}"
 stage "typecheck (turbo)" pnpm turbo run typecheck --output-logs=errors-only
 # One package at a time: the suites start servers and browsers on a 2-core machine.
-stage "vitest, Node $(node --version): all packages" pnpm turbo run test --concurrency=1 --output-logs=full
+stage "vitest, Node $(node --version): all packages" pnpm turbo run test --concurrency=1 --continue --output-logs=full
 NODE24="$root/.tools/node24/bin"
 stage "vitest, Node $("$NODE24/node" --version): core, client, server" \
   env PATH="$NODE24:$PATH" pnpm --filter "./packages/*" --workspace-concurrency=1 run test
