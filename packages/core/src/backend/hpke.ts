@@ -18,7 +18,8 @@
  */
 import { shake256 } from '@noble/hashes/sha3.js';
 import { NenCryptoError } from '../errors.js';
-import { concat, i2osp2, utf8, wipe, HKDF_SHA256_MAX_OUTPUT } from './util.js';
+import { concatBytes as concat, u16 as i2osp2, utf8 } from '../protocol/bytes.js';
+import { wipe, HKDF_SHA256_MAX_OUTPUT } from './util.js';
 
 /** HPKE KDF id of HKDF-SHA256 (RFC 9180 §7.2). */
 export const KDF_HKDF_SHA256 = 0x0001;

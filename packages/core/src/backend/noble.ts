@@ -52,14 +52,13 @@ import {
   assertKem,
   assertLength,
   assertOutputLength,
-  concat,
   disposedError,
   INSPECT,
   kemSizes,
-  utf8,
   randomBytes,
   wipe,
 } from './util.js';
+import { concatBytes as concat, utf8 } from '../protocol/bytes.js';
 
 const MLKEM768_EK = 1184;
 const MLKEM768_CT = 1088;

@@ -57,30 +57,6 @@ export function wipe(...arrays: (Uint8Array | undefined | null)[]): void {
 /** Custom inspection so `util.inspect`, `String()` and `JSON.stringify` never show key bytes. */
 export const INSPECT = Symbol.for('nodejs.util.inspect.custom');
 
-export function toHex(bytes: Uint8Array): string {
-  let s = '';
-  for (const b of bytes) s += b.toString(16).padStart(2, '0');
-  return s;
-}
-
-export function concat(...parts: Uint8Array[]): Uint8Array {
-  let n = 0;
-  for (const p of parts) n += p.length;
-  const out = new Uint8Array(n);
-  let off = 0;
-  for (const p of parts) {
-    out.set(p, off);
-    off += p.length;
-  }
-  return out;
-}
-
-export function i2osp2(n: number): Uint8Array {
-  return new Uint8Array([(n >>> 8) & 0xff, n & 0xff]);
-}
-
-export const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s);
-
 /** CSPRNG bytes from WebCrypto (Node ≥ 20, browsers, Edge), in 64 KiB getRandomValues chunks. */
 export function randomBytes(length: number): Uint8Array {
   if (!Number.isInteger(length) || length < 0 || length > 1 << 20) {
