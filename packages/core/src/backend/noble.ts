@@ -38,7 +38,6 @@ import { keyScheduleExport, kemSuiteId, labeledDeriveShake256, type HkdfSha256 }
 import {
   AEAD_KEY_LENGTH,
   AEAD_NONCE_LENGTH,
-  AEAD_TAG_LENGTH,
   KEM_ID,
   type Aead,
   type Backend,
@@ -53,10 +52,12 @@ import {
   assertLength,
   assertOutputLength,
   disposedError,
-  INSPECT,
   kemSizes,
   randomBytes,
   wipe,
+  assertCiphertextAndTag,
+  KeyHandle,
+  type KeyHandleJson,
 } from './util.js';
 import { concatBytes as concat, utf8 } from '../protocol/bytes.js';
 
@@ -193,9 +194,10 @@ export function setupBaseSExportDerand(
   }
 }
 
-class NobleAead implements Aead {
+class NobleAead extends KeyHandle implements Aead {
   #key: Uint8Array | null;
   constructor(key: Uint8Array) {
+    super();
     assertLength(key, AEAD_KEY_LENGTH, 'ChaCha20-Poly1305 key');
     this.#key = key.slice();
   }
@@ -212,10 +214,7 @@ class NobleAead implements Aead {
   }
   open(nonce: Uint8Array, aad: Uint8Array, ciphertextAndTag: Uint8Array): Uint8Array {
     const key = this.#use(nonce, aad);
-    assertBytes(ciphertextAndTag, 'ciphertext');
-    if (ciphertextAndTag.length < AEAD_TAG_LENGTH) {
-      throw new NenCryptoError('NEN_CRYPTO_LENGTH', `nen: ciphertext shorter than the ${AEAD_TAG_LENGTH}-byte tag`);
-    }
+    assertCiphertextAndTag(ciphertextAndTag);
     try {
       return chacha20poly1305(key, nonce, aad).decrypt(ciphertextAndTag);
     } catch {
@@ -226,26 +225,18 @@ class NobleAead implements Aead {
     wipe(this.#key);
     this.#key = null;
   }
-  [Symbol.dispose](): void {
-    this.dispose();
-  }
-  toJSON(): object {
+  toJSON(): KeyHandleJson {
     return { type: 'Aead', backend: 'noble' };
-  }
-  toString(): string {
-    return '[Aead noble]';
-  }
-  [INSPECT](): string {
-    return this.toString();
   }
 }
 
-class NobleRecipientKey implements HpkeRecipientKey {
+class NobleRecipientKey extends KeyHandle implements HpkeRecipientKey {
   readonly kem: KemId;
   #key: ExpandedKey | null;
   #prepared: KEMPrepared | undefined;
   #publicKey: Uint8Array;
   constructor(kem: KemId, privateKey: Uint8Array) {
+    super();
     assertKem(kem);
     assertLength(privateKey, kemSizes(kem).privateKey, 'private key');
     this.kem = kem;
@@ -274,17 +265,8 @@ class NobleRecipientKey implements HpkeRecipientKey {
     this.#prepared = undefined;
     this.#key = null;
   }
-  [Symbol.dispose](): void {
-    this.dispose();
-  }
-  toJSON(): object {
+  toJSON(): KeyHandleJson {
     return { type: 'HpkeRecipientKey', backend: 'noble', kem: this.kem };
-  }
-  toString(): string {
-    return `[HpkeRecipientKey noble kem=0x${this.kem.toString(16)}]`;
-  }
-  [INSPECT](): string {
-    return this.toString();
   }
 }
 

@@ -29,7 +29,17 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac } from 'node:crypto';
 import { NenCryptoError } from '../errors.js';
 import { AEAD_KEY_LENGTH, AEAD_NONCE_LENGTH, AEAD_TAG_LENGTH, type Aead, type Backend } from './types.js';
-import { assertBytes, assertLength, assertOutputLength, disposedError, INSPECT, randomBytes, wipe } from './util.js';
+import {
+  assertBytes,
+  assertLength,
+  assertOutputLength,
+  disposedError,
+  randomBytes,
+  wipe,
+  assertCiphertextAndTag,
+  KeyHandle,
+  type KeyHandleJson,
+} from './util.js';
 
 const copy = (b: Uint8Array): Uint8Array => new Uint8Array(b);
 
@@ -49,10 +59,11 @@ function plain(b: Buffer): Uint8Array {
  */
 export const SMALL_MESSAGE = 8192;
 
-class NodeAead implements Aead {
+class NodeAead extends KeyHandle implements Aead {
   #key: Uint8Array | null;
   #small: Aead | null;
   constructor(key: Uint8Array, wasm: Backend) {
+    super();
     assertLength(key, AEAD_KEY_LENGTH, 'ChaCha20-Poly1305 key');
     this.#small = wasm.createAead(key);
     this.#key = key.slice();
@@ -76,9 +87,8 @@ class NodeAead implements Aead {
   }
   open(nonce: Uint8Array, aad: Uint8Array, ciphertextAndTag: Uint8Array): Uint8Array {
     const key = this.#use(nonce, aad);
-    assertBytes(ciphertextAndTag, 'ciphertext');
+    assertCiphertextAndTag(ciphertextAndTag);
     const n = ciphertextAndTag.length - AEAD_TAG_LENGTH;
-    if (n < 0) throw new NenCryptoError('NEN_CRYPTO_LENGTH', `nen: ciphertext shorter than the ${AEAD_TAG_LENGTH}-byte tag`);
     if (n < SMALL_MESSAGE) return (this.#small as Aead).open(nonce, aad, ciphertextAndTag);
     const d = createDecipheriv('chacha20-poly1305', key, nonce, { authTagLength: AEAD_TAG_LENGTH });
     d.setAAD(aad, { plaintextLength: n });
@@ -99,17 +109,8 @@ class NodeAead implements Aead {
     this.#small?.dispose();
     this.#small = null;
   }
-  [Symbol.dispose](): void {
-    this.dispose();
-  }
-  toJSON(): object {
+  toJSON(): KeyHandleJson {
     return { type: 'Aead', backend: 'node' };
-  }
-  toString(): string {
-    return '[Aead node]';
-  }
-  [INSPECT](): string {
-    return this.toString();
   }
 }
 

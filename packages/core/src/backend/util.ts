@@ -11,7 +11,7 @@
  * Pitfall: messages name the parameter and the expected size, never the bytes themselves.
  */
 import { NenCryptoError } from '../errors.js';
-import { KEM_ID, KEM_SIZES, type KemId } from './types.js';
+import { AEAD_TAG_LENGTH, KEM_ID, KEM_SIZES, type KemId } from './types.js';
 
 export function assertBytes(value: unknown, name: string): asserts value is Uint8Array {
   if (!(value instanceof Uint8Array)) {
@@ -56,6 +56,40 @@ export function wipe(...arrays: (Uint8Array | undefined | null)[]): void {
 
 /** Custom inspection so `util.inspect`, `String()` and `JSON.stringify` never show key bytes. */
 export const INSPECT = Symbol.for('nodejs.util.inspect.custom');
+
+/** What a key object prints: its kind, backend and KEM, never key bytes. */
+export interface KeyHandleJson {
+  type: 'Aead' | 'HpkeRecipientKey';
+  backend: 'noble' | 'node' | 'wasm';
+  kem?: KemId;
+}
+
+/**
+ * Base of every backend's Aead and HpkeRecipientKey: `using` support ([Symbol.dispose] calls
+ * dispose()) and one printed form derived from toJSON() for `String()` and `util.inspect`.
+ */
+export abstract class KeyHandle {
+  abstract dispose(): void;
+  abstract toJSON(): KeyHandleJson;
+  [Symbol.dispose](): void {
+    this.dispose();
+  }
+  toString(): string {
+    const { type, backend, kem } = this.toJSON();
+    return `[${type} ${backend}${kem === undefined ? '' : ` kem=0x${kem.toString(16)}`}]`;
+  }
+  [INSPECT](): string {
+    return this.toString();
+  }
+}
+
+/** ciphertext || tag must be a Uint8Array at least one ChaCha20-Poly1305 tag long (RFC 8439 §2.8). */
+export function assertCiphertextAndTag(value: unknown): asserts value is Uint8Array {
+  assertBytes(value, 'ciphertext');
+  if (value.length < AEAD_TAG_LENGTH) {
+    throw new NenCryptoError('NEN_CRYPTO_LENGTH', `nen: ciphertext shorter than the ${AEAD_TAG_LENGTH}-byte tag`);
+  }
+}
 
 /** CSPRNG bytes from WebCrypto (Node ≥ 20, browsers, Edge), in 64 KiB getRandomValues chunks. */
 export function randomBytes(length: number): Uint8Array {

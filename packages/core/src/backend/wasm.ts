@@ -17,8 +17,19 @@
  */
 import type * as Glue from '../../wasm/nen_core.js';
 import { NenCryptoError } from '../errors.js';
-import { AEAD_KEY_LENGTH, AEAD_NONCE_LENGTH, AEAD_TAG_LENGTH, type Aead, type Backend, type HpkeRecipientKey, type HpkeSenderExport, type KemId, type KemKeyPair } from './types.js';
-import { assertBytes, assertKem, assertLength, assertOutputLength, disposedError, INSPECT, kemSizes, randomBytes } from './util.js';
+import { AEAD_KEY_LENGTH, AEAD_NONCE_LENGTH, type Aead, type Backend, type HpkeRecipientKey, type HpkeSenderExport, type KemId, type KemKeyPair } from './types.js';
+import {
+  assertBytes,
+  assertKem,
+  assertLength,
+  assertOutputLength,
+  disposedError,
+  kemSizes,
+  randomBytes,
+  assertCiphertextAndTag,
+  KeyHandle,
+  type KeyHandleJson,
+} from './util.js';
 
 export type WasmGlue = typeof Glue;
 
@@ -64,9 +75,10 @@ function take<T extends Freeable, R>(obj: T, read: (o: T) => R): R {
   }
 }
 
-class WasmAead implements Aead {
+class WasmAead extends KeyHandle implements Aead {
   #inner: Glue.Aead | null;
   constructor(glue: WasmGlue, key: Uint8Array) {
+    super();
     assertLength(key, AEAD_KEY_LENGTH, 'ChaCha20-Poly1305 key');
     this.#inner = callWasm(() => new glue.Aead(key));
     registry?.register(this, this.#inner, this);
@@ -84,10 +96,7 @@ class WasmAead implements Aead {
   }
   open(nonce: Uint8Array, aad: Uint8Array, ciphertextAndTag: Uint8Array): Uint8Array {
     const inner = this.#use(nonce, aad);
-    assertBytes(ciphertextAndTag, 'ciphertext');
-    if (ciphertextAndTag.length < AEAD_TAG_LENGTH) {
-      throw new NenCryptoError('NEN_CRYPTO_LENGTH', `nen: ciphertext shorter than the ${AEAD_TAG_LENGTH}-byte tag`);
-    }
+    assertCiphertextAndTag(ciphertextAndTag);
     return callWasm(() => inner.open(nonce, aad, ciphertextAndTag));
   }
   dispose(): void {
@@ -96,25 +105,17 @@ class WasmAead implements Aead {
     this.#inner.free();
     this.#inner = null;
   }
-  [Symbol.dispose](): void {
-    this.dispose();
-  }
-  toJSON(): object {
+  toJSON(): KeyHandleJson {
     return { type: 'Aead', backend: 'wasm' };
-  }
-  toString(): string {
-    return '[Aead wasm]';
-  }
-  [INSPECT](): string {
-    return this.toString();
   }
 }
 
-class WasmRecipientKey implements HpkeRecipientKey {
+class WasmRecipientKey extends KeyHandle implements HpkeRecipientKey {
   readonly kem: KemId;
   #inner: Glue.RecipientKey | null;
   #publicKey: Uint8Array;
   constructor(glue: WasmGlue, kem: KemId, privateKey: Uint8Array) {
+    super();
     assertKem(kem);
     assertLength(privateKey, kemSizes(kem).privateKey, 'private key');
     this.kem = kem;
@@ -141,17 +142,8 @@ class WasmRecipientKey implements HpkeRecipientKey {
     this.#inner.free();
     this.#inner = null;
   }
-  [Symbol.dispose](): void {
-    this.dispose();
-  }
-  toJSON(): object {
+  toJSON(): KeyHandleJson {
     return { type: 'HpkeRecipientKey', backend: 'wasm', kem: this.kem };
-  }
-  toString(): string {
-    return `[HpkeRecipientKey wasm kem=0x${this.kem.toString(16)}]`;
-  }
-  [INSPECT](): string {
-    return this.toString();
   }
 }
 
