@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The main job: set up, build, start the demo app (`next build` via turbo, then `next start`) on a
 # free 127.0.0.1 port with the bench metrics route on, run the full bench against it, print the
-# summary table and the report path, and stop everything it started (trap on exit).
+# summary table and the report path, then the crypto backends side by side (bench/crypto), and
+# stop everything it started (trap on exit).
 #
 #   bash scripts/main.sh                 # one instance, in-memory session store
 #   bash scripts/main.sh --redis         # local redis-server on a free port + TWO instances sharing it
@@ -112,4 +113,9 @@ set +e
 node bench/run-all.js "${bench_args[@]}"
 code=$?
 set -e
+# The crypto backends side by side (Wasm, @noble, node:crypto) in the same results folder.
+crypto_args=()
+for a in "${bench_args[@]:-}"; do [ "$a" = "--quick" ] && crypto_args+=(--quick); done
+log "crypto backends side by side (bench/crypto/run.js)"
+node bench/crypto/run.js "${crypto_args[@]}" || code=1
 exit "$code"
