@@ -75,6 +75,15 @@ function take<T extends Freeable, R>(obj: T, read: (o: T) => R): R {
   }
 }
 
+/** Frees a key object's Wasm memory now (once; the registry no longer needs to) and returns null for its slot. */
+function release(owner: object, inner: Freeable | null): null {
+  if (inner) {
+    registry?.unregister(owner);
+    inner.free();
+  }
+  return null;
+}
+
 class WasmAead extends KeyHandle implements Aead {
   #inner: Glue.Aead | null;
   constructor(glue: WasmGlue, key: Uint8Array) {
@@ -100,10 +109,7 @@ class WasmAead extends KeyHandle implements Aead {
     return callWasm(() => inner.open(nonce, aad, ciphertextAndTag));
   }
   dispose(): void {
-    if (!this.#inner) return;
-    registry?.unregister(this);
-    this.#inner.free();
-    this.#inner = null;
+    this.#inner = release(this, this.#inner);
   }
   toJSON(): KeyHandleJson {
     return { type: 'Aead', backend: 'wasm' };
@@ -137,10 +143,7 @@ class WasmRecipientKey extends KeyHandle implements HpkeRecipientKey {
     return callWasm(() => inner.setup_base_r_export(enc, info, exporterContext, length));
   }
   dispose(): void {
-    if (!this.#inner) return;
-    registry?.unregister(this);
-    this.#inner.free();
-    this.#inner = null;
+    this.#inner = release(this, this.#inner);
   }
   toJSON(): KeyHandleJson {
     return { type: 'HpkeRecipientKey', backend: 'wasm', kem: this.kem };
