@@ -8,8 +8,5 @@ export * from './types.js';
 export type { BackendKind } from './load.js';
 
 export const loadBackend = createLoadBackend({
-  wasm: async () => {
-    const [{ loadWasmGlue }, { createWasmBackend }] = await Promise.all([import('./wasm-embedded.js'), import('./wasm.js')]);
-    return createWasmBackend(loadWasmGlue());
-  },
+  wasm: async () => (await import('./wasm-embedded.js')).loadEmbeddedWasmBackend(),
 });

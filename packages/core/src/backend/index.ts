@@ -9,9 +9,6 @@ export type { BackendKind } from './load.js';
 
 /** Loads (once per kind) a crypto backend. 'auto' = node:crypto + Wasm, @noble if Wasm fails. */
 export const loadBackend = createLoadBackend({
-  wasm: async () => {
-    const [{ loadWasmGlue }, { createWasmBackend }] = await Promise.all([import('./wasm-embedded.js'), import('./wasm.js')]);
-    return createWasmBackend(loadWasmGlue());
-  },
+  wasm: async () => (await import('./wasm-embedded.js')).loadEmbeddedWasmBackend(),
   node: async (wasm) => (await import('./node.js')).createNodeBackend(wasm),
 });

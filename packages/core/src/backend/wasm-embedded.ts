@@ -6,7 +6,8 @@
  */
 import * as glue from '../../wasm/nen_core.js';
 import { wasmBytes } from '../../wasm/nen_core_bytes.js';
-import type { WasmGlue } from './wasm.js';
+import type { Backend } from './types.js';
+import { createWasmBackend, type WasmGlue } from './wasm.js';
 
 let instance: glue.InitOutput | undefined;
 
@@ -14,6 +15,11 @@ let instance: glue.InitOutput | undefined;
 export function loadWasmGlue(): WasmGlue {
   instance ??= glue.initSync({ module: wasmBytes });
   return glue;
+}
+
+/** The Wasm backend on the embedded bytes: the 'wasm' loader of the Node and Edge entries. */
+export function loadEmbeddedWasmBackend(): Backend {
+  return createWasmBackend(loadWasmGlue());
 }
 
 /** The Wasm linear memory size in bytes (tests: proves disposed objects are freed). */
