@@ -9,22 +9,12 @@ import { ml_kem768 } from '@noble/post-quantum/ml-kem.js';
 import { ml_kem768_x25519 } from '@noble/post-quantum/hybrid.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { encapDerand } from '../src/backend/noble.js';
-import { KEM_ID, KEM_SIZES, NenCryptoError, loadBackend, type Backend, type KemId } from '../src/index.js';
-import { loadAll } from './backends.js';
+import { KEM_ID, KEM_SIZES, loadBackend, type Backend, type KemId } from '../src/index.js';
+import { codeOf, loadAll } from './backends.js';
 import { toHex } from './vectors.js';
 
 const KEMS: KemId[] = [KEM_ID.XWING, KEM_ID.MLKEM768];
 const enc = (s: string) => new TextEncoder().encode(s);
-
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(NenCryptoError);
-    return (e as NenCryptoError).code;
-  }
-  return undefined;
-}
 
 describe('every backend', () => {
   let backends: Backend[] = [];

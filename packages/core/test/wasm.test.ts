@@ -6,17 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { loadWasmGlue, wasmMemoryByteLength } from '../src/backend/wasm-embedded.js';
 import { callWasm, mapWasmError } from '../src/backend/wasm.js';
-import { KEM_ID, NenCryptoError, loadBackend } from '../src/index.js';
-
-const codeOf = (fn: () => unknown): string | undefined => {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(NenCryptoError);
-    return (e as NenCryptoError).code;
-  }
-  return undefined;
-};
+import { KEM_ID, loadBackend } from '../src/index.js';
+import { codeOf } from './backends.js';
 
 describe('Wasm glue error mapping', () => {
   const g = loadWasmGlue();
