@@ -76,36 +76,11 @@ function stop(child: ChildProcess): Promise<void> {
   });
 }
 
-function run(args: string[], opts: { env?: Record<string, string>; timeoutMs: number }): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [nextBin, ...args], {
-      cwd: app,
-      env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...opts.env },
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    children.add(child);
-    let out = '';
-    child.stdout?.on('data', (d) => (out = (out + d).slice(-20_000)));
-    child.stderr?.on('data', (d) => (out = (out + d).slice(-20_000)));
-    const t = setTimeout(() => {
-      void stop(child);
-      reject(new Error(`next ${args.join(' ')} timed out:\n${out}`));
-    }, opts.timeoutMs);
-    t.unref();
-    child.once('exit', (code) => {
-      clearTimeout(t);
-      children.delete(child);
-      if (code === 0) resolve(out);
-      else reject(new Error(`next ${args.join(' ')} exited ${code}:\n${out}`));
-    });
-  });
-}
-
-async function start(port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [nextBin, 'start', '-p', String(port), '-H', '127.0.0.1'], {
+/** `next <args>` in the fixture app, in its own process group (tracked for afterAll), keeping the last 20 kB of output. */
+function spawnNext(args: string[], env: Record<string, string> = {}): { child: ChildProcess; output: () => string } {
+  const child = spawn(process.execPath, [nextBin, ...args], {
     cwd: app,
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...env },
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -113,8 +88,30 @@ async function start(port: number): Promise<ChildProcess> {
   let out = '';
   child.stdout?.on('data', (d) => (out = (out + d).slice(-20_000)));
   child.stderr?.on('data', (d) => (out = (out + d).slice(-20_000)));
+  return { child, output: () => out };
+}
+
+function run(args: string[], opts: { env?: Record<string, string>; timeoutMs: number }): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const { child, output } = spawnNext(args, opts.env);
+    const t = setTimeout(() => {
+      void stop(child);
+      reject(new Error(`next ${args.join(' ')} timed out:\n${output()}`));
+    }, opts.timeoutMs);
+    t.unref();
+    child.once('exit', (code) => {
+      clearTimeout(t);
+      children.delete(child);
+      if (code === 0) resolve(output());
+      else reject(new Error(`next ${args.join(' ')} exited ${code}:\n${output()}`));
+    });
+  });
+}
+
+async function start(port: number): Promise<ChildProcess> {
+  const { child, output } = spawnNext(['start', '-p', String(port), '-H', '127.0.0.1']);
   for (let i = 0; i < 150; i++) {
-    if (child.exitCode !== null) throw new Error(`next start exited ${child.exitCode}:\n${out}`);
+    if (child.exitCode !== null) throw new Error(`next start exited ${child.exitCode}:\n${output()}`);
     try {
       const r = await fetch(`http://127.0.0.1:${port}/`);
       if (r.ok) return child;
@@ -124,7 +121,7 @@ async function start(port: number): Promise<ChildProcess> {
     await new Promise((r) => setTimeout(r, 200));
   }
   await stop(child);
-  throw new Error(`next start did not come up:\n${out}`);
+  throw new Error(`next start did not come up:\n${output()}`);
 }
 
 async function checkDeployment(port: number, label: string, edgeRoute: boolean): Promise<void> {
