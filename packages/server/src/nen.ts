@@ -155,56 +155,85 @@ function envInt(name: string, def: number): number {
   return n;
 }
 
+/** Request headers a handler never sees: Nen's own, and the sealed body's framing (content type restored below). */
+const HIDDEN_REQUEST_HEADERS: ReadonlySet<string> = new Set([HEADER.nen, HEADER.type, HEADER.body, 'content-length', 'content-encoding', 'content-type']);
+/** Handler response headers that describe the plaintext body or are Nen's; replaced on the sealed response. */
+const REPLACED_RESPONSE_HEADERS: ReadonlySet<string> = new Set(['content-type', 'content-length', 'content-encoding', 'transfer-encoding', HEADER.nen, HEADER.type, HEADER.body, HEADER.error]);
+
 /**
  * The request handed to handlers: the original Request (a NextRequest under Next.js, so
  * `nextUrl`, `cookies`, `signal` keep working) seen through a Proxy that overrides what Nen
  * changed: `url` (confidential query restored), `headers` (plaintext content type, no Nen
  * headers) and the body (the decrypted plaintext). A real `Request` is only materialised for the
  * rarely used body accessors (`body`, `blob`, `formData`, `clone`), because constructing one per
- * request (plus an abort-signal link) costs more than the whole AEAD open on Node 20.
+ * request (plus an abort-signal link) costs more than the whole AEAD open on Node 20. The proxy
+ * handler is this one object: the headers and the body accessors are only built when a handler
+ * uses them (one allocation per request otherwise).
  */
-function decryptedRequestView(original: Request, url: string, method: string, makeHeaders: () => Headers, body: Uint8Array | ReadableStream<Uint8Array> | null): Request {
-  let real: Request | undefined;
-  let headers: Headers | undefined;
-  const getHeaders = (): Headers => (headers ??= makeHeaders());
-  const materialise = (): Request => {
-    if (!real) {
-      const init: RequestInit & { duplex?: 'half' } = { method, headers: getHeaders() };
+class DecryptedRequestView implements ProxyHandler<Request> {
+  #real: Request | undefined;
+  #headers: Headers | undefined;
+  constructor(
+    private readonly original: Request,
+    private readonly url: string,
+    private readonly method: string,
+    private readonly contentType: string,
+    private readonly body: Uint8Array | ReadableStream<Uint8Array> | null,
+  ) {}
+
+  headers(): Headers {
+    if (!this.#headers) {
+      // One pass over the original headers (instead of a copy and then deletes).
+      const init: [string, string][] = [];
+      this.original.headers.forEach((v, k) => {
+        if (!HIDDEN_REQUEST_HEADERS.has(k)) init.push([k, v]);
+      });
+      if (this.contentType) init.push(['content-type', this.contentType]);
+      this.#headers = new Headers(init);
+    }
+    return this.#headers;
+  }
+
+  materialise(): Request {
+    if (!this.#real) {
+      const init: RequestInit & { duplex?: 'half' } = { method: this.method, headers: this.headers() };
+      const body = this.body;
       if (body !== null) {
         init.body = body instanceof ReadableStream ? body : asBody(body);
         if (body instanceof ReadableStream) init.duplex = 'half';
       }
-      real = new Request(url, init);
+      this.#real = new Request(this.url, init);
     }
-    return real;
-  };
-  const bytes = async (): Promise<Uint8Array> => {
+    return this.#real;
+  }
+
+  async bytes(): Promise<Uint8Array> {
+    const body = this.body;
     if (body === null) return new Uint8Array(0);
-    if (body instanceof ReadableStream) return new Uint8Array(await materialise().arrayBuffer());
+    if (body instanceof ReadableStream) return new Uint8Array(await this.materialise().arrayBuffer());
     return body.slice();
-  };
-  const own: Record<PropertyKey, unknown> = {
-    url,
-    method,
-    signal: original.signal,
-    arrayBuffer: async () => (await bytes()).buffer,
-    bytes,
-    text: async () => new TextDecoder().decode(await bytes()),
-    json: async () => JSON.parse(new TextDecoder().decode(await bytes())) as unknown,
-    blob: () => materialise().blob(),
-    formData: () => materialise().formData(),
-    clone: () => materialise().clone(),
-  };
-  return new Proxy(original, {
-    get(target, prop) {
-      if (prop === 'headers') return getHeaders();
-      if (prop === 'body') return materialise().body;
-      if (prop === 'bodyUsed') return real?.bodyUsed ?? false;
-      if (Object.prototype.hasOwnProperty.call(own, prop)) return own[prop];
-      const v: unknown = Reflect.get(target, prop, target);
-      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
-    },
-  });
+  }
+
+  get(target: Request, prop: string | symbol): unknown {
+    switch (prop) {
+      case 'url': return this.url;
+      case 'method': return this.method;
+      case 'headers': return this.headers();
+      case 'body': return this.materialise().body;
+      case 'bodyUsed': return this.#real?.bodyUsed ?? false;
+      case 'bytes': return () => this.bytes();
+      case 'arrayBuffer': return async () => (await this.bytes()).buffer;
+      case 'text': return async () => new TextDecoder().decode(await this.bytes());
+      case 'json': return async () => JSON.parse(new TextDecoder().decode(await this.bytes())) as unknown;
+      case 'blob': return () => this.materialise().blob();
+      case 'formData': return () => this.materialise().formData();
+      case 'clone': return () => this.materialise().clone();
+      default: {
+        const v: unknown = Reflect.get(target, prop, target);
+        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      }
+    }
+  }
 }
 
 /** Uint8Array as a fetch body (TS 5.9 types bodies as ArrayBuffer-backed views). */
@@ -369,6 +398,8 @@ export function createNen(config: NenConfig = {}): Nen {
     keyMap: Map<string, LoadedServerKey['recipient']>;
   }
   let statePromise: Promise<State> | undefined;
+  /** The loaded state once `statePromise` resolved: requests read it without an await. */
+  let stateValue: State | undefined;
   const state = (): Promise<State> => {
     statePromise ??= (async () => {
       const backend = typeof config.backend === 'object' ? config.backend : await loadBackend(config.backend ?? 'auto');
@@ -379,7 +410,9 @@ export function createNen(config: NenConfig = {}): Nen {
         log({ level: 'warn', event: 'config.ephemeral_key', reason: 'NEN_SERVER_KEYS is not set: using a per-process server key (clients cannot pin it; restarts end sessions)' });
       }
       const keys = loadServerKeys(backend, specs);
-      return { backend, keys, keyMap: new Map(keys.map((k) => [k.kid, k.recipient])) };
+      const st: State = { backend, keys, keyMap: new Map(keys.map((k) => [k.kid, k.recipient])) };
+      stateValue = st;
+      return st;
     })();
     statePromise.catch(() => {
       statePromise = undefined;
@@ -403,10 +436,8 @@ export function createNen(config: NenConfig = {}): Nen {
     return errorResponse('NEN_INTERNAL');
   };
 
-  /** Keys for (sid, epoch): cache, else store.get + derive. Validates the epoch against the record. */
-  async function acquireKeys(st: State, sid: string, epoch: number, now: number): Promise<CacheEntry> {
-    const hit = cache.acquire(sid, epoch);
-    if (hit) return hit;
+  /** Keys for (sid, epoch) on a cache miss: store.get + derive. Validates the epoch against the record. */
+  async function loadKeys(st: State, sid: string, epoch: number, now: number): Promise<CacheEntry> {
     const rec = await store.get(sid, now);
     if (!rec) throw wireError('NEN_SESSION_UNKNOWN', 'no live session with this id (unknown, expired or terminated)');
     let secret: Uint8Array | undefined;
@@ -464,19 +495,12 @@ export function createNen(config: NenConfig = {}): Nen {
   }
 
   function buildHandlerRequest(request: Request, url: URL, query: string | null, method: string, contentType: string, body: Uint8Array | ReadableStream<Uint8Array> | null): Request {
-    const headers = (): Headers => {
-      const h = new Headers(request.headers);
-      for (const n of [HEADER.nen, HEADER.type, HEADER.body, 'content-length', 'content-encoding']) h.delete(n);
-      if (contentType) h.set('content-type', contentType);
-      else h.delete('content-type');
-      return h;
-    };
     const u = query === null ? request.url : `${url.origin}${url.pathname}${query ? `?${query}` : ''}`;
-    return decryptedRequestView(request, u, method, headers, isBodylessMethod(method) ? null : body);
+    return new Proxy(request, new DecryptedRequestView(request, u, method, contentType, isBodylessMethod(method) ? null : body));
   }
 
   async function openRequest(request: Request, limit: number): Promise<Opened> {
-    const st = await state();
+    const st = stateValue ?? (await state());
     const t0 = performance.now();
     const meta = parseRequestHeader(request.headers.get(HEADER.nen));
     const now = clock();
@@ -504,7 +528,8 @@ export function createNen(config: NenConfig = {}): Nen {
     }
     const sid = toBase64Url(meta.sessionId);
     const tStore0 = performance.now();
-    const entry = await acquireKeys(st, sid, meta.epoch, now);
+    // Steady state is a cache hit, taken synchronously (no extra async hop per request).
+    const entry = cache.acquire(sid, meta.epoch) ?? (await loadKeys(st, sid, meta.epoch, now));
     let storeMs = performance.now() - tStore0;
     try {
       const aad = requestAad(meta, method, target, contentType);
@@ -608,23 +633,29 @@ export function createNen(config: NenConfig = {}): Nen {
   const EMPTY = new Uint8Array(0);
   const JSON_500 = utf8(JSON.stringify({ error: { code: 'NEN_INTERNAL', message: 'nen: internal error' } }));
 
-  async function toPlain(value: unknown): Promise<PlainResult> {
-    if (value instanceof Response) {
-      return {
-        status: value.status,
-        statusText: value.statusText,
-        headers: value.headers,
-        contentType: value.headers.get('content-type') ?? '',
-        body: value.body ? new Uint8Array(await value.arrayBuffer()) : EMPTY,
-      };
-    }
+  /** A plain value as JSON (200), or 204 when undefined; no intermediate Response. */
+  function valueToPlain(value: unknown): PlainResult {
     const json = value === undefined ? undefined : JSON.stringify(value);
     if (json === undefined) return { status: 204, statusText: '', headers: null, contentType: '', body: EMPTY };
     return { status: 200, statusText: '', headers: null, contentType: 'application/json', body: utf8(json) };
   }
 
-  async function sealResponse(res: PlainResult, o: Opened, compress: boolean): Promise<Response> {
-    const t0 = performance.now();
+  async function responseToPlain(value: Response): Promise<PlainResult> {
+    return {
+      status: value.status,
+      statusText: value.statusText,
+      headers: value.headers,
+      contentType: value.headers.get('content-type') ?? '',
+      body: value.body ? new Uint8Array(await value.arrayBuffer()) : EMPTY,
+    };
+  }
+
+  function toPlain(value: unknown): PlainResult | Promise<PlainResult> {
+    return value instanceof Response ? responseToPlain(value) : valueToPlain(value);
+  }
+
+  function sealResponse(res: PlainResult, o: Opened, compress: boolean): Response {
+    const t0 = serverTiming ? performance.now() : 0;
     const { status, contentType: ct } = res;
     let body = res.body;
     let flags = 0;
@@ -634,28 +665,37 @@ export function createNen(config: NenConfig = {}): Nen {
     }
     const aad = responseAad(o.meta.sessionId, o.meta.epoch, o.meta.seq, status, flags, ct);
     const sealed = sealMessage(o.entry.keys.s2c, o.entry.keys.s2cIv, o.meta.seq, aad, body);
-    const headers = res.headers ? new Headers(res.headers) : new Headers();
+    // The handler's headers in one pass, minus those describing the plaintext body or Nen's own,
+    // handed to the one Response built here (no intermediate Headers copy).
+    const headers: [string, string][] = [['content-type', MEDIA_TYPE.sealed], [HEADER.nen, formatResponseHeader(flags)]];
+    if (ct) headers.push([HEADER.type, ct]);
+    let cacheControl = false;
     if (res.headers) {
-      for (const h of ['content-length', 'content-encoding', 'transfer-encoding', HEADER.nen, HEADER.type, HEADER.body, HEADER.error]) headers.delete(h);
+      res.headers.forEach((v, k) => {
+        if (REPLACED_RESPONSE_HEADERS.has(k)) return;
+        if (k === 'cache-control') cacheControl = true;
+        headers.push([k, v]);
+      });
     }
-    headers.set('content-type', MEDIA_TYPE.sealed);
-    headers.set(HEADER.nen, formatResponseHeader(flags));
-    if (ct) headers.set(HEADER.type, ct);
-    if (!headers.has('cache-control')) headers.set('cache-control', 'no-store');
-    if (serverTiming) headers.append('server-timing', timingHeader(o, performance.now() - t0));
+    if (!cacheControl) headers.push(['cache-control', 'no-store']);
+    if (serverTiming) headers.push(['server-timing', timingHeader(o, performance.now() - t0)]);
     if (isNullBodyStatus(status) || o.method === 'HEAD') {
-      headers.set(HEADER.body, encodeHeaderRecord(sealed));
+      headers.push([HEADER.body, encodeHeaderRecord(sealed)]);
       return new Response(null, { status, statusText: res.statusText, headers });
     }
     return new Response(asBody(sealed), { status, statusText: res.statusText, headers });
+  }
+
+  function handlerFailed(o: Opened, e: unknown, request: Request): PlainResult {
+    log({ level: 'error', event: 'handler.error', code: 'NEN_INTERNAL', reason: e instanceof Error ? `${e.name}: ${e.message}` : String(e), session: o.sid.slice(0, 8), path: new URL(request.url).pathname.slice(0, 200) });
+    return { status: 500, statusText: '', headers: null, contentType: 'application/json', body: JSON_500 };
   }
 
   async function runHandler(o: Opened, fn: () => unknown, request: Request): Promise<PlainResult> {
     try {
       return await toPlain(await fn());
     } catch (e) {
-      log({ level: 'error', event: 'handler.error', code: 'NEN_INTERNAL', reason: e instanceof Error ? `${e.name}: ${e.message}` : String(e), session: o.sid.slice(0, 8), path: new URL(request.url).pathname.slice(0, 200) });
-      return { status: 500, statusText: '', headers: null, contentType: 'application/json', body: JSON_500 };
+      return handlerFailed(o, e, request);
     }
   }
 
@@ -670,8 +710,14 @@ export function createNen(config: NenConfig = {}): Nen {
         return reject(e, request);
       }
       try {
-        const res = await runHandler(o, () => handler(o.handlerRequest, context, o.body), request);
-        return await sealResponse(res, o, compress);
+        let res: PlainResult;
+        try {
+          const value: unknown = await handler(o.handlerRequest, context, o.body);
+          res = value instanceof Response ? await responseToPlain(value) : valueToPlain(value);
+        } catch (e) {
+          res = handlerFailed(o, e, request);
+        }
+        return sealResponse(res, o, compress);
       } catch (e) {
         return reject(e, request, o.sid);
       } finally {
@@ -706,7 +752,7 @@ export function createNen(config: NenConfig = {}): Nen {
           throw e;
         }, request);
         try {
-          return await sealResponse(res, o, false);
+          return sealResponse(res, o, false);
         } finally {
           release();
         }
@@ -831,7 +877,7 @@ export function createNen(config: NenConfig = {}): Nen {
         log({ level: 'info', event: 'session.rotate', session: o.sid.slice(0, 8), reason: `epoch ${rec.epoch + 1}` });
         value = { epoch: rec.epoch + 1 };
       }
-      return await sealResponse(await toPlain(value), o, false);
+      return sealResponse(valueToPlain(value), o, false);
     } catch (e) {
       return reject(e, request, o.sid);
     } finally {
@@ -905,6 +951,7 @@ export function createNen(config: NenConfig = {}): Nen {
         const st = await statePromise.catch(() => undefined);
         for (const k of st?.keys ?? []) k.recipient.dispose();
         statePromise = undefined;
+        stateValue = undefined;
       }
       if (ownStore) await store.close();
     },
