@@ -13,18 +13,15 @@
  *  - the bench routes answer as documented.
  * Screenshots of the main pages go to test-results/ (gitignored).
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { dirname, join, resolve } from 'node:path';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page, type Request as PwRequest } from 'playwright-core';
 import { createNenClient } from '@nen/client';
+import { appDir, ensureBuilt, freePort, keygen } from './live';
 
-const appDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const repoRoot = resolve(appDir, '../..');
 const artifacts = join(appDir, 'test-results');
 const nextBin = join(appDir, 'node_modules/next/dist/bin/next');
 /**
@@ -47,51 +44,6 @@ const instances: Instance[] = [];
 let browser: Browser | undefined;
 let baseUrl = '';
 let pin = '';
-
-function newestMtime(path: string, depth = 0): number {
-  if (!existsSync(path) || depth > 8) return 0;
-  const st = statSync(path);
-  if (!st.isDirectory()) return st.mtimeMs;
-  let newest = 0;
-  for (const name of readdirSync(path)) {
-    if (name === 'node_modules' || name.startsWith('.next') || name === 'test-results') continue;
-    newest = Math.max(newest, newestMtime(join(path, name), depth + 1));
-  }
-  return newest;
-}
-
-/** True when <DIST_DIR>/BUILD_ID is newer than the app's sources and the SDK packages' builds. */
-function buildIsFresh(): boolean {
-  const id = join(appDir, DIST_DIR, 'BUILD_ID');
-  if (!existsSync(id)) return false;
-  const built = statSync(id).mtimeMs;
-  const inputs = ['app', 'components', 'lib', 'next.config.ts', 'package.json'].map((p) => join(appDir, p));
-  inputs.push(...['client', 'server', 'core'].map((p) => join(repoRoot, 'packages', p, 'dist')), join(repoRoot, 'packages/core/wasm'));
-  return inputs.every((p) => newestMtime(p) < built);
-}
-
-function keygen(): { env: string; pin: string } {
-  const cli = join(repoRoot, 'packages/server/dist/cli.js');
-  const out = spawnSync(process.execPath, [cli, 'keygen'], { encoding: 'utf8', timeout: 30_000 });
-  if (out.status !== 0) throw new Error(`nen keygen failed: ${out.stderr}`);
-  const text = `${out.stdout}\n${out.stderr}`;
-  const env = /NEN_SERVER_KEYS=(\S+)/.exec(text)?.[1];
-  const pinLine = /NEXT_PUBLIC_NEN_SERVER_KEY=(\S+)/.exec(text)?.[1] ?? /NEN_SERVER_PIN=(\S+)/.exec(text)?.[1] ?? /NEN_SERVER_KEY=(\S+)/.exec(text)?.[1];
-  if (!env || !pinLine) throw new Error(`cannot parse nen keygen output:\n${text.replace(/NEN_SERVER_KEYS=\S+/, 'NEN_SERVER_KEYS=<redacted>')}`);
-  return { env: env.replace(/^['"]|['"]$/g, ''), pin: pinLine.replace(/^['"]|['"]$/g, '') };
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolvePort(port));
-    });
-  });
-}
 
 async function waitForServer(inst: Instance, path: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -162,10 +114,7 @@ let main: Instance;
 
 beforeAll(async () => {
   mkdirSync(artifacts, { recursive: true });
-  if (!buildIsFresh()) {
-    const build = spawnSync(process.execPath, [nextBin, 'build', ...(WEBPACK ? ['--webpack'] : [])], { cwd: appDir, encoding: 'utf8', timeout: 240_000, env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEXT_DIST_DIR: DIST_DIR } });
-    if (build.status !== 0) throw new Error(`next build failed:\n${build.stdout}\n${build.stderr}`);
-  }
+  ensureBuilt({ distDir: DIST_DIR, webpack: WEBPACK });
   keys = keygen();
   pin = keys.pin;
   main = await startNext({});

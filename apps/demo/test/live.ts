@@ -1,7 +1,8 @@
 /**
- * Shared harness for the hostile, fault and soak suites: builds the demo once (skipped when
- * `.next/BUILD_ID` is newer than the sources, as in e2e.test.ts), generates a server key with the
- * real `nen keygen` CLI, and runs `next start` on a free 127.0.0.1 port with a given environment.
+ * Shared harness for the demo's live suites (e2e, hostile, fault, soak) and the bench's quick test:
+ * builds the demo once per distDir (skipped when `<distDir>/BUILD_ID` is newer than the sources),
+ * generates a server key with the real `nen keygen` CLI, and runs `next start` on a free
+ * 127.0.0.1 port with a given environment.
  * Also a raw HTTP/1.1 client over node:net, so tests can send what `fetch` refuses to send
  * (duplicated or non-ASCII headers, lying Content-Length, trickled bodies).
  *
@@ -23,20 +24,22 @@ const nextBin = join(appDir, 'node_modules/next/dist/bin/next');
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
 
-function newestMtime(path: string, depth = 0): number {
+/** Newest modification time below `path` (bounded depth), skipping dependencies and build outputs. */
+export function newestMtime(path: string, depth = 0): number {
   if (!existsSync(path) || depth > 8) return 0;
   const st = statSync(path);
   if (!st.isDirectory()) return st.mtimeMs;
   let newest = 0;
   for (const name of readdirSync(path)) {
-    if (name === 'node_modules' || name === '.next' || name === 'test-results') continue;
+    if (name === 'node_modules' || name.startsWith('.next') || name === 'test-results') continue;
     newest = Math.max(newest, newestMtime(join(path, name), depth + 1));
   }
   return newest;
 }
 
-function buildIsFresh(): boolean {
-  const id = join(appDir, '.next/BUILD_ID');
+/** True when `<distDir>/BUILD_ID` is newer than the app's sources, the SDK packages' builds and the Wasm. */
+export function buildIsFresh(distDir = '.next'): boolean {
+  const id = join(appDir, distDir, 'BUILD_ID');
   if (!existsSync(id)) return false;
   const built = statSync(id).mtimeMs;
   const inputs = ['app', 'components', 'lib', 'next.config.ts', 'package.json'].map((p) => join(appDir, p));
@@ -44,13 +47,19 @@ function buildIsFresh(): boolean {
   return inputs.every((p) => newestMtime(p) < built);
 }
 
-/** `next build` unless the existing build is newer than every input. */
-export function ensureBuilt(): void {
+/**
+ * `next build` into `distDir` (the demo's next.config honours NEXT_DIST_DIR; other suites keep
+ * their own so concurrent builds in one checkout cannot rewrite what they serve) unless the
+ * existing build is newer than every input. `webpack` builds with `next build --webpack`.
+ */
+export function ensureBuilt(options: { distDir?: string; webpack?: boolean } = {}): void {
+  const distDir = options.distDir ?? '.next';
+  const args = [nextBin, 'build', ...(options.webpack ? ['--webpack'] : [])];
   // Other suites (e2e, bench) build the same app: when their build holds Next's lock, wait for it
   // (bounded: 30 tries × 10 s) and use its output if it is fresh.
   for (let attempt = 0; attempt < 30; attempt++) {
-    if (buildIsFresh()) return;
-    const build = spawnSync(process.execPath, [nextBin, 'build'], { cwd: appDir, encoding: 'utf8', timeout: 300_000, env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+    if (buildIsFresh(distDir)) return;
+    const build = spawnSync(process.execPath, args, { cwd: appDir, encoding: 'utf8', timeout: 300_000, env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEXT_DIST_DIR: distDir } });
     if (build.status === 0) return;
     if (!/Another next build process is already running/.test(`${build.stdout}${build.stderr}`)) throw new Error(`next build failed:\n${build.stdout}\n${build.stderr}`);
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10_000);
@@ -66,7 +75,7 @@ export function keygen(): { env: string; pin: string } {
   const text = `${out.stdout}\n${out.stderr}`;
   const env = /NEN_SERVER_KEYS=(\S+)/.exec(text)?.[1];
   const pin = /NEXT_PUBLIC_NEN_SERVER_KEY=(\S+)/.exec(text)?.[1] ?? /NEN_SERVER_PIN=(\S+)/.exec(text)?.[1] ?? /NEN_SERVER_KEY=(\S+)/.exec(text)?.[1];
-  if (!env || !pin) throw new Error('cannot parse nen keygen output');
+  if (!env || !pin) throw new Error(`cannot parse nen keygen output:\n${text.replace(/NEN_SERVER_KEYS=\S+/, 'NEN_SERVER_KEYS=<redacted>')}`);
   return { env: env.replace(/^['"]|['"]$/g, ''), pin: pin.replace(/^['"]|['"]$/g, '') };
 }
 
@@ -86,6 +95,7 @@ export async function freePort(): Promise<number> {
 export interface LiveServer {
   readonly url: string;
   readonly port: number;
+  /** The client pin of the server key; '' when started with `keys: null`. */
   readonly pin: string;
   readonly env: NodeJS.ProcessEnv;
   /** The last 40 kB of the server's stdout + stderr. */
@@ -110,13 +120,31 @@ export interface BenchMetrics {
 
 const live = new Set<ChildProcess>();
 
-export async function startNext(options: { env?: Record<string, string | undefined>; keys?: { env: string; pin: string }; port?: number } = {}): Promise<LiveServer> {
-  ensureBuilt();
-  const keys = options.keys ?? keygen();
+export interface StartOptions {
+  /** Extra environment; `undefined` removes a variable. */
+  env?: Record<string, string | undefined>;
+  /** The server key; default a fresh one from `nen keygen`; `null` sets none (the app generates its own at start). */
+  keys?: { env: string; pin: string } | null;
+  port?: number;
+  /** Build directory (NEXT_DIST_DIR), built by ensureBuilt when stale; default `.next`. */
+  distDir?: string;
+  /** How long to wait for /api/bench/metrics to answer 200; default 60 s. */
+  readyTimeoutMs?: number;
+}
+
+export async function startNext(options: StartOptions = {}): Promise<LiveServer> {
+  const distDir = options.distDir ?? '.next';
+  ensureBuilt({ distDir });
+  const keys = options.keys === null ? null : (options.keys ?? keygen());
   const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
-  const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEN_SERVER_KEYS: keys.env, NEN_SERVER_PIN: keys.pin, NEN_BENCH_METRICS: '1' };
+  const readyMs = options.readyTimeoutMs ?? 60_000;
+  const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEXT_DIST_DIR: distDir, NEN_BENCH_METRICS: '1' };
   delete env.REDIS_URL;
+  if (keys) {
+    env.NEN_SERVER_KEYS = keys.env;
+    env.NEN_SERVER_PIN = keys.pin;
+  }
   for (const [k, v] of Object.entries(options.env ?? {})) {
     if (v === undefined) delete env[k];
     else env[k] = v;
@@ -133,7 +161,7 @@ export async function startNext(options: { env?: Record<string, string | undefin
     };
     c.stdout?.on('data', keep);
     c.stderr?.on('data', keep);
-    const deadline = Date.now() + 60_000;
+    const deadline = Date.now() + readyMs;
     while (Date.now() < deadline) {
       if (c.exitCode !== null) throw new Error(`next start exited early:\n${text}`);
       try {
@@ -145,7 +173,7 @@ export async function startNext(options: { env?: Record<string, string | undefin
       }
       await sleep(200);
     }
-    throw new Error(`next start did not answer within 60 s:\n${text}`);
+    throw new Error(`next start did not answer within ${readyMs} ms:\n${text}`);
   };
   const stop = async (signal: NodeJS.Signals = 'SIGTERM') => {
     const c = child;
@@ -161,7 +189,7 @@ export async function startNext(options: { env?: Record<string, string | undefin
   return {
     url,
     port,
-    pin: keys.pin,
+    pin: keys?.pin ?? '',
     env,
     log: () => text,
     pid: () => child?.pid,

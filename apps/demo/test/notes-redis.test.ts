@@ -4,27 +4,15 @@
  * failure (no hang) once Redis is gone.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisNotes } from '../lib/notes-redis';
 import { MAX_NOTES } from '../lib/notes';
+import { freePort } from './live';
 
 let redis: ChildProcess | undefined;
 let url = '';
 let repo: RedisNotes | undefined;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolvePort(port));
-    });
-  });
-}
 
 async function stopRedis(): Promise<void> {
   if (!redis || redis.exitCode !== null || redis.signalCode !== null) return;
