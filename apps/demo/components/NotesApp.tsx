@@ -93,30 +93,29 @@ export function NotesApp({ serverKey }: { serverKey?: string }) {
       setError({ code: 'DEMO_BAD_NOTE', message: 'Give the note a title first.' });
       return;
     }
-    setBusy(true);
-    try {
+    await mutate(selected ? 'Saved' : 'Created', async () => {
       const { note } = selected
         ? await api<{ note: Note }>(serverKey, 'Update note', `/api/notes/${encodeURIComponent(selected)}`, { method: 'PUT', json: draft })
         : await api<{ note: Note }>(serverKey, 'Create note', '/api/notes', { method: 'POST', json: draft });
       setSelected(note.id);
-      setFlash(selected ? 'Saved' : 'Created');
-      setError(null);
-      await load(query.trim());
-    } catch (e) {
-      fail(e);
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   async function remove() {
     if (!selected) return;
-    setBusy(true);
-    try {
+    await mutate('Deleted', async () => {
       await api(serverKey, 'Delete note', `/api/notes/${encodeURIComponent(selected)}`, { method: 'DELETE' });
       setSelected(null);
       setDraft(EMPTY_DRAFT);
-      setFlash('Deleted');
+    });
+  }
+
+  /** A note change with the busy flag set: on success the flash message and a reloaded list, on failure the error banner. */
+  async function mutate(flash: string, change: () => Promise<void>) {
+    setBusy(true);
+    try {
+      await change();
+      setFlash(flash);
       setError(null);
       await load(query.trim());
     } catch (e) {
