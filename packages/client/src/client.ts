@@ -178,6 +178,9 @@ interface PreparedRequest {
   readonly signal: AbortSignal | null;
 }
 
+/** Response headers that describe the sealed envelope, not the plaintext the application sees. */
+const ENVELOPE_RESPONSE_HEADERS: ReadonlySet<string> = new Set(['content-type', 'content-length', 'content-encoding', HEADER.nen, HEADER.type, HEADER.body]);
+
 function headersRecord(h: Headers): Record<string, string> {
   const o: Record<string, string> = {};
   h.forEach((v, k) => {
@@ -453,10 +456,13 @@ export function createNenClient(options: NenClientOptions = {}): NenClient {
     return { url, method, headers, contentType, body, signal };
   }
 
-  function cleanHeaders(h: Headers, contentType: string): Headers {
-    const out = new Headers(h);
-    for (const k of ['content-type', 'content-length', 'content-encoding', HEADER.nen, HEADER.type, HEADER.body]) out.delete(k);
-    if (contentType) out.set('content-type', contentType);
+  /** The response headers handed to the application: Nen's and the sealed body's framing removed, in one pass. */
+  function cleanHeaders(h: Headers, contentType: string): [string, string][] {
+    const out: [string, string][] = [];
+    h.forEach((v, k) => {
+      if (!ENVELOPE_RESPONSE_HEADERS.has(k)) out.push([k, v]);
+    });
+    if (contentType) out.push(['content-type', contentType]);
     return out;
   }
 
@@ -464,10 +470,11 @@ export function createNenClient(options: NenClientOptions = {}): NenClient {
   async function send(s: SessionState, p: PreparedRequest, kind: WireExchange['kind']): Promise<Response> {
     const seq = s.counter.next++;
     const timestamp = Math.round(Date.now() + s.skew);
-    const url = new URL(p.url.href);
+    let url = p.url;
     let flags = 0;
     let query: string | null = null;
     if (options.confidentialQuery && url.search !== '') {
+      url = new URL(url.href); // a copy: p.url is reused by a retry
       query = url.search.slice(1);
       url.search = '';
       flags |= REQ_FLAG.CONFIDENTIAL_QUERY;
@@ -488,13 +495,17 @@ export function createNenClient(options: NenClientOptions = {}): NenClient {
     const meta = { sessionId: s.id, epoch: s.epoch, seq, timestamp, flags };
     const target = url.pathname + url.search;
     const aad = requestAad(meta, p.method, target, p.contentType);
-    const headers = new Headers(p.headers);
-    headers.set(HEADER.nen, formatRequestHeader(meta));
-    if (p.contentType) headers.set(HEADER.type, p.contentType);
+    // Wire headers built once as a list (prepare() already removed the ones set here).
+    const headers: [string, string][] = [];
+    p.headers.forEach((v, k) => {
+      headers.push([k, v]);
+    });
+    headers.push([HEADER.nen, formatRequestHeader(meta)]);
+    if (p.contentType) headers.push([HEADER.type, p.contentType]);
     let wireBody: BodyInit | undefined;
     let wireBytes: Uint8Array = EMPTY;
     if (isStream) {
-      headers.set('content-type', MEDIA_TYPE.stream);
+      headers.push(['content-type', MEDIA_TYPE.stream]);
       const sealer = new RecordSealer(s.keys.c2s, s.keys.c2sIv, seq, aad);
       wireBody = (p.body as ReadableStream<Uint8Array>).pipeThrough(new TransformStream<Uint8Array, Uint8Array>({
         transform(chunk, c) {
@@ -508,9 +519,9 @@ export function createNenClient(options: NenClientOptions = {}): NenClient {
       const plaintext = query !== null ? packConfidentialQuery(query, body) : body;
       const sealed = sealMessage(s.keys.c2s, s.keys.c2sIv, seq, aad, plaintext);
       if (isBodylessMethod(p.method)) {
-        headers.set(HEADER.body, encodeHeaderRecord(sealed));
+        headers.push([HEADER.body, encodeHeaderRecord(sealed)]);
       } else {
-        headers.set('content-type', MEDIA_TYPE.sealed);
+        headers.push(['content-type', MEDIA_TYPE.sealed]);
         wireBody = asBody(sealed);
         wireBytes = sealed;
       }
@@ -520,7 +531,8 @@ export function createNenClient(options: NenClientOptions = {}): NenClient {
     try {
       // Redirects are not followed: a followed redirect would re-send this request's Nen headers
       // to another URL (rejected there); in Node the sealed 3xx itself is verified and returned.
-      const init: RequestInit & { duplex?: 'half' } = { method: p.method, headers, signal: t.signal, redirect: 'manual' };
+      // A Headers object, as a fetch would get from application code (custom fetch functions read it).
+      const init: RequestInit & { duplex?: 'half' } = { method: p.method, headers: new Headers(headers), signal: t.signal, redirect: 'manual' };
       if (wireBody !== undefined) init.body = wireBody;
       if (isStream) init.duplex = 'half';
       res = await doFetch(url, init);
@@ -530,10 +542,11 @@ export function createNenClient(options: NenClientOptions = {}): NenClient {
     }
     const hdr = parseResponseHeader(res.headers.get(HEADER.nen));
     const rct = res.headers.get(HEADER.type) ?? '';
-    const exchangeBase = {
-      kind, method: p.method, url: url.href, requestHeaders: headersRecord(headers), requestBodyLength: wireBytes.length, requestBodyHex: toHex(wireBytes.subarray(0, 32)),
+    // Only built when someone observes the exchanges (the demo's wire view), not per request.
+    const exchangeBase = () => ({
+      kind, method: p.method, url: url.href, requestHeaders: headersRecord(new Headers(headers)), requestBodyLength: wireBytes.length, requestBodyHex: toHex(wireBytes.subarray(0, 32)),
       status: res.status, responseHeaders: headersRecord(res.headers),
-    };
+    });
     if (!hdr) {
       let buf: Uint8Array = EMPTY;
       try {
@@ -543,12 +556,12 @@ export function createNenClient(options: NenClientOptions = {}): NenClient {
       } finally {
         t.done();
       }
-      report({ ...exchangeBase, responseBodyLength: buf.length, responseBodyHex: toHex(buf.subarray(0, 32)) });
+      if (options.onExchange) report({ ...exchangeBase(), responseBodyLength: buf.length, responseBodyHex: toHex(buf.subarray(0, 32)) });
       throw serverError(res, `response (HTTP ${res.status}) has no Nen envelope`);
     }
     if (hdr.flags & RES_FLAG.STREAM) {
       t.done();
-      report({ ...exchangeBase, responseBodyLength: null, responseBodyHex: '' });
+      if (options.onExchange) report({ ...exchangeBase(), responseBodyLength: null, responseBodyHex: '' });
       if ((res.headers.get('content-type') ?? '').split(';')[0]!.trim() !== MEDIA_TYPE.stream || !res.body || res.status !== 200) {
         await res.body?.cancel().catch(() => undefined);
         throw clientError('NEN_RESPONSE_UNAUTHENTICATED', 'stream envelope with a wrong content type, status or no body');
@@ -609,7 +622,7 @@ export function createNenClient(options: NenClientOptions = {}): NenClient {
     } finally {
       t.done();
     }
-    report({ ...exchangeBase, responseBodyLength: sealed?.length ?? 0, responseBodyHex: sealed ? toHex(sealed.subarray(0, 32)) : '' });
+    if (options.onExchange) report({ ...exchangeBase(), responseBodyLength: sealed?.length ?? 0, responseBodyHex: sealed ? toHex(sealed.subarray(0, 32)) : '' });
     if (!sealed) throw clientError('NEN_RESPONSE_UNAUTHENTICATED', 'response envelope without a sealed record');
     if (!nullBody && (res.headers.get('content-type') ?? '').split(';')[0]!.trim() !== MEDIA_TYPE.sealed) {
       throw clientError('NEN_RESPONSE_UNAUTHENTICATED', 'sealed response with the wrong content type');
