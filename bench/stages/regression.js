@@ -21,6 +21,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { request } from 'undici';
+import { concatBytes } from '@nen/core';
 
 const CHECK_TIMEOUT_MS = 30_000;
 
@@ -70,17 +71,6 @@ export function splitRecords(bytes) {
     o += 4 + len;
   }
   return { records, rest: bytes.length - o };
-}
-
-function concat(parts) {
-  const n = parts.reduce((a, p) => a + p.length, 0);
-  const out = new Uint8Array(n);
-  let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
-  }
-  return out;
 }
 
 export async function run(ctx) {
@@ -588,10 +578,10 @@ export async function run(ctx) {
       });
       return { actual: `${r.outcome} (${info})`, pass: r.rejected };
     });
-  await streamTamper('truncated stream (final record dropped)', (recs) => concat(recs.slice(0, -1)));
+  await streamTamper('truncated stream (final record dropped)', (recs) => concatBytes(...recs.slice(0, -1)));
   await streamTamper('truncated stream (cut inside a record)', (_r, bytes) => bytes.subarray(0, Math.floor(bytes.length / 2)));
-  await streamTamper('reordered stream records', (recs) => concat([recs[1], recs[0], ...recs.slice(2)]));
-  await streamTamper('duplicated stream record', (recs) => concat([recs[0], ...recs]));
+  await streamTamper('reordered stream records', (recs) => concatBytes(recs[1], recs[0], ...recs.slice(2)));
+  await streamTamper('duplicated stream record', (recs) => concatBytes(recs[0], ...recs));
 
   // ---------------------------------------------------------------- limits and malformed input
   await check(12, 'oversize request body (16 MiB)', '413', async () => {
