@@ -37,7 +37,6 @@ import { NenCryptoError } from '../errors.js';
 import { keyScheduleExport, kemSuiteId, labeledDeriveShake256, type HkdfSha256 } from './hpke.js';
 import {
   AEAD_KEY_LENGTH,
-  AEAD_NONCE_LENGTH,
   KEM_ID,
   type Aead,
   type Backend,
@@ -56,6 +55,7 @@ import {
   randomBytes,
   wipe,
   assertCiphertextAndTag,
+  useAeadKey,
   KeyHandle,
   type KeyHandleJson,
 } from './util.js';
@@ -201,19 +201,13 @@ class NobleAead extends KeyHandle implements Aead {
     assertLength(key, AEAD_KEY_LENGTH, 'ChaCha20-Poly1305 key');
     this.#key = key.slice();
   }
-  #use(nonce: Uint8Array, aad: Uint8Array): Uint8Array {
-    if (!this.#key) throw disposedError('Aead');
-    assertLength(nonce, AEAD_NONCE_LENGTH, 'nonce');
-    assertBytes(aad, 'associated data');
-    return this.#key;
-  }
   seal(nonce: Uint8Array, aad: Uint8Array, plaintext: Uint8Array): Uint8Array {
-    const key = this.#use(nonce, aad);
+    const key = useAeadKey(this.#key, nonce, aad);
     assertBytes(plaintext, 'plaintext');
     return chacha20poly1305(key, nonce, aad).encrypt(plaintext);
   }
   open(nonce: Uint8Array, aad: Uint8Array, ciphertextAndTag: Uint8Array): Uint8Array {
-    const key = this.#use(nonce, aad);
+    const key = useAeadKey(this.#key, nonce, aad);
     assertCiphertextAndTag(ciphertextAndTag);
     try {
       return chacha20poly1305(key, nonce, aad).decrypt(ciphertextAndTag);

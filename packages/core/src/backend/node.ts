@@ -28,15 +28,15 @@
  */
 import { createCipheriv, createDecipheriv, createHash, createHmac } from 'node:crypto';
 import { NenCryptoError } from '../errors.js';
-import { AEAD_KEY_LENGTH, AEAD_NONCE_LENGTH, AEAD_TAG_LENGTH, type Aead, type Backend } from './types.js';
+import { AEAD_KEY_LENGTH, AEAD_TAG_LENGTH, type Aead, type Backend } from './types.js';
 import {
   assertBytes,
   assertLength,
   assertOutputLength,
-  disposedError,
   randomBytes,
   wipe,
   assertCiphertextAndTag,
+  useAeadKey,
   KeyHandle,
   type KeyHandleJson,
 } from './util.js';
@@ -68,14 +68,8 @@ class NodeAead extends KeyHandle implements Aead {
     this.#small = wasm.createAead(key);
     this.#key = key.slice();
   }
-  #use(nonce: Uint8Array, aad: Uint8Array): Uint8Array {
-    if (!this.#key) throw disposedError('Aead');
-    assertLength(nonce, AEAD_NONCE_LENGTH, 'nonce');
-    assertBytes(aad, 'associated data');
-    return this.#key;
-  }
   seal(nonce: Uint8Array, aad: Uint8Array, plaintext: Uint8Array): Uint8Array {
-    const key = this.#use(nonce, aad);
+    const key = useAeadKey(this.#key, nonce, aad);
     assertBytes(plaintext, 'plaintext');
     if (plaintext.length < SMALL_MESSAGE) return (this.#small as Aead).seal(nonce, aad, plaintext);
     const c = createCipheriv('chacha20-poly1305', key, nonce, { authTagLength: AEAD_TAG_LENGTH });
@@ -86,7 +80,7 @@ class NodeAead extends KeyHandle implements Aead {
     return plain(Buffer.concat([body, fin, c.getAuthTag()], plaintext.length + AEAD_TAG_LENGTH));
   }
   open(nonce: Uint8Array, aad: Uint8Array, ciphertextAndTag: Uint8Array): Uint8Array {
-    const key = this.#use(nonce, aad);
+    const key = useAeadKey(this.#key, nonce, aad);
     assertCiphertextAndTag(ciphertextAndTag);
     const n = ciphertextAndTag.length - AEAD_TAG_LENGTH;
     if (n < SMALL_MESSAGE) return (this.#small as Aead).open(nonce, aad, ciphertextAndTag);

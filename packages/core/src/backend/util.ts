@@ -11,7 +11,7 @@
  * Pitfall: messages name the parameter and the expected size, never the bytes themselves.
  */
 import { NenCryptoError } from '../errors.js';
-import { AEAD_TAG_LENGTH, KEM_ID, KEM_SIZES, type KemId } from './types.js';
+import { AEAD_NONCE_LENGTH, AEAD_TAG_LENGTH, KEM_ID, KEM_SIZES, type KemId } from './types.js';
 
 export function assertBytes(value: unknown, name: string): asserts value is Uint8Array {
   if (!(value instanceof Uint8Array)) {
@@ -81,6 +81,17 @@ export abstract class KeyHandle {
   [INSPECT](): string {
     return this.toString();
   }
+}
+
+/**
+ * The first checks of every Aead.seal / open: the object is not disposed (its key slot is set),
+ * the nonce is 96 bits (RFC 8439 §2.8) and the associated data is bytes. Returns the key slot.
+ */
+export function useAeadKey<T>(slot: T | null, nonce: Uint8Array, aad: Uint8Array): T {
+  if (!slot) throw disposedError('Aead');
+  assertLength(nonce, AEAD_NONCE_LENGTH, 'nonce');
+  assertBytes(aad, 'associated data');
+  return slot;
 }
 
 /** ciphertext || tag must be a Uint8Array at least one ChaCha20-Poly1305 tag long (RFC 8439 §2.8). */

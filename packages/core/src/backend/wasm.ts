@@ -17,7 +17,7 @@
  */
 import type * as Glue from '../../wasm/nen_core.js';
 import { NenCryptoError } from '../errors.js';
-import { AEAD_KEY_LENGTH, AEAD_NONCE_LENGTH, type Aead, type Backend, type HpkeRecipientKey, type HpkeSenderExport, type KemId, type KemKeyPair } from './types.js';
+import { AEAD_KEY_LENGTH, type Aead, type Backend, type HpkeRecipientKey, type HpkeSenderExport, type KemId, type KemKeyPair } from './types.js';
 import {
   assertBytes,
   assertKem,
@@ -27,6 +27,7 @@ import {
   kemSizes,
   randomBytes,
   assertCiphertextAndTag,
+  useAeadKey,
   KeyHandle,
   type KeyHandleJson,
 } from './util.js';
@@ -92,19 +93,13 @@ class WasmAead extends KeyHandle implements Aead {
     this.#inner = callWasm(() => new glue.Aead(key));
     registry?.register(this, this.#inner, this);
   }
-  #use(nonce: Uint8Array, aad: Uint8Array): Glue.Aead {
-    if (!this.#inner) throw disposedError('Aead');
-    assertLength(nonce, AEAD_NONCE_LENGTH, 'nonce');
-    assertBytes(aad, 'associated data');
-    return this.#inner;
-  }
   seal(nonce: Uint8Array, aad: Uint8Array, plaintext: Uint8Array): Uint8Array {
-    const inner = this.#use(nonce, aad);
+    const inner = useAeadKey(this.#inner, nonce, aad);
     assertBytes(plaintext, 'plaintext');
     return callWasm(() => inner.seal(nonce, aad, plaintext));
   }
   open(nonce: Uint8Array, aad: Uint8Array, ciphertextAndTag: Uint8Array): Uint8Array {
-    const inner = this.#use(nonce, aad);
+    const inner = useAeadKey(this.#inner, nonce, aad);
     assertCiphertextAndTag(ciphertextAndTag);
     return callWasm(() => inner.open(nonce, aad, ciphertextAndTag));
   }
