@@ -63,7 +63,7 @@ import { errorResponse, readBody } from './http.js';
 import { NenConfigError, loadServerKeys, parseServerKeys, type LoadedServerKey, type ServerKeySpec } from './keys.js';
 import { HandshakeRateLimiter, defaultClientAddress } from './ratelimit.js';
 import { memoryStore } from './stores/memory.js';
-import type { SessionRecord, SessionStore } from './stores/types.js';
+import type { CommitResult, SessionRecord, SessionStore } from './stores/types.js';
 import { redisStore } from './stores/redis.js';
 
 /** Something the server reports; never contains secret material. */
@@ -457,8 +457,8 @@ export function createNen(config: NenConfig = {}): Nen {
     return epoch + 1 === rec.epoch && typeof rec.meta.prevUntil === 'number' && now < rec.meta.prevUntil;
   }
 
-  async function commit(sid: string, seq: bigint, epoch: number, now: number): Promise<SessionRecord> {
-    const r = await store.commit(sid, seq, now);
+  /** The verdict of store.commit (step 7) as the session or a wire error; synchronous, so a request awaits the store once. */
+  function committed(r: CommitResult, sid: string, seq: bigint, epoch: number, now: number): SessionRecord {
     if (!r.ok) {
       if (r.reason === 'unknown' || r.reason === 'expired') {
         cache.evictSession(sid, epoch);
@@ -542,7 +542,7 @@ export function createNen(config: NenConfig = {}): Nen {
           throw wireError('NEN_AUTH_FAILED', 'AEAD authentication failed (tampered body, tag, bound header, method, path or query)');
         }
         const tc = performance.now();
-        const session = await commit(sid, meta.seq, meta.epoch, now);
+        const session = committed(await store.commit(sid, meta.seq, now), sid, meta.seq, meta.epoch, now);
         storeMs += performance.now() - tc;
         let query: string | null = null;
         if (confidential) {
@@ -575,7 +575,7 @@ export function createNen(config: NenConfig = {}): Nen {
         }
         first.push(...opener.push(r.value));
       }
-      const session = await commit(sid, meta.seq, meta.epoch, now);
+      const session = committed(await store.commit(sid, meta.seq, now), sid, meta.seq, meta.epoch, now);
       for (const c of first) total += c.length;
       if (total > limit) throw wireError('NEN_TOO_LARGE', 'streamed body exceeds the limit');
       const stream = new ReadableStream<Uint8Array>({
@@ -713,7 +713,14 @@ export function createNen(config: NenConfig = {}): Nen {
         let res: PlainResult;
         try {
           const value: unknown = await handler(o.handlerRequest, context, o.body);
-          res = value instanceof Response ? await responseToPlain(value) : valueToPlain(value);
+          if (value instanceof Response) {
+            // Inline rather than responseToPlain(): one promise less per request (under Next every
+            // promise also runs the AsyncLocalStorage hooks).
+            const body = value.body ? new Uint8Array(await value.arrayBuffer()) : EMPTY;
+            res = { status: value.status, statusText: value.statusText, headers: value.headers, contentType: value.headers.get('content-type') ?? '', body };
+          } else {
+            res = valueToPlain(value);
+          }
         } catch (e) {
           res = handlerFailed(o, e, request);
         }
