@@ -29,17 +29,7 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac } from 'node:crypto';
 import { NenCryptoError } from '../errors.js';
 import { AEAD_KEY_LENGTH, AEAD_TAG_LENGTH, type Aead, type Backend } from './types.js';
-import {
-  assertBytes,
-  assertLength,
-  assertOutputLength,
-  randomBytes,
-  wipe,
-  assertCiphertextAndTag,
-  useAeadKey,
-  KeyHandle,
-  type KeyHandleJson,
-} from './util.js';
+import { assertBytes, assertLength, assertOutputLength, randomBytes, wipe, assertCiphertextAndTag, useAeadKey, KeyHandle, type KeyHandleJson } from './util.js';
 
 const copy = (b: Uint8Array): Uint8Array => new Uint8Array(b);
 

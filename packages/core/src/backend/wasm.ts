@@ -18,19 +18,7 @@
 import type * as Glue from '../../wasm/nen_core.js';
 import { NenCryptoError } from '../errors.js';
 import { AEAD_KEY_LENGTH, type Aead, type Backend, type HpkeRecipientKey, type HpkeSenderExport, type KemId, type KemKeyPair } from './types.js';
-import {
-  assertBytes,
-  assertKem,
-  assertLength,
-  assertOutputLength,
-  disposedError,
-  kemSizes,
-  randomBytes,
-  assertCiphertextAndTag,
-  useAeadKey,
-  KeyHandle,
-  type KeyHandleJson,
-} from './util.js';
+import { assertBytes, assertKem, assertLength, assertOutputLength, disposedError, kemSizes, randomBytes, assertCiphertextAndTag, useAeadKey, KeyHandle, type KeyHandleJson } from './util.js';
 
 export type WasmGlue = typeof Glue;
 
