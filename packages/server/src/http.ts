@@ -3,10 +3,8 @@
  * response (DESIGN property 11: generic message + stable code on the wire).
  *
  * Pitfalls:
- *  - Bodies are read with a hard byte limit whether or not Content-Length is present: a declared
- *    length above the limit is refused before reading; without one (chunked uploads) the stream is
- *    read chunk by chunk and cancelled at the limit, so an oversize body costs at most `limit` bytes
- *    of memory before the 413.
+ *  - Bodies are read with a hard byte limit whether or not Content-Length is present (chunked
+ *    uploads), so an oversize body costs at most `limit` bytes of memory before the 413.
  *  - Error responses carry no session data and are not authenticated: clients treat them as hints.
  */
 import { HEADER, WIRE_ERRORS, type WireErrorCode, wireError } from '@nen/core';
@@ -19,19 +17,6 @@ export async function readBody(request: Request, limit: number): Promise<Uint8Ar
     if (n > limit) throw wireError('NEN_TOO_LARGE', `content-length ${n} > limit ${limit}`);
   }
   if (!request.body) return new Uint8Array(0);
-  if (cl !== null) {
-    // Declared length within the limit (Node's HTTP parser never delivers more than it): one
-    // arrayBuffer() read, which skips the per-chunk reader loop below. The length is checked again
-    // after the read for bodies whose header was not produced by a parser.
-    let ab: ArrayBuffer;
-    try {
-      ab = await request.arrayBuffer();
-    } catch (e) {
-      throw wireError('NEN_MALFORMED', 'request body aborted before it was complete', e);
-    }
-    if (ab.byteLength > limit) throw wireError('NEN_TOO_LARGE', `body exceeds limit ${limit}`);
-    return new Uint8Array(ab);
-  }
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
