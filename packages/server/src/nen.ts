@@ -59,7 +59,7 @@ import {
   utf8,
   wireError,
 } from '@nen/core';
-import { errorResponse, readBody } from './http.js';
+import { errorResponse, readAll, readBody } from './http.js';
 import { NenConfigError, loadServerKeys, parseServerKeys, type LoadedServerKey, type ServerKeySpec } from './keys.js';
 import { HandshakeRateLimiter, defaultClientAddress } from './ratelimit.js';
 import { memoryStore } from './stores/memory.js';
@@ -716,7 +716,8 @@ export function createNen(config: NenConfig = {}): Nen {
           if (value instanceof Response) {
             // Inline rather than responseToPlain(): one promise less per request (under Next every
             // promise also runs the AsyncLocalStorage hooks).
-            const body = value.body ? new Uint8Array(await value.arrayBuffer()) : EMPTY;
+            if (value.bodyUsed) throw new TypeError('nen: the handler returned a Response whose body was already read');
+            const body = value.body ? await readAll(value.body) : EMPTY;
             res = { status: value.status, statusText: value.statusText, headers: value.headers, contentType: value.headers.get('content-type') ?? '', body };
           } else {
             res = valueToPlain(value);
