@@ -53,6 +53,7 @@ import {
   toBase64Url,
   toHex,
 } from '@nen/core';
+import { SequenceCounter } from './sequence.js';
 
 /** What an intermediary sees of one HTTP exchange (for wire panels and benchmarks). */
 export interface WireExchange {
@@ -137,7 +138,7 @@ class SessionState {
     readonly keys: SessionKeys,
     /** Current epoch secret, for rekey. */
     readonly secret: Uint8Array,
-    readonly counter: { next: bigint },
+    readonly counter: SequenceCounter,
     readonly expiresAt: number,
     readonly skew: number,
     readonly keyId: string | null,
@@ -361,7 +362,7 @@ export function createNenClient(options: NenClientOptions = {}): NenClient {
     const r: ClientHandshakeResult = st.finish(buf);
     const skew = r.serverTime - Math.round((t0 + t1) / 2);
     const keys = new SessionKeys(be, r.secret, 0);
-    return new SessionState(r.sessionId, toBase64Url(r.sessionId), 0, keys, r.secret, { next: 1n }, t1 + r.lifetime * 1000, skew, r.kid ?? null);
+    return new SessionState(r.sessionId, toBase64Url(r.sessionId), 0, keys, r.secret, new SequenceCounter(), t1 + r.lifetime * 1000, skew, r.kid ?? null);
   }
 
   function install(s: SessionState): void {
@@ -468,7 +469,15 @@ export function createNenClient(options: NenClientOptions = {}): NenClient {
 
   /** One attempt: seal, send, verify. Throws NenProtocolError for server-reported errors. */
   async function send(s: SessionState, p: PreparedRequest, kind: WireExchange['kind']): Promise<Response> {
-    const seq = s.counter.next++;
+    const seq = await s.counter.acquire(p.signal);
+    try {
+      return await sendWith(s, p, kind, seq);
+    } finally {
+      s.counter.release(seq); // also when sealing threw before the fetch (no-op if released already)
+    }
+  }
+
+  async function sendWith(s: SessionState, p: PreparedRequest, kind: WireExchange['kind'], seq: bigint): Promise<Response> {
     const timestamp = Math.round(Date.now() + s.skew);
     let url = p.url;
     let flags = 0;
@@ -539,6 +548,8 @@ export function createNenClient(options: NenClientOptions = {}): NenClient {
     } catch (e) {
       t.done();
       throw mapAbort(e, t);
+    } finally {
+      s.counter.release(seq); // the server has committed or rejected it by the response head
     }
     const hdr = parseResponseHeader(res.headers.get(HEADER.nen));
     const rct = res.headers.get(HEADER.type) ?? '';
