@@ -37,14 +37,7 @@ export async function readBody(request: Request, limit: number): Promise<Uint8Ar
     }
     chunks.push(value);
   }
-  if (chunks.length === 1) return chunks[0] as Uint8Array;
-  const out = new Uint8Array(total);
-  let o = 0;
-  for (const c of chunks) {
-    out.set(c, o);
-    o += c.byteLength;
-  }
-  return out;
+  return join(chunks, total);
 }
 
 /**
@@ -66,6 +59,11 @@ export async function readAll(body: ReadableStream<Uint8Array>): Promise<Uint8Ar
     total += value.byteLength;
     chunks.push(value);
   }
+  return join(chunks, total);
+}
+
+/** The chunks as one array (no copy for a single chunk). */
+function join(chunks: Uint8Array[], total: number): Uint8Array {
   if (chunks.length === 1) return chunks[0] as Uint8Array;
   const out = new Uint8Array(total);
   let o = 0;
