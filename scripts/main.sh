@@ -6,6 +6,9 @@
 #
 #   bash scripts/main.sh                 # one instance, in-memory session store
 #   bash scripts/main.sh --redis         # local redis-server on a free port + TWO instances sharing it
+#   bash scripts/main.sh --redis-cluster # a 3-master Redis Cluster (redis-server --cluster-enabled yes on
+#                                        # free loopback ports, redis-cli --cluster create, no replicas)
+#                                        # + TWO instances with REDIS_URL = the comma-separated seed list
 #   bash scripts/main.sh --quick         # any other flag goes to bench/run-all.js (--quick, --levels, --only ...)
 #   MAIN_SKIP_BUILD=1 bash scripts/main.sh   # reuse existing builds (development)
 #
@@ -19,10 +22,16 @@ export NEXT_TELEMETRY_DISABLED=1 TURBO_TELEMETRY_DISABLED=1 DO_NOT_TRACK=1
 log() { printf '\033[1m[main]\033[0m %s\n' "$*" >&2; }
 
 use_redis=0
+use_cluster=0
 bench_args=()
 for a in "$@"; do
-  if [ "$a" = "--redis" ]; then use_redis=1; else bench_args+=("$a"); fi
+  case "$a" in
+    --redis) use_redis=1 ;;
+    --redis-cluster) use_cluster=1 ;;
+    *) bench_args+=("$a") ;;
+  esac
 done
+if [ "$use_redis" = 1 ] && [ "$use_cluster" = 1 ]; then log "--redis and --redis-cluster exclude each other"; exit 2; fi
 
 pids=()
 cleanup() {
@@ -37,6 +46,8 @@ cleanup() {
     for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
     kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null || true
   done
+  # the Redis Cluster nodes' working dirs (nodes.conf), once their servers are gone
+  if [ -n "${cluster_dir:-}" ]; then rm -rf "$cluster_dir"; fi
   exit "$code"
 }
 trap cleanup EXIT INT TERM
@@ -80,8 +91,12 @@ mkdir -p bench/results
 server_keys="$(node packages/server/dist/cli.js keygen 2>/dev/null | sed -n 's/^NEN_SERVER_KEYS=//p' | head -1 | sed "s/^['\"]//; s/['\"]$//")"
 if [ -z "$server_keys" ]; then log "warning: nen keygen gave no NEN_SERVER_KEYS line; each instance uses its own generated key"; fi
 
+store_key="$(node packages/server/dist/cli.js keygen 2>/dev/null | sed -n 's/^NEN_STORE_KEY=//p' | head -1 | sed "s/^['\"]//; s/['\"]$//")"
+
 server_env=(NEN_BENCH_METRICS=1 NEN_HANDSHAKE_RATE=100000000 NODE_ENV=production)
 [ -n "$server_keys" ] && server_env+=("NEN_SERVER_KEYS=$server_keys")
+# Redis deployments: the same key wrapping session secrets at rest on every instance.
+[ -n "$store_key" ] && server_env+=("NEN_STORE_KEY=$store_key")
 
 if [ "$use_redis" = 1 ]; then
   command -v redis-server >/dev/null || { log "redis-server is not installed (scripts/setup.sh installs it)"; exit 1; }
@@ -91,6 +106,44 @@ if [ "$use_redis" = 1 ]; then
   pids+=($!)
   for _ in $(seq 1 50); do redis-cli -p "$rport" ping >/dev/null 2>&1 && break; sleep 0.1; done
   server_env+=("REDIS_URL=redis://127.0.0.1:$rport")
+  instances=2
+elif [ "$use_cluster" = 1 ]; then
+  command -v redis-server >/dev/null && command -v redis-cli >/dev/null || { log "redis-server / redis-cli are not installed (scripts/setup.sh installs them)"; exit 1; }
+  cluster_dir="$(mktemp -d)"
+  seeds=()
+  nodes=()
+  for n in 1 2 3; do
+    cport="$(free_port)"
+    # the cluster bus defaults to port + 10000, which may be taken or above 65535: pick a free one
+    bport="$(free_port)"
+    mkdir -p "$cluster_dir/$n"
+    log "starting cluster node $n: redis-server on 127.0.0.1:$cport (bus $bport)"
+    setsid redis-server --port "$cport" --bind 127.0.0.1 --save '' --appendonly no --protected-mode yes \
+      --dir "$cluster_dir/$n" --cluster-enabled yes --cluster-port "$bport" \
+      --cluster-config-file "$cluster_dir/$n/nodes.conf" --cluster-node-timeout 5000 \
+      >"bench/results/server-redis-cluster-$n.log" 2>&1 &
+    pids+=($!)
+    ok=0
+    for _ in $(seq 1 100); do redis-cli -p "$cport" ping >/dev/null 2>&1 && { ok=1; break; }; sleep 0.1; done
+    [ "$ok" = 1 ] || { log "cluster node $n did not answer PING; log:"; tail -20 "bench/results/server-redis-cluster-$n.log" >&2; exit 1; }
+    nodes+=("127.0.0.1:$cport")
+    seeds+=("redis://127.0.0.1:$cport")
+  done
+  log "redis-cli --cluster create ${nodes[*]} --cluster-replicas 0"
+  timeout 60 redis-cli --cluster create "${nodes[@]}" --cluster-replicas 0 --cluster-yes >"bench/results/server-redis-cluster-create.log" 2>&1 \
+    || { log "redis-cli --cluster create failed:"; tail -20 "bench/results/server-redis-cluster-create.log" >&2; exit 1; }
+  healthy=0
+  for _ in $(seq 1 200); do
+    healthy=1
+    for node in "${nodes[@]}"; do
+      redis-cli -p "${node##*:}" cluster info 2>/dev/null | grep -q '^cluster_state:ok' || { healthy=0; break; }
+    done
+    [ "$healthy" = 1 ] && break
+    sleep 0.1
+  done
+  [ "$healthy" = 1 ] || { log "the cluster did not reach cluster_state:ok within 20 s"; exit 1; }
+  log "Redis Cluster ready: ${nodes[*]} (3 masters, cluster_state:ok)"
+  server_env+=("REDIS_URL=$(IFS=,; echo "${seeds[*]}")")
   instances=2
 else
   instances=1
