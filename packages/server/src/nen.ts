@@ -903,45 +903,31 @@ export function createNen(config: NenConfig = {}): Nen {
     return p.slice(p.lastIndexOf('/') + 1);
   }
 
+  /** The session endpoints: action (last path segment) → method → handler. */
+  const actions: Record<string, Partial<Record<'GET' | 'POST', (request: Request) => Promise<Response>>>> = {
+    handshake: { POST: handshake },
+    rotate: { POST: (r) => sessionAction('rotate', r) },
+    terminate: { POST: (r) => sessionAction('terminate', r) },
+    status: { POST: (r) => sessionAction('status', r), GET: (r) => sessionAction('status', r) },
+    keys: { GET: async () => Response.json({ keys: await publicKeys() }, { headers: { 'cache-control': 'no-store' } }) },
+  };
+
+  async function dispatch(method: 'GET' | 'POST', request: Request): Promise<Response> {
+    try {
+      const action = actionOf(request);
+      const methods = Object.hasOwn(actions, action) ? actions[action] : undefined;
+      if (!methods) return errorResponse('NEN_NOT_FOUND');
+      const handler = methods[method];
+      if (!handler) return errorResponse('NEN_METHOD_NOT_ALLOWED', { allow: Object.keys(methods).join(', ') });
+      return await handler(request);
+    } catch (e) {
+      return reject(e, request);
+    }
+  }
+
   const routes = {
-    async POST(request: Request): Promise<Response> {
-      try {
-        const action = actionOf(request);
-        switch (action) {
-          case 'handshake':
-            return await handshake(request);
-          case 'rotate':
-          case 'terminate':
-          case 'status':
-            return await sessionAction(action, request);
-          case 'keys':
-            return errorResponse('NEN_METHOD_NOT_ALLOWED', { allow: 'GET' });
-          default:
-            return errorResponse('NEN_NOT_FOUND');
-        }
-      } catch (e) {
-        return reject(e, request);
-      }
-    },
-    async GET(request: Request): Promise<Response> {
-      try {
-        const action = actionOf(request);
-        switch (action) {
-          case 'keys':
-            return Response.json({ keys: await publicKeys() }, { headers: { 'cache-control': 'no-store' } });
-          case 'status':
-            return await sessionAction('status', request);
-          case 'handshake':
-          case 'rotate':
-          case 'terminate':
-            return errorResponse('NEN_METHOD_NOT_ALLOWED', { allow: 'POST' });
-          default:
-            return errorResponse('NEN_NOT_FOUND');
-        }
-      } catch (e) {
-        return reject(e, request);
-      }
-    },
+    POST: (request: Request): Promise<Response> => dispatch('POST', request),
+    GET: (request: Request): Promise<Response> => dispatch('GET', request),
   };
 
   return {
