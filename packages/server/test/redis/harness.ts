@@ -242,19 +242,26 @@ async function startClusterOnce(masters: number, replicasPerMaster: number): Pro
     urls: procs.map((p) => `redis://${HOST}:${p.port}`),
     role: async (port) => (await cli(port, 'ROLE')).split('\n')[0]?.trim() ?? '',
     masterFor: async (key) => {
-      const live = procs.find(alive);
-      if (!live) throw new Error('harness: no live cluster node');
-      const slot = Number((await cli(live.port, 'CLUSTER', 'KEYSLOT', key)).trim());
-      const lines = (await cli(live.port, 'CLUSTER', 'NODES')).split('\n');
-      for (const line of lines) {
-        const parts = line.trim().split(' ');
-        if (!parts[2]?.includes('master') || parts[2].includes('fail')) continue;
-        for (const range of parts.slice(8)) {
-          const [a, b] = range.split('-').map(Number);
-          if (a !== undefined && slot >= a && slot <= (b ?? a)) return Number(parts[1]?.split(':')[1]?.split('@')[0]);
+      // Right after a failover a node's CLUSTER NODES view can briefly show no live master for a
+      // slot (old master flagged fail, replica not yet promoted in that node's gossip): re-read
+      // until the view converges, bounded.
+      const deadline = Date.now() + 15_000;
+      for (;;) {
+        const live = procs.find(alive);
+        if (!live) throw new Error('harness: no live cluster node');
+        const slot = Number((await cli(live.port, 'CLUSTER', 'KEYSLOT', key)).trim());
+        const lines = (await cli(live.port, 'CLUSTER', 'NODES')).split('\n');
+        for (const line of lines) {
+          const parts = line.trim().split(' ');
+          if (!parts[2]?.includes('master') || parts[2].includes('fail')) continue;
+          for (const range of parts.slice(8)) {
+            const [a, b] = range.split('-').map(Number);
+            if (a !== undefined && slot >= a && slot <= (b ?? a)) return Number(parts[1]?.split(':')[1]?.split('@')[0]);
+          }
         }
+        if (Date.now() > deadline) throw new Error(`harness: no master serves slot ${slot}`);
+        await new Promise((r) => setTimeout(r, 200));
       }
-      throw new Error(`harness: no master serves slot ${slot}`);
     },
     replicaOf: async (port) => {
       const info = await cli(port, 'INFO', 'replication');
