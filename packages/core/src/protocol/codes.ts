@@ -1,5 +1,5 @@
 /**
- * The Nen protocol error catalog (DESIGN.md property 11; ERROR_CODES.md is its prose form and
+ * The Nen protocol error catalog (THREAT_MODEL.md property 11; ERROR_CODES.md is its prose form and
  * must list exactly these codes). One table shared by server (HTTP status + generic wire message)
  * and client (recovery behaviour), so both ends can never disagree.
  *

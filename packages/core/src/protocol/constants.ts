@@ -80,7 +80,7 @@ export const MAX_RECORD_PLAINTEXT = 65536;
 /** Stream record header: u32 sealed length. */
 export const RECORD_HEADER_LENGTH = 4;
 
-/** Default timestamp window (ms), DESIGN property 7. */
+/** Default timestamp window (ms), THREAT_MODEL.md property 7. */
 export const DEFAULT_TIMESTAMP_WINDOW_MS = 30_000;
 
 /** Methods whose messages cannot carry a body in fetch(): the sealed record goes in `nen-body`. */

@@ -1,5 +1,5 @@
 /**
- * The Nen one-round-trip handshake (PROTOCOL.md "Handshake"; DESIGN properties 1-3).
+ * The Nen one-round-trip handshake (PROTOCOL.md "Handshake"; THREAT_MODEL.md properties 1-3).
  *
  * Built on HPKE (RFC 9180) base mode used only through its secret export interface (§5.3):
  *  - the server encapsulates to the client's ephemeral public key: SetupBaseS(pk_eph,

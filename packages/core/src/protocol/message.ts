@@ -1,7 +1,7 @@
 /**
- * Per-request protection (PROTOCOL.md "Requests and responses", "Streams"; DESIGN properties
- * 4-6, 9, 10): the `nen` header codec, the canonical request / response associated data, and
- * ChaCha20-Poly1305 (RFC 8439 §2.8) sealing of messages and stream records.
+ * Per-request protection (PROTOCOL.md "Requests and responses", "Streams"; THREAT_MODEL.md
+ * properties 4-6, 9, 10): the `nen` header codec, the canonical request / response associated
+ * data, and ChaCha20-Poly1305 (RFC 8439 §2.8) sealing of messages and stream records.
  *
  * Pitfalls:
  *  - The AAD binds everything an intermediary could change and the handler relies on: version,

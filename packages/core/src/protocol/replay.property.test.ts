@@ -1,6 +1,7 @@
 /**
- * Property-based test (fast-check) of the anti-replay window (RFC 4303 §3.4.3 style; DESIGN
- * property 7) against a reference model that remembers every accepted sequence number in a Set:
+ * Property-based test (fast-check) of the anti-replay window (RFC 4303 §3.4.3 style;
+ * THREAT_MODEL.md property 7) against a reference model that remembers every accepted sequence
+ * number in a Set:
  *
  *  - no sequence number is ever accepted twice;
  *  - a sequence number inside the window (highest - W < seq) that was never accepted is accepted;

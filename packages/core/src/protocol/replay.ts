@@ -1,5 +1,5 @@
 /**
- * Sliding anti-replay window over 64-bit sequence numbers, RFC 4303 §3.4.3 style (DESIGN
+ * Sliding anti-replay window over 64-bit sequence numbers, RFC 4303 §3.4.3 style (THREAT_MODEL.md
  * property 7). One implementation shared by the in-memory store; the Redis store mirrors the
  * same algorithm in Lua (bit i of the bitmap = sequence number `highest - i` was seen).
  *

@@ -1,7 +1,7 @@
 /**
- * Property-based tests (fast-check) for Nen stream framing (PROTOCOL.md "Streams"; DESIGN
- * property 9): records = u32 length || ChaCha20-Poly1305 (RFC 8439 §2.8) sealed chunk, nonce from
- * (seq, record index), AAD = message AAD || u32 index || u8 final.
+ * Property-based tests (fast-check) for Nen stream framing (PROTOCOL.md "Streams";
+ * THREAT_MODEL.md property 9): records = u32 length || ChaCha20-Poly1305 (RFC 8439 §2.8) sealed
+ * chunk, nonce from (seq, record index), AAD = message AAD || u32 index || u8 final.
  *
  * Properties:
  *  - any chunking of the framed byte stream on the wire decodes to the same plaintext (the
