@@ -1,6 +1,6 @@
 /**
- * Fault tests with real processes (DESIGN "Server": fail closed with a clear 503, no hang, recover
- * by itself; properties 7, 8, 12): a real redis-server (the Redis engineer's harness) and real
+ * Fault tests with real processes (docs/design.md "Server": fail closed with a clear 503, no hang,
+ * recover by itself; THREAT_MODEL.md properties 7, 8, 12): a real redis-server (the Redis engineer's harness) and real
  * `next start` processes of the demo, driven by the real pinned @nen/client.
  *
  *  1. Redis killed (SIGKILL) during a bounded load run: requests get 503 NEN_STORE_UNAVAILABLE

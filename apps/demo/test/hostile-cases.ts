@@ -1,5 +1,5 @@
 /**
- * The hostile-input table (DESIGN properties 5, 7, 11, 12): every row is one request (or a short
+ * The hostile-input table (THREAT_MODEL.md properties 5, 7, 11, 12): every row is one request (or a short
  * sequence) an attacker or a broken client can send to the live demo, with the HTTP status and the
  * `nen-error` code the server must answer. hostile.test.ts runs it against `next start`;
  * HOSTILE_CASES.md is rendered from it by `renderMarkdown()` (hostile.test.ts fails when the

@@ -1,5 +1,5 @@
 /**
- * Hostile-input battery against a live `next start` of the demo (DESIGN properties 5, 7, 11, 12):
+ * Hostile-input battery against a live `next start` of the demo (THREAT_MODEL.md properties 5, 7, 11, 12):
  * every row of hostile-cases.ts is sent over a raw HTTP/1.1 socket and must get its documented
  * status and `nen-error` code; after every row a normal pinned client makes an encrypted round trip
  * (the server keeps serving), and at the end the server has logged no internal error and is alive.

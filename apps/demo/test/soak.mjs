@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Soak run (DESIGN "Performance targets": server memory over 100 k requests on live sessions must
+ * Soak run (docs/design.md "Performance targets": server memory over 100 k requests on live sessions must
  * be flat, ≤ +20 MB after warm-up): N encrypted requests at concurrency C against `next start` of
  * the demo, through the real pinned @nen/client, on a fixed set of live sessions. It samples the
  * server's bench metrics route (NEN_BENCH_METRICS=1: rss, heapUsed, sessions) along the way and

@@ -3,7 +3,7 @@
  * on 127.0.0.1, the real @nen/client over real HTTP, under the noble, wasm and auto (node:crypto +
  * Wasm, what servers use) backends.
  *
- * Each DESIGN.md property has at least one test here that fails when the property is broken:
+ * Each THREAT_MODEL.md property (1-12) has at least one test here that fails when the property is broken:
  * tampering with body / tag / bound headers / query / method / path → 401, replay → 409, timestamp
  * window → 401 + client recovery, terminated / expired session → 401 + transparent recovery,
  * response substitution / plaintext / forged errors rejected by the client, stream truncation /

@@ -2,7 +2,7 @@
  * The SessionStore contract as a reusable vitest suite: `storeContract(name, makeStore)` runs the
  * same behavioural tests against any store (memory, Redis standalone, Redis Cluster).
  *
- * What it pins down (./types.ts, DESIGN.md properties 7 and 8):
+ * What it pins down (./types.ts, THREAT_MODEL.md properties 7 and 8):
  *  - create/get/commit/update/delete/size round trips, with the record returned field for field;
  *  - the replay window (RFC 4303 §3.4.3 style, REPLAY_WINDOW = 1024): seq 0 is never valid, any
  *    seq >= 1 opens the window, in-window out-of-order seqs are accepted once, H - seq >= 1024 is

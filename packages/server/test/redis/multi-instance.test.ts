@@ -1,7 +1,7 @@
 /**
  * Two Nen server instances (two Node processes running createNen() from env: REDIS_URL and
  * NEN_SERVER_KEYS, exactly as a deployment configures them) share one real redis-server:
- *  - a session made on one instance works on the other (scale-out, DESIGN.md "Scale");
+ *  - a session made on one instance works on the other (scale-out, docs/design.md "Scale");
  *  - one encrypted request delivered to both instances at once is accepted exactly once (the
  *    other answers 409): the replay window is shared through one atomic EVALSHA (property 7);
  *  - a session terminated on one instance is gone for both.
