@@ -7,7 +7,8 @@
  *  - browser: the URL-based Wasm init cannot fetch a file: URL in Node, which stands in for a
  *    browser whose CSP blocks Wasm: 'auto' falls back to @noble with exactly one console.warn,
  *    and an explicit 'wasm' rejects with NEN_CRYPTO_UNSUPPORTED.
- * Runs under whichever Node runs vitest (scripts/test.sh runs it under Node 20 and 24).
+ * Runs under whichever Node runs vitest (scripts/test.sh runs it under Node 20 and 24). Needs the
+ * built package (`pnpm --filter @nen/core build`): without it every case fails, none is skipped.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -43,6 +44,7 @@ console.log('RESULT ' + JSON.stringify(out));
 `;
 
 function runNode(conditions: string[]): { result: Record<string, unknown>; stderr: string } {
+  if (!built) throw new Error('@nen/core is not built: run `pnpm --filter @nen/core build` first');
   const r = spawnSync(process.execPath, [...conditions.map((c) => `--conditions=${c}`), '--input-type=module', '-e', SCRIPT], {
     cwd: pkg,
     encoding: 'utf8',
@@ -53,7 +55,11 @@ function runNode(conditions: string[]): { result: Record<string, unknown>; stder
   return { result: JSON.parse(line.slice(7)) as Record<string, unknown>, stderr: r.stderr };
 }
 
-describe.skipIf(!built)('plain Node ESM import of the built @nen/core', () => {
+describe('plain Node ESM import of the built @nen/core', () => {
+  it('the package is built (dist/ and wasm/)', () => {
+    expect(built, 'run `pnpm --filter @nen/core build` before this test').toBe(true);
+  });
+
   it('default condition: auto = node, wasm from embedded bytes', () => {
     const { result, stderr } = runNode([]);
     expect(result).toEqual({

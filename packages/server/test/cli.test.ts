@@ -15,7 +15,8 @@ import { serve } from './http-harness.js';
 const cli = join(dirname(fileURLToPath(import.meta.url)), '../dist/cli.js');
 
 describe('nen keygen', () => {
-  it.skipIf(!existsSync(cli))('prints NEN_SERVER_KEYS and a working client pin (X-Wing and ML-KEM-768)', async () => {
+  it('prints NEN_SERVER_KEYS and a working client pin (X-Wing and ML-KEM-768)', async () => {
+    expect(existsSync(cli), 'run `pnpm --filter @nen/server build` first (dist/cli.js)').toBe(true);
     for (const kem of ['xwing', 'mlkem768']) {
       const out = execFileSync(process.execPath, [cli, 'keygen', '--kem', kem, '--kid', `t-${kem}`], { encoding: 'utf8' });
       const env = /^NEN_SERVER_KEYS=(.+)$/m.exec(out)![1]!;
