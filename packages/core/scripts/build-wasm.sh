@@ -5,19 +5,23 @@
 #       decoded once into `wasmBytes: Uint8Array`, for synchronous initSync({ module }) on Node,
 #       Next.js route handlers and Edge; browsers load nen_core_bg.wasm as a bundler asset)
 # Release profile (crates/Cargo.toml): opt-level 3, LTO, 1 codegen unit, panic=abort; rustflags
-# (crates/.cargo/config.toml): +simd128. The `hazmat` feature is on: the hazmat_* exports are
-# used by the vector tests and kept out of @nen/core's public API.
+# (crates/.cargo/config.toml): +simd128. The shipped build has NO `hazmat` feature. A second,
+# test-only build WITH it goes to packages/core/wasm-hazmat/ (wasm-bindgen output only): its
+# deterministic hazmat_* exports serve the vector tests and the crypto bench (src/hazmat.ts) and
+# are never published (package.json `files` lists wasm/, not wasm-hazmat/).
 # Skips cargo and wasm-bindgen when the outputs are newer than every source file.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
 crates="$root/crates"
 out="$root/packages/core/wasm"
+out_hazmat="$root/packages/core/wasm-hazmat"
 wasm_in="$crates/target/wasm32-unknown-unknown/release/nen_core.wasm"
 export PATH="$HOME/.cargo/bin:$PATH"
 log() { printf '[build-wasm] %s\n' "$*"; }
 
-outputs=("$out/nen_core.js" "$out/nen_core_bg.wasm" "$out/nen_core.d.ts" "$out/nen_core_bytes.js" "$out/nen_core_bytes.d.ts")
+outputs=("$out/nen_core.js" "$out/nen_core_bg.wasm" "$out/nen_core.d.ts" "$out/nen_core_bytes.js" "$out/nen_core_bytes.d.ts"
+  "$out_hazmat/nen_core.js" "$out_hazmat/nen_core_bg.wasm" "$out_hazmat/nen_core.d.ts")
 up_to_date=1
 for o in "${outputs[@]}"; do [ -f "$o" ] || up_to_date=0; done
 if [ "$up_to_date" = 1 ]; then
@@ -36,8 +40,17 @@ else
     echo "[build-wasm] wasm-bindgen-cli $want is required (found '${have:-none}'): run scripts/setup.sh" >&2
     exit 1
   fi
-  log "cargo build --release --target wasm32-unknown-unknown -p nen-core --features hazmat"
+  # Test-only build first (feature hazmat), then the shipped one, so the artifact left in
+  # target/ is the shipped build. Cargo keeps both feature sets' objects: no ping-pong rebuilds.
+  log "cargo build --release --target wasm32-unknown-unknown -p nen-core --features hazmat (test-only: wasm-hazmat/)"
   (cd "$crates" && cargo build --release --target wasm32-unknown-unknown -p nen-core --features hazmat --locked)
+  rm -rf "$out_hazmat" && mkdir -p "$out_hazmat"
+  wasm-bindgen --target web --out-dir "$out_hazmat" --out-name nen_core "$wasm_in"
+  log "cargo build --release --target wasm32-unknown-unknown -p nen-core (shipped: wasm/)"
+  (cd "$crates" && cargo build --release --target wasm32-unknown-unknown -p nen-core --locked)
+  node -e 'const m = new WebAssembly.Module(require("node:fs").readFileSync(process.argv[1]));
+    const bad = WebAssembly.Module.exports(m).map((e) => e.name).filter((n) => n.startsWith("hazmat_"));
+    if (bad.length) { console.error("[build-wasm] the shipped build exports " + bad.join(", ")); process.exit(1); }' "$wasm_in"
   log "wasm-bindgen --target web"
   mkdir -p "$out"
   wasm-bindgen --target web --out-dir "$out" --out-name nen_core "$wasm_in"

@@ -1,12 +1,26 @@
 /**
  * Test-only access to the deterministic ("hazmat") entry points of the Wasm core, for the
  * known-answer vectors (derandomized HPKE SetupBaseS, ML-KEM-768 KeyGen_internal / Encaps with a
- * caller-given m / Decaps with an expanded key). NOT exported from package.json `exports`:
- * production code must never choose its own KEM randomness.
+ * caller-given m / Decaps with an expanded key) and the crypto bench's raw KEM rows.
+ *
+ * Pitfalls: these entry points exist only in a SEPARATE Wasm build, `wasm-hazmat/` (crate feature
+ * `hazmat`, made by scripts/build-wasm.sh next to the shipped `wasm/`, which is built without it).
+ * This module, dist/hazmat.*, and wasm-hazmat/ are never published (package.json `files`), and it
+ * is Node-only (reads the .wasm file). Production code must never choose its own KEM randomness.
  */
+import { readFileSync } from 'node:fs';
+import * as glue from '../wasm-hazmat/nen_core.js';
 import type { HpkeSenderExport, KemId } from './backend/types.js';
 import { callWasm, senderExport } from './backend/wasm.js';
-import { loadWasmGlue } from './backend/wasm-embedded.js';
+
+let ready = false;
+function loadHazmatGlue(): typeof glue {
+  if (!ready) {
+    glue.initSync({ module: readFileSync(new URL('../wasm-hazmat/nen_core_bg.wasm', import.meta.url)) });
+    ready = true;
+  }
+  return glue;
+}
 
 export interface Hazmat {
   setupBaseSExportDerand(kem: KemId, publicKey: Uint8Array, info: Uint8Array, exporterContext: Uint8Array, length: number, ikmE: Uint8Array): HpkeSenderExport;
@@ -21,7 +35,7 @@ export interface Hazmat {
 }
 
 export function hazmat(): Hazmat {
-  const g = loadWasmGlue();
+  const g = loadHazmatGlue();
   const kp = (o: { public_key: Uint8Array; private_key: Uint8Array; free(): void }) => {
     try {
       return { ek: o.public_key, dk: o.private_key };
