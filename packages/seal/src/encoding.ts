@@ -1,0 +1,90 @@
+/**
+ * Strict encodings of the age format: unpadded standard base64 (RFC 4648 §4, canonical per §3.5,
+ * as c2sp.org/age requires for stanzas and the MAC), padded base64 for the ASCII armor, and
+ * Bech32 without length limit (BIP 173 as age uses it) for keys.
+ *
+ * Pitfalls:
+ *  - Canonical means the unused low bits of the last character are zero; a decoder that ignores
+ *    them makes headers malleable, so decoding re-checks them.
+ *  - Bech32 strings are all upper or all lower case; the checksum is over the lower-case form.
+ */
+import { bech32 } from '@scure/base';
+
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+const DECODE = new Int16Array(256).fill(-1);
+for (let i = 0; i < 64; i++) DECODE[ALPHABET.charCodeAt(i)] = i;
+
+/** True when `c` (a char code) is in the standard base64 alphabet. */
+export function isBase64Char(c: number): boolean {
+  return c < 256 && (DECODE[c] as number) >= 0;
+}
+
+/** Unpadded standard base64. */
+export function encodeBase64(bytes: Uint8Array, pad = false): string {
+  let out = '';
+  let i = 0;
+  for (; i + 2 < bytes.length; i += 3) {
+    const n = ((bytes[i] as number) << 16) | ((bytes[i + 1] as number) << 8) | (bytes[i + 2] as number);
+    out += ALPHABET[n >> 18]! + ALPHABET[(n >> 12) & 63]! + ALPHABET[(n >> 6) & 63]! + ALPHABET[n & 63]!;
+  }
+  const rest = bytes.length - i;
+  if (rest === 1) {
+    const n = (bytes[i] as number) << 16;
+    out += ALPHABET[n >> 18]! + ALPHABET[(n >> 12) & 63]! + (pad ? '==' : '');
+  } else if (rest === 2) {
+    const n = ((bytes[i] as number) << 16) | ((bytes[i + 1] as number) << 8);
+    out += ALPHABET[n >> 18]! + ALPHABET[(n >> 12) & 63]! + ALPHABET[(n >> 6) & 63]! + (pad ? '=' : '');
+  }
+  return out;
+}
+
+/**
+ * Decodes canonical base64 given as char codes [start, end) of `src` (string or ASCII bytes).
+ * `padded`: '=' padding required to a multiple of 4 (armor); else no '=' allowed at all.
+ * Returns null for any non-canonical or invalid input.
+ */
+export function decodeBase64(src: string | Uint8Array, padded = false, start = 0, end = src.length): Uint8Array | null {
+  const at = typeof src === 'string' ? (i: number) => src.charCodeAt(i) : (i: number) => src[i] as number;
+  let len = end - start;
+  if (padded) {
+    if (len % 4 !== 0) return null;
+    if (len > 0 && at(end - 1) === 61) len--;
+    if (len > 0 && at(start + len - 1) === 61) len--;
+  }
+  if (len % 4 === 1) return null;
+  const out = new Uint8Array(Math.floor((len * 3) / 4));
+  let acc = 0;
+  let bits = 0;
+  let o = 0;
+  for (let i = 0; i < len; i++) {
+    const c = at(start + i);
+    const v = c < 256 ? (DECODE[c] as number) : -1;
+    if (v < 0) return null;
+    acc = ((acc << 6) | v) & 0xffffff;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out[o++] = (acc >> bits) & 0xff;
+    }
+  }
+  if (bits > 0 && (acc & ((1 << bits) - 1)) !== 0) return null;
+  if (padded && end - start - len !== (len % 4 === 0 ? 0 : 4 - (len % 4))) return null;
+  return out;
+}
+
+/** Bech32 (BIP 173, no length limit) of `bytes` under `hrp`; upper-cased when `upper`. */
+export function encodeBech32(hrp: string, bytes: Uint8Array, upper = false): string {
+  const s = bech32.encode(hrp.toLowerCase(), bech32.toWords(bytes), false);
+  return upper ? s.toUpperCase() : s;
+}
+
+/** Decodes a Bech32 string; returns the lower-case HRP and the data bytes, or null. */
+export function decodeBech32(s: string): { hrp: string; bytes: Uint8Array } | null {
+  if (s !== s.toLowerCase() && s !== s.toUpperCase()) return null;
+  try {
+    const { prefix, words } = bech32.decode(s.toLowerCase() as `${string}1${string}`, false);
+    return { hrp: prefix, bytes: bech32.fromWords(words) };
+  } catch {
+    return null;
+  }
+}
