@@ -90,7 +90,7 @@ export function ageIdentityToNenKey(identity: string, kid: string): string {
 
 /** Parses a recipient: `age1pq1…`, `age1…` (X25519) or a Nen pin `kid:base64url(publicKey)`. */
 export function parseRecipient(s: string): Recipient {
-  const t = s.trim();
+  const t = s.trim().replace(/^(NEN_SERVER_PIN|NEXT_PUBLIC_NEN_SERVER_KEY)=/, '');
   const d = decodeBech32(t);
   if (d?.hrp === 'age1pq' && d.bytes.length === XWING_PUBLIC_KEY_LENGTH) return new XWingRecipient(d.bytes);
   if (d?.hrp === 'age' && d.bytes.length === 32) return new X25519Recipient(d.bytes);
@@ -111,12 +111,18 @@ export function parseIdentity(s: string): Identity {
   throw keyError('nen: unrecognised identity (expected AGE-SECRET-KEY-PQ-1…, AGE-SECRET-KEY-1… or a Nen X-Wing key kid:base64url)');
 }
 
-/** Parses an identity file: one identity per line, `#` comments and blank lines ignored. */
+/** Parses an identity file: one identity per line, `#` comments and blank lines ignored; `nen keygen` output accepted. */
 export function parseIdentityFile(text: string): Identity[] {
   const out: Identity[] = [];
   for (const raw of text.split('\n')) {
     const line = raw.trim();
     if (line === '' || line.startsWith('#')) continue;
+    const env = /^([A-Z][A-Z0-9_]*)=(.*)$/.exec(line);
+    if (env) {
+      // `nen keygen` output: the NEN_SERVER_KEYS line holds the keys; the pin / store key lines are skipped.
+      if (env[1] === 'NEN_SERVER_KEYS') for (const e of (env[2] as string).split(',')) out.push(parseIdentity(e));
+      continue;
+    }
     out.push(parseIdentity(line));
   }
   if (out.length === 0) throw keyError('nen: the identity file holds no identity');
