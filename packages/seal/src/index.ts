@@ -14,3 +14,4 @@ export {
   type IdentityInput, type OpenOptions, type RecipientInput, type SealOptions,
 } from './age.js';
 export { createOpenStream, createSealStream, openStream, sealStream } from './streams.js';
+export { FIELD_PREFIX, openFields, sealFields, type FieldOptions, type SealFieldsOptions } from './fields.js';
