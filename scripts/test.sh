@@ -21,6 +21,12 @@ stage() { # stage NAME CMD...
 
 stage "build (turbo: wasm, packages, demo app)" pnpm turbo run build --output-logs=errors-only
 stage "rust: cargo test (vectors, edge cases)" cargo test --release --manifest-path crates/Cargo.toml --features hazmat
+# The crate and its fuzz workspace (crates/nen-core/fuzz, its own workspace): rustfmt.toml and the
+# workspace lints (unsafe_code, missing_docs, clippy::unwrap_used) with every warning an error.
+stage "rust: cargo fmt --check" bash -c 'cargo fmt --manifest-path crates/Cargo.toml --all --check &&
+  cargo fmt --manifest-path crates/nen-core/fuzz/Cargo.toml --check'
+stage "rust: cargo clippy -D warnings" bash -c 'cargo clippy --manifest-path crates/Cargo.toml --all-targets --features hazmat -- -D warnings &&
+  cargo clippy --manifest-path crates/nen-core/fuzz/Cargo.toml --all-targets -- -D warnings'
 stage "rust: cargo fuzz, every target 20 s from the committed seeds" bash crates/nen-core/fuzz/run.sh "${NEN_FUZZ_SECONDS:-20}"
 stage "typecheck (turbo)" pnpm turbo run typecheck --output-logs=errors-only
 # One package at a time: the suites start servers and browsers on a 2-core machine.
