@@ -29,11 +29,23 @@ export function component(url, name) {
   return 'other';
 }
 
-export function summarizeProfile(profile, top = 25) {
+/**
+ * @param {object} profile V8 .cpuprofile
+ * @param {number} [top]
+ * @param {{ fromUs?: number, toUs?: number }} [window] only samples whose time (profile.startTime +
+ *        the running sum of timeDeltas, µs of CLOCK_MONOTONIC — the clock of process.hrtime in any
+ *        process on the machine) falls in [fromUs, toUs]: the measurement window, without start-up
+ */
+export function summarizeProfile(profile, top = 25, window = {}) {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const self = new Map();
   const dt = profile.timeDeltas ?? [];
+  const from = window.fromUs ?? -Infinity;
+  const to = window.toUs ?? Infinity;
+  let t = profile.startTime ?? 0;
   for (let i = 0; i < profile.samples.length; i++) {
+    t += dt[i] ?? 0;
+    if (t < from || t > to) continue;
     const id = profile.samples[i];
     self.set(id, (self.get(id) ?? 0) + (dt[i] ?? 0));
   }

@@ -5,10 +5,14 @@
  *
  * Stages, in order, stopping at the first that fails: regression (every observable security
  * property), load (encrypted vs plain echo at each concurrency, interleaved), payload (sizes, wire
- * bytes), scenarios (handshakes, rotation, long session, CRUD burst, churn, streaming). Server
- * memory is sampled in the background throughout. Results: one JSON per stage, memory.json,
- * summary.json and report.html in bench/results/<timestamp>/, mirrored to bench/results/latest/.
- * Exit code 0 when every stage passed, 1 when one failed, 2 on bad usage / unreachable target.
+ * bytes), scenarios (handshakes, rotation, long session, CRUD burst, churn, streaming), and on
+ * request saturation (ramp to the p99 budget; the grid's per-cell stage) and soak. Server memory
+ * is sampled in the background throughout. Results: one JSON per stage, memory.json,
+ * summary.json and report.html in bench/results/<timestamp>/, mirrored to bench/results/latest/;
+ * a one-line history record in bench/results/history/ (full runs). The key figures are checked
+ * against bench/budgets.json and, with --baseline FILE, against an earlier run.
+ * Exit code 0 when every stage passed (and, with --baseline, no budget was broken), 1 otherwise,
+ * 2 on bad usage / unreachable target.
  *
  * Pitfall: this process is a client only: it imports the built @nen/client and never the server.
  */
@@ -30,9 +34,13 @@ import * as load from './stages/load.js';
 import * as payload from './stages/payload.js';
 import * as scenarios from './stages/scenarios.js';
 import * as soak from './stages/soak.js';
+import * as saturation from './stages/saturation.js';
+import { createRedisProbe } from './lib/redisinfo.js';
+import { loadBudgets, checkLimits, compareBaseline, readBaselineFigures, DEFAULT_BUDGETS_FILE } from './lib/budgets.js';
+import { historyRecord, writeHistory, readHistory } from './lib/history.js';
 import fs from 'node:fs';
 
-const STAGE_MODULES = { regression, load, payload, scenarios, soak };
+const STAGE_MODULES = { regression, load, payload, scenarios, saturation, soak };
 
 async function probe(targets, dispatcher) {
   let storeKind = null;
@@ -73,9 +81,14 @@ export async function main(argv = process.argv.slice(2)) {
   const progress = createProgress();
   let storeKind;
   let serverPids = [];
+  let budgets;
+  let redis = null;
   try {
+    budgets = loadBudgets(options.budgets ?? DEFAULT_BUDGETS_FILE);
+    if (options.baseline) readBaselineFigures(options.baseline); // fail early on a bad file
     ({ storeKind, pids: serverPids } = await probe(targets, metricsAgent));
     await loadClientModule();
+    redis = await createRedisProbe(options.redis);
   } catch (e) {
     progress.stop();
     console.error(String(e?.message ?? e));
@@ -83,14 +96,25 @@ export async function main(argv = process.argv.slice(2)) {
     await metricsAgent.close();
     return 2;
   }
-  const environment = collectEnvironment({ targets, storeKind, options: { quick: options.quick, keepGoing: options.keepGoing, soakRequests: options.stages.includes('soak') ? options.soakRequests : null, levels: options.levels, durationSeconds: options.durationSeconds, sliceSeconds: options.sliceSeconds, stages: options.stages } });
+  const environment = collectEnvironment({
+    targets,
+    storeKind,
+    options: {
+      quick: options.quick, keepGoing: options.keepGoing, soakRequests: options.stages.includes('soak') ? options.soakRequests : null, levels: options.levels,
+      durationSeconds: options.durationSeconds, sliceSeconds: options.sliceSeconds, stages: options.stages, kem: options.kem, sticky: options.sticky, cell: options.cell,
+      ...(options.stages.includes('saturation') ? { budgetP99Ms: options.budgetP99Ms, ramp: options.ramp, windowSeconds: options.windowSeconds, payloads: options.payloads } : {}),
+      redisNodes: options.redis, pin: options.pin,
+    },
+  });
   const outRoot = path.resolve(options.out ?? path.join(benchDir, 'results'));
   const runDir = createResultsDir(outRoot);
   const serverCpu = createServerCpuProbe(serverPids);
   environment.serverCpuMeasured = serverCpu ? { pids: serverCpu.pids, source: '/proc/<pid>/stat utime+stime' } : null;
   const ctx = createContext({ targets, options, agent, progress, cores, serverCpu });
+  ctx.metricsAgent = metricsAgent;
+  ctx.redis = redis;
   let currentStage = null;
-  const sampler = createMemorySampler({ targets, dispatcher: metricsAgent, requestCount: () => ctx.requests, stageName: () => currentStage });
+  const sampler = createMemorySampler({ targets, dispatcher: metricsAgent, requestCount: () => ctx.requests, stageName: () => (ctx.phase ? `${currentStage}:${ctx.phase}` : currentStage) });
   ctx.sampler = sampler;
   await sampler.sampleOnce();
   if (sampler.available === false) progress.log('[bench] note: GET /api/bench/metrics answered 404: start the server with NEN_BENCH_METRICS=1 for memory figures');
@@ -129,19 +153,45 @@ export async function main(argv = process.argv.slice(2)) {
   stages.memory = memory;
   writeJson(runDir, 'memory.json', memory);
   const summary = buildSummary({ environment, stages, startedAt, finishedAt: new Date().toISOString(), failedStage, failure, runDir });
+  const budgetVerdict = applyBudgets(summary, budgets, options.baseline);
   writeJson(runDir, 'summary.json', summary);
-  fs.writeFileSync(path.join(runDir, 'report.html'), renderReport({ environment, stages, summary }));
+  const historyDir = path.join(outRoot, 'history');
+  let historyFile = null;
+  if (options.history) historyFile = writeHistory(historyDir, historyRecord({ summary, kind: options.cell ? 'cell' : options.quick ? 'quick' : 'run' }));
+  fs.writeFileSync(path.join(runDir, 'report.html'), renderReport({ environment, stages, summary, history: readHistory(historyDir) }));
   const latest = mirrorLatest(runDir);
   progress.stop();
+  redis?.close();
   await agent.close();
   await metricsAgent.close();
   console.log(formatSummaryTable(summary));
-  console.log(`\nresults: ${runDir}\nreport:  ${path.join(latest, 'report.html')}`);
+  console.log(`\nresults: ${runDir}\nreport:  ${path.join(latest, 'report.html')}${historyFile ? `\nhistory: ${historyFile}` : ''}`);
   if (failedStage) {
     console.error(`\n[bench] FAILED at stage ${failedStage}: ${failure}`);
     return 1;
   }
+  if (budgetVerdict) {
+    console.error(`\n[bench] FAILED the budgets against the baseline ${options.baseline}: ${budgetVerdict}`);
+    return 1;
+  }
   return 0;
+}
+
+/**
+ * Limits of bench/budgets.json (always reported) and the baseline comparison (with --baseline);
+ * returns why the run fails its budgets (only with --baseline), or null.
+ */
+export function applyBudgets(summary, budgets, baselineFile) {
+  const limits = checkLimits(summary.figures, budgets);
+  let baseline = null;
+  if (baselineFile) {
+    const base = readBaselineFigures(baselineFile);
+    baseline = { file: baselineFile, commit: base.commit, date: base.date, comparison: compareBaseline(summary.figures, base.figures, budgets) };
+  }
+  summary.budgets = { limits, baseline };
+  if (!baselineFile) return null;
+  const bad = [...limits.filter((l) => l.ok === false).map((l) => `${l.figure} ${l.value} outside its limit`), ...baseline.comparison.filter((c) => c.ok === false).map((c) => `${c.figure} ${c.baseline} → ${c.value}`)];
+  return bad.length ? bad.join('; ') : null;
 }
 
 const invokedDirectly = process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname);

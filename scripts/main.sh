@@ -10,7 +10,17 @@
 #                                        # free loopback ports, redis-cli --cluster create, no replicas)
 #                                        # + TWO instances with REDIS_URL = the comma-separated seed list
 #   bash scripts/main.sh --quick         # any other flag goes to bench/run-all.js (--quick, --levels, --only ...)
+#   bash scripts/main.sh --grid          # the scale grid (opt-in, ~20-30 min): instances {1,2,4} x KEM
+#                                        # {X-Wing, ML-KEM-768} x store {memory, Redis, Redis Cluster}, each
+#                                        # server set started here, the saturation stage (payloads 1 KB and
+#                                        # 100 KB) run per cell; bench/grid.js assembles grid.json + report.html.
+#     --grid-instances 1,2 --grid-kems xwing --grid-stores memory,redis   # a subset of the grid
 #   MAIN_SKIP_BUILD=1 bash scripts/main.sh   # reuse existing builds (development)
+#
+# Grid, memory store with more than one instance: sessions live in one process, so each bench
+# client keeps to one instance (`--sticky`, session affinity as a sticky load balancer would give);
+# the Redis cells route every request to the next instance (shared store). A cell whose servers or
+# store cannot start stays in the grid as "not run" with the reason.
 #
 # Idempotent; works on a fresh machine of this kind (scripts/setup.sh installs what is missing).
 # Server logs: bench/results/server-*.log (gitignored).
@@ -23,31 +33,54 @@ log() { printf '\033[1m[main]\033[0m %s\n' "$*" >&2; }
 
 use_redis=0
 use_cluster=0
+use_grid=0
+grid_instances="1,2,4"
+grid_kems="xwing,mlkem768"
+grid_stores="memory,redis,cluster"
 bench_args=()
-for a in "$@"; do
-  case "$a" in
+while [ $# -gt 0 ]; do
+  case "$1" in
     --redis) use_redis=1 ;;
     --redis-cluster) use_cluster=1 ;;
-    *) bench_args+=("$a") ;;
+    --grid) use_grid=1 ;;
+    --grid-instances) grid_instances="$2"; shift ;;
+    --grid-kems) grid_kems="$2"; shift ;;
+    --grid-stores) grid_stores="$2"; shift ;;
+    *) bench_args+=("$1") ;;
   esac
+  shift
 done
 if [ "$use_redis" = 1 ] && [ "$use_cluster" = 1 ]; then log "--redis and --redis-cluster exclude each other"; exit 2; fi
+if [ "$use_grid" = 1 ] && { [ "$use_redis" = 1 ] || [ "$use_cluster" = 1 ]; }; then log "--grid runs every store itself; drop --redis / --redis-cluster"; exit 2; fi
 
 pids=()
-cleanup() {
-  local code=$?
-  for pid in "${pids[@]:-}"; do
+cluster_dirs=()
+stop_pids() { # stop_pids PID... : each was started in its own process group (setsid)
+  local pid
+  for pid in "$@"; do
     [ -n "$pid" ] || continue
-    # each server was started in its own process group (setsid): stop the group, then make sure
     kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null || true
   done
-  for pid in "${pids[@]:-}"; do
+  for pid in "$@"; do
     [ -n "$pid" ] || continue
     for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
     kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null || true
   done
+}
+forget_pids() { # forget_pids PID... : drop stopped processes from the exit trap's list
+  local keep=() p q drop
+  for p in "${pids[@]:-}"; do
+    drop=0
+    for q in "$@"; do [ "$p" = "$q" ] && drop=1; done
+    [ "$drop" = 1 ] || keep+=("$p")
+  done
+  pids=("${keep[@]:-}")
+}
+cleanup() {
+  local code=$?
+  stop_pids "${pids[@]:-}"
   # the Redis Cluster nodes' working dirs (nodes.conf), once their servers are gone
-  if [ -n "${cluster_dir:-}" ]; then rm -rf "$cluster_dir"; fi
+  for d in "${cluster_dirs[@]:-}"; do [ -n "$d" ] && rm -rf "$d"; done
   exit "$code"
 }
 trap cleanup EXIT INT TERM
@@ -88,30 +121,41 @@ wait_ready() { # wait_ready URL PID LOGFILE
 }
 
 mkdir -p bench/results
-server_keys="$(node packages/server/dist/cli.js keygen 2>/dev/null | sed -n 's/^NEN_SERVER_KEYS=//p' | head -1 | sed "s/^['\"]//; s/['\"]$//")"
-if [ -z "$server_keys" ]; then log "warning: nen keygen gave no NEN_SERVER_KEYS line; each instance uses its own generated key"; fi
 
-store_key="$(node packages/server/dist/cli.js keygen 2>/dev/null | sed -n 's/^NEN_STORE_KEY=//p' | head -1 | sed "s/^['\"]//; s/['\"]$//")"
+keygen_var() { # keygen_var VAR [KEM]: one value of `nen keygen` output (quotes stripped)
+  local kem_args=()
+  [ -n "${2:-}" ] && kem_args=(--kem "$2")
+  node packages/server/dist/cli.js keygen "${kem_args[@]}" 2>/dev/null | sed -n "s/^$1=//p" | head -1 | sed "s/^['\"]//; s/['\"]$//"
+}
 
-server_env=(NEN_BENCH_METRICS=1 NEN_HANDSHAKE_RATE=100000000 NODE_ENV=production)
-[ -n "$server_keys" ] && server_env+=("NEN_SERVER_KEYS=$server_keys")
+store_key="$(keygen_var NEN_STORE_KEY)"
+base_env=(NEN_BENCH_METRICS=1 NEN_HANDSHAKE_RATE=100000000 NODE_ENV=production)
 # Redis deployments: the same key wrapping session secrets at rest on every instance.
-[ -n "$store_key" ] && server_env+=("NEN_STORE_KEY=$store_key")
+[ -n "$store_key" ] && base_env+=("NEN_STORE_KEY=$store_key")
 
-if [ "$use_redis" = 1 ]; then
-  command -v redis-server >/dev/null || { log "redis-server is not installed (scripts/setup.sh installs it)"; exit 1; }
+# --- stores: each sets store_pids, store_url ("" for memory) and redis_nodes (host:port,...) ---
+store_pids=()
+store_url=""
+redis_nodes=""
+start_redis() {
+  command -v redis-server >/dev/null || { log "redis-server is not installed (scripts/setup.sh installs it)"; return 1; }
+  local rport
   rport="$(free_port)"
   log "starting redis-server on 127.0.0.1:$rport"
   setsid redis-server --port "$rport" --bind 127.0.0.1 --save '' --appendonly no --protected-mode yes >"bench/results/server-redis.log" 2>&1 &
-  pids+=($!)
-  for _ in $(seq 1 50); do redis-cli -p "$rport" ping >/dev/null 2>&1 && break; sleep 0.1; done
-  server_env+=("REDIS_URL=redis://127.0.0.1:$rport")
-  instances=2
-elif [ "$use_cluster" = 1 ]; then
-  command -v redis-server >/dev/null && command -v redis-cli >/dev/null || { log "redis-server / redis-cli are not installed (scripts/setup.sh installs them)"; exit 1; }
+  pids+=($!); store_pids=($!)
+  local ok=0
+  for _ in $(seq 1 50); do redis-cli -p "$rport" ping >/dev/null 2>&1 && { ok=1; break; }; sleep 0.1; done
+  [ "$ok" = 1 ] || { log "redis-server did not answer PING"; return 1; }
+  store_url="redis://127.0.0.1:$rport"
+  redis_nodes="127.0.0.1:$rport"
+}
+start_cluster() {
+  command -v redis-server >/dev/null && command -v redis-cli >/dev/null || { log "redis-server / redis-cli are not installed (scripts/setup.sh installs them)"; return 1; }
+  local cluster_dir seeds=() nodes=() n cport bport ok healthy node
   cluster_dir="$(mktemp -d)"
-  seeds=()
-  nodes=()
+  cluster_dirs+=("$cluster_dir")
+  store_pids=()
   for n in 1 2 3; do
     cport="$(free_port)"
     # the cluster bus defaults to port + 10000, which may be taken or above 65535: pick a free one
@@ -122,16 +166,16 @@ elif [ "$use_cluster" = 1 ]; then
       --dir "$cluster_dir/$n" --cluster-enabled yes --cluster-port "$bport" \
       --cluster-config-file "$cluster_dir/$n/nodes.conf" --cluster-node-timeout 5000 \
       >"bench/results/server-redis-cluster-$n.log" 2>&1 &
-    pids+=($!)
+    pids+=($!); store_pids+=($!)
     ok=0
     for _ in $(seq 1 100); do redis-cli -p "$cport" ping >/dev/null 2>&1 && { ok=1; break; }; sleep 0.1; done
-    [ "$ok" = 1 ] || { log "cluster node $n did not answer PING; log:"; tail -20 "bench/results/server-redis-cluster-$n.log" >&2; exit 1; }
+    [ "$ok" = 1 ] || { log "cluster node $n did not answer PING; log:"; tail -20 "bench/results/server-redis-cluster-$n.log" >&2; return 1; }
     nodes+=("127.0.0.1:$cport")
     seeds+=("redis://127.0.0.1:$cport")
   done
   log "redis-cli --cluster create ${nodes[*]} --cluster-replicas 0"
   timeout 60 redis-cli --cluster create "${nodes[@]}" --cluster-replicas 0 --cluster-yes >"bench/results/server-redis-cluster-create.log" 2>&1 \
-    || { log "redis-cli --cluster create failed:"; tail -20 "bench/results/server-redis-cluster-create.log" >&2; exit 1; }
+    || { log "redis-cli --cluster create failed:"; tail -20 "bench/results/server-redis-cluster-create.log" >&2; return 1; }
   healthy=0
   for _ in $(seq 1 200); do
     healthy=1
@@ -141,29 +185,117 @@ elif [ "$use_cluster" = 1 ]; then
     [ "$healthy" = 1 ] && break
     sleep 0.1
   done
-  [ "$healthy" = 1 ] || { log "the cluster did not reach cluster_state:ok within 20 s"; exit 1; }
+  [ "$healthy" = 1 ] || { log "the cluster did not reach cluster_state:ok within 20 s"; return 1; }
   log "Redis Cluster ready: ${nodes[*]} (3 masters, cluster_state:ok)"
-  server_env+=("REDIS_URL=$(IFS=,; echo "${seeds[*]}")")
+  store_url="$(IFS=,; echo "${seeds[*]}")"
+  redis_nodes="$(IFS=,; echo "${nodes[*]}")"
+}
+start_store() { # start_store memory|redis|cluster
+  store_pids=(); store_url=""; redis_nodes=""
+  case "$1" in
+    memory) return 0 ;;
+    redis) start_redis ;;
+    cluster) start_cluster ;;
+    *) log "unknown store $1"; return 1 ;;
+  esac
+}
+
+# --- demo instances: start_instances N KEYS sets instance_pids and TARGET_URL ---
+instance_pids=()
+start_instances() {
+  local count="$1" keys="$2" i port logf env_list
+  env_list=("${base_env[@]}")
+  [ -n "$keys" ] && env_list+=("NEN_SERVER_KEYS=$keys")
+  [ -n "$store_url" ] && env_list+=("REDIS_URL=$store_url")
+  instance_pids=()
+  local targets=() ports=() logs=()
+  for i in $(seq 1 "$count"); do
+    port="$(free_port)"
+    logf="bench/results/server-$i.log"
+    log "starting demo instance $i: next start on 127.0.0.1:$port (log $logf)"
+    (cd apps/demo && exec setsid env "${env_list[@]}" node node_modules/next/dist/bin/next start -H 127.0.0.1 -p "$port") >"$logf" 2>&1 &
+    pids+=($!); instance_pids+=($!)
+    ports+=("$port"); logs+=("$logf")
+  done
+  for i in $(seq 0 $((count - 1))); do
+    wait_ready "http://127.0.0.1:${ports[$i]}/api/bench/metrics" "${instance_pids[$i]}" "${logs[$i]}" || return 1
+    targets+=("http://127.0.0.1:${ports[$i]}")
+  done
+  TARGET_URL="$(IFS=,; echo "${targets[*]}")"
+  export TARGET_URL
+}
+
+# --- the grid ---
+run_grid() {
+  local grid_dir cells store kem n label cell_dir keys sticky code reason
+  grid_dir="bench/results/grid-$(date -u +%Y-%m-%dT%H-%M-%SZ)"
+  mkdir -p "$grid_dir/cells"
+  log "grid: instances {$grid_instances} x KEM {$grid_kems} x store {$grid_stores}; results in $grid_dir"
+  not_run() { # not_run LABEL STORE KEM N REASON
+    mkdir -p "$grid_dir/cells/$1"
+    node -e 'const [f,store,kem,n,reason]=process.argv.slice(1);require("fs").writeFileSync(f,JSON.stringify({store,kem,instances:Number(n),reason})+"\n")' \
+      "$grid_dir/cells/$1/not-run.json" "$2" "$3" "$4" "$5"
+    log "cell $1: NOT RUN ($5)"
+  }
+  for store in ${grid_stores//,/ }; do
+    reason=""
+    start_store "$store" >"$grid_dir/store-$store.log" 2>&1 || reason="store $store did not start (see $grid_dir/store-$store.log)"
+    for kem in ${grid_kems//,/ }; do
+      keys="$(keygen_var NEN_SERVER_KEYS "$kem")"
+      for n in ${grid_instances//,/ }; do
+        label="store=$store,kem=$kem,instances=$n"
+        if [ -n "$reason" ]; then not_run "$label" "$store" "$kem" "$n" "$reason"; continue; fi
+        if [ -z "$keys" ]; then not_run "$label" "$store" "$kem" "$n" "nen keygen --kem $kem gave no key"; continue; fi
+        if ! start_instances "$n" "$keys"; then
+          stop_pids "${instance_pids[@]:-}"; forget_pids "${instance_pids[@]:-}"
+          not_run "$label" "$store" "$kem" "$n" "the $n demo instance(s) did not become ready (bench/results/server-*.log)"
+          continue
+        fi
+        sticky=()
+        [ "$store" = memory ] && [ "$n" -gt 1 ] && sticky=(--sticky)
+        redis_args=()
+        [ -n "$redis_nodes" ] && redis_args=(--redis "$redis_nodes")
+        cell_dir="$grid_dir/cells/$label"
+        log "cell $label: bench against $TARGET_URL"
+        set +e
+        node bench/run-all.js --only saturation --kem "$kem" --cell "$label" --out "$cell_dir" --no-history \
+          "${sticky[@]}" "${redis_args[@]}" "${bench_args[@]}"
+        code=$?
+        set -e
+        echo "$code" >"$cell_dir/exit-code"
+        stop_pids "${instance_pids[@]}"; forget_pids "${instance_pids[@]}"
+      done
+    done
+    stop_pids "${store_pids[@]:-}"; forget_pids "${store_pids[@]:-}"
+  done
+  node bench/grid.js "$grid_dir"
+}
+
+if [ "$use_grid" = 1 ]; then
+  set +e
+  run_grid
+  code=$?
+  set -e
+  exit "$code"
+fi
+
+server_keys="$(keygen_var NEN_SERVER_KEYS)"
+if [ -z "$server_keys" ]; then log "warning: nen keygen gave no NEN_SERVER_KEYS line; each instance uses its own generated key"; fi
+if [ "$use_redis" = 1 ]; then
+  start_store redis
+  instances=2
+elif [ "$use_cluster" = 1 ]; then
+  start_store cluster
   instances=2
 else
   instances=1
 fi
-
-targets=()
-for i in $(seq 1 "$instances"); do
-  port="$(free_port)"
-  logf="bench/results/server-$i.log"
-  log "starting demo instance $i: next start on 127.0.0.1:$port (log $logf)"
-  (cd apps/demo && exec setsid env "${server_env[@]}" node node_modules/next/dist/bin/next start -H 127.0.0.1 -p "$port") >"$logf" 2>&1 &
-  pids+=($!)
-  wait_ready "http://127.0.0.1:$port/api/bench/metrics" "${pids[-1]}" "$logf"
-  targets+=("http://127.0.0.1:$port")
-done
-TARGET_URL="$(IFS=,; echo "${targets[*]}")"
-export TARGET_URL
+start_instances "$instances" "$server_keys"
+redis_args=()
+[ -n "$redis_nodes" ] && redis_args=(--redis "$redis_nodes")
 log "bench against $TARGET_URL"
 set +e
-node bench/run-all.js "${bench_args[@]}"
+node bench/run-all.js "${redis_args[@]}" "${bench_args[@]}"
 code=$?
 set -e
 # The crypto backends side by side (Wasm, @noble, node:crypto) in the same results folder.

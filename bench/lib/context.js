@@ -47,14 +47,22 @@ export function createContext({ targets, options, agent, progress, cores, server
      * A Nen client whose transport is the bench's (round-robin over targets). Extra transport
      * hooks (tamper, tamperResponse, onWire) and client options pass through.
      */
-    async makeClient({ tamper, tamperResponse, onWire, stickyTarget, ...clientOptions } = {}) {
+    async makeClient({ tamper, tamperResponse, onWire, stickyTarget, acceptEncoding, ...clientOptions } = {}) {
       const { createNenClient } = await loadClientModule();
       // stickyTarget: one instance only (for application state that is per instance, like the
       // demo's notes); otherwise every request goes to the next target in turn
       const useTargets = stickyTarget ? [stickyTarget] : targets;
-      const fetch = createFetch({ agent, targets: useTargets, tamper, tamperResponse, onWire });
-      return createNenClient({ baseUrl: useTargets[0], fetch, ...clientOptions });
+      const fetch = createFetch({ agent, targets: useTargets, tamper, tamperResponse, onWire, acceptEncoding });
+      // the KEM the run asks for (--kem; the server must hold a key of that KEM)
+      const kem = options?.kem && options.kem !== 'xwing' ? { kem: options.kem } : {};
+      return createNenClient({ baseUrl: useTargets[0], fetch, ...kem, ...clientOptions });
     },
+    /** A plain fetch with its own transport options (wire counting, browser-like Accept-Encoding). */
+    plainFetchWith({ onWire, acceptEncoding, stickyTarget } = {}) {
+      return createFetch({ agent, targets: stickyTarget ? [stickyTarget] : targets, onWire, acceptEncoding });
+    },
+    /** Name of the current sub-phase (memory samples are tagged stage:phase), or null. */
+    phase: null,
     url(path) {
       return targets[0] + path;
     },

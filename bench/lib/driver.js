@@ -37,6 +37,8 @@ export function createAccumulator(maxSamples = MAX_SAMPLES_DEFAULT) {
     cpuUserUs: 0,
     cpuSystemUs: 0,
     serverCpuMs: null,
+    /** extra cumulative counters read at slice edges (e.g. Redis commands): name -> delta sum */
+    counters: {},
     maxSamples,
   };
 }
@@ -113,6 +115,19 @@ export function finish(acc, { cores = 1 } = {}) {
             cpuMsPerRequest: acc.completed ? round(acc.serverCpuMs / (acc.completed + acc.errors), 4) : null,
             cpuShareOfMachine: seconds > 0 ? round(acc.serverCpuMs / 1000 / seconds / cores, 3) : null,
           },
+    ...(Object.keys(acc.counters).length
+      ? {
+          counters: Object.fromEntries(
+            Object.entries(acc.counters).map(([k, v]) => [
+              k,
+              {
+                total: round(v, 1),
+                perRequest: acc.completed + acc.errors ? round(v / (acc.completed + acc.errors), 4) : null,
+              },
+            ]),
+          ),
+        }
+      : {}),
   };
 }
 
@@ -126,8 +141,10 @@ export function finish(acc, { cores = 1 } = {}) {
  * @param {(mode: string) => void} [o.onSlice]
  * @param {() => void} [o.onRequest]
  * @param {(() => number) | null} [o.serverCpu] cumulative server CPU ms (lib/servercpu.js), read at slice edges
+ * @param {Record<string, () => Promise<{ value: number, since: (prev: any) => number } | null>>} [o.counters]
+ *        extra counters read at slice edges; each returns a snapshot whose `since(prev)` is the delta
  */
-export async function runInterleaved({ modes, concurrency, durationMs, sliceMs = 1000, cores = 1, onSlice, onRequest, serverCpu = null }) {
+export async function runInterleaved({ modes, concurrency, durationMs, sliceMs = 1000, cores = 1, onSlice, onRequest, serverCpu = null, counters = {} }) {
   const names = Object.keys(modes);
   const accs = Object.fromEntries(names.map((n) => [n, createAccumulator()]));
   const slices = Math.max(1, Math.round(durationMs / sliceMs));
@@ -137,9 +154,15 @@ export async function runInterleaved({ modes, concurrency, durationMs, sliceMs =
     const order = s % 2 === 0 ? names : [...names].reverse();
     for (const name of order) {
       onSlice?.(name);
+      const snaps = {};
+      for (const [k, read] of Object.entries(counters)) snaps[k] = await read().catch(() => null);
       const before = serverCpu ? serverCpu() : 0;
       await runSlice({ op: modes[name], concurrency, durationMs: per, acc: accs[name], onRequest });
       if (serverCpu) accs[name].serverCpuMs = (accs[name].serverCpuMs ?? 0) + (serverCpu() - before);
+      for (const [k, read] of Object.entries(counters)) {
+        const after = await read().catch(() => null);
+        if (snaps[k] && after) accs[name].counters[k] = (accs[name].counters[k] ?? 0) + after.since(snaps[k]);
+      }
     }
   }
   return Object.fromEntries(names.map((n) => [n, finish(accs[n], { cores })]));

@@ -1,217 +1,188 @@
 /**
- * Self-contained HTML report: inline SVG charts drawn here (no CDN, no script, opens from disk):
- * throughput and p99 latency vs concurrency for both modes, the encrypted/plain overhead ratio,
- * wire bytes per payload size, server memory over time; plus the regression table and the
- * environment. All text is HTML-escaped (error messages from the target end up in here).
+ * The run report (report.html): self-contained HTML whose charts uPlot draws (inlined by
+ * lib/charts.js): throughput and p99 vs concurrency per mode, the encrypted/plain ratios, the
+ * load variants (1 KB / 100 KB, compression off / realistic, shared / pinned cores) with their
+ * bytes, wire bytes per payload size, handshakes, the saturation ramp with its knee, server memory
+ * over time, and the run history; plus the key figures against bench/budgets.json, the regression
+ * table and the environment. Every figure charted is also in a table.
  */
 import { round } from './stats.js';
+import { escapeHtml, table, page, createChartSet, chart } from './charts.js';
 
-const COLORS = ['#2563eb', '#dc2626', '#16a34a', '#9333ea', '#ea580c', '#0891b2'];
+export { escapeHtml } from './charts.js';
 
-export function escapeHtml(s) {
-  return String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
-}
+const MiB = 2 ** 20;
+const lat = (l) => (l ? `${l.p50} / ${l.p90} / ${l.p99} / ${l.max}` : null);
 
-function niceMax(v) {
-  if (!(v > 0)) return 1;
-  const e = 10 ** Math.floor(Math.log10(v));
-  for (const m of [1, 2, 2.5, 5, 10]) if (m * e >= v) return m * e;
-  return 10 * e;
-}
-
-function fmt(v) {
-  if (Math.abs(v) >= 1e6) return `${round(v / 1e6, 1)}M`;
-  if (Math.abs(v) >= 1e4) return `${round(v / 1e3, 0)}k`;
-  if (Math.abs(v) >= 1e3) return `${round(v / 1e3, 1)}k`;
-  return String(round(v, 2));
-}
-
-/**
- * Line chart. series: [{ name, points: [[x, y], ...] }]. `categorical` spaces x values evenly
- * (concurrency levels), otherwise x is linear.
- */
-export function lineChart({ title, xLabel, yLabel, series, categorical = false, width = 640, height = 320, yMin = 0, refLine = null, markers = [] }) {
-  const m = { l: 60, r: 20, t: 46, b: 46 };
-  const w = width - m.l - m.r;
-  const h = height - m.t - m.b;
-  const all = series.flatMap((s) => s.points).filter(([x, y]) => Number.isFinite(x) && Number.isFinite(y));
-  const xs = [...new Set(all.map((p) => p[0]))].sort((a, b) => a - b);
-  let yMax = niceMax(Math.max(...all.map((p) => p[1]), refLine ?? 0, 0));
-  const xMin = categorical ? 0 : Math.min(...xs, 0);
-  const xMax = categorical ? Math.max(xs.length - 1, 1) : niceMax(Math.max(...xs, 1));
-  const X = (x) => m.l + ((categorical ? xs.indexOf(x) : x) - xMin) / (xMax - xMin || 1) * w;
-  const Y = (y) => m.t + h - ((y - yMin) / (yMax - yMin || 1)) * h;
-  const parts = [];
-  parts.push(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${escapeHtml(title)}">`);
-  parts.push(`<text x="${width / 2}" y="18" text-anchor="middle" font-size="14" font-weight="600">${escapeHtml(title)}</text>`);
-  for (let i = 0; i <= 4; i++) {
-    const v = yMin + ((yMax - yMin) * i) / 4;
-    const y = Y(v);
-    parts.push(`<line x1="${m.l}" x2="${m.l + w}" y1="${y}" y2="${y}" stroke="#e5e7eb"/>`);
-    parts.push(`<text x="${m.l - 6}" y="${y + 4}" text-anchor="end" font-size="11">${fmt(v)}</text>`);
+function budgetSection(summary) {
+  const out = [];
+  const b = summary.budgets;
+  if (b?.limits?.length) {
+    out.push('<h2 id="budgets">Key figures against bench/budgets.json</h2>');
+    out.push(table(['figure', 'what', 'value', 'limit', 'target', 'verdict'], b.limits.map((l) => [l.figure, l.what, l.value, [l.min !== null ? `≥ ${l.min}` : '', l.max !== null ? `≤ ${l.max}` : ''].join(' '), l.target, l.ok === null ? 'n/a' : l.ok ? 'ok' : 'OVER'])));
   }
-  const ticks = categorical ? xs : Array.from({ length: 6 }, (_, i) => xMin + ((xMax - xMin) * i) / 5);
-  for (const t of ticks) parts.push(`<text x="${X(t)}" y="${m.t + h + 16}" text-anchor="middle" font-size="11">${fmt(t)}</text>`);
-  parts.push(`<line x1="${m.l}" x2="${m.l + w}" y1="${m.t + h}" y2="${m.t + h}" stroke="#6b7280"/>`);
-  parts.push(`<line x1="${m.l}" x2="${m.l}" y1="${m.t}" y2="${m.t + h}" stroke="#6b7280"/>`);
-  parts.push(`<text x="${m.l + w / 2}" y="${height - 8}" text-anchor="middle" font-size="12">${escapeHtml(xLabel)}</text>`);
-  parts.push(`<text transform="translate(14 ${m.t + h / 2}) rotate(-90)" text-anchor="middle" font-size="12">${escapeHtml(yLabel)}</text>`);
-  for (const mk of markers) {
-    if (!Number.isFinite(mk.x)) continue;
-    const x = round(X(mk.x), 1);
-    parts.push(`<line class="marker" x1="${x}" x2="${x}" y1="${m.t}" y2="${m.t + h}" stroke="#d1d5db" stroke-dasharray="2 3"/><text x="${x + 3}" y="${m.t + h - 4}" font-size="10" fill="#6b7280">${escapeHtml(mk.label)}</text>`);
+  if (b?.baseline) {
+    out.push(`<h3>Against the baseline ${escapeHtml(b.baseline.file)} (commit ${escapeHtml(String(b.baseline.commit ?? '?').slice(0, 12))})</h3>`);
+    out.push(table(['figure', 'baseline', 'this run', 'change', 'better', 'allowed', 'verdict'], b.baseline.comparison.map((c) => [c.figure, c.baseline, c.value, c.change === null ? null : `${round(c.change * 100, 1)} %`, c.better, `${round(c.allowed * 100, 0)} %`, c.ok === null ? 'n/a' : c.ok ? 'ok' : 'REGRESSION'])));
   }
-  if (refLine !== null) parts.push(`<line x1="${m.l}" x2="${m.l + w}" y1="${Y(refLine)}" y2="${Y(refLine)}" stroke="#9ca3af" stroke-dasharray="4 4"/>`);
-  series.forEach((s, i) => {
-    const c = COLORS[i % COLORS.length];
-    const pts = s.points.filter(([x, y]) => Number.isFinite(x) && Number.isFinite(y));
-    if (pts.length) parts.push(`<polyline class="series" fill="none" stroke="${c}" stroke-width="2" points="${pts.map(([x, y]) => `${round(X(x), 1)},${round(Y(y), 1)}`).join(' ')}"/>`);
-    for (const [x, y] of pts) parts.push(`<circle cx="${round(X(x), 1)}" cy="${round(Y(y), 1)}" r="3" fill="${c}"><title>${escapeHtml(`${s.name}: ${fmt(x)} → ${fmt(y)}`)}</title></circle>`);
-    parts.push(`<rect x="${m.l + 10 + i * 140}" y="26" width="10" height="10" fill="${c}"/><text x="${m.l + 24 + i * 140}" y="35" font-size="11">${escapeHtml(s.name)}</text>`);
+  return out.join('\n');
+}
+
+function loadSection(load, cs) {
+  const out = [];
+  const lv = load.levels ?? [];
+  if (lv.length) {
+    const x = lv.map((l) => l.concurrency);
+    out.push(`<h2 id="load">Load levels (POST echo, ${escapeHtml(load.bodyBytes ?? 1024)} B JSON, interleaved)</h2><div class="charts">`);
+    out.push(cs.add(chart({ title: 'Throughput vs concurrency', xLabel: 'concurrency', yLabel: 'req/s', categorical: true, x, series: [{ name: 'encrypted', values: lv.map((l) => l.encrypted.rps) }, { name: 'plain', values: lv.map((l) => l.plain.rps) }] })));
+    out.push(cs.add(chart({ title: 'p99 latency vs concurrency', xLabel: 'concurrency', yLabel: 'ms', categorical: true, x, series: [{ name: 'encrypted', values: lv.map((l) => l.encrypted.latencyMs.p99) }, { name: 'plain', values: lv.map((l) => l.plain.latencyMs.p99) }] })));
+    out.push(cs.add(chart({ title: 'Overhead ratio encrypted / plain', xLabel: 'concurrency', yLabel: 'ratio', categorical: true, refLine: 1, x, series: [{ name: 'throughput ratio', values: lv.map((l) => l.ratio.rps) }, { name: 'p99 ratio', values: lv.map((l) => l.ratio.p99) }, { name: 'server CPU/req ratio', values: lv.map((l) => l.ratio.serverCpuPerRequest ?? null) }] })));
+    out.push('</div>');
+    out.push(table(['concurrency', 'enc req/s', 'plain req/s', 'ratio', 'enc p50/p90/p99/max ms', 'plain p50/p90/p99/max ms', 'p99 ratio', 'errors enc/plain', 'client CPU enc/plain', 'server CPU ms/req enc/plain (ratio)'], lv.map((l) => [
+      l.concurrency, l.encrypted.rps, l.plain.rps, l.ratio.rps, lat(l.encrypted.latencyMs), lat(l.plain.latencyMs), l.ratio.p99, `${l.encrypted.errors} / ${l.plain.errors}`,
+      `${l.encrypted.client.cpuShareOfMachine} / ${l.plain.client.cpuShareOfMachine}`,
+      l.encrypted.server ? `${l.encrypted.server.cpuMsPerRequest} / ${l.plain.server?.cpuMsPerRequest} (${l.ratio.serverCpuPerRequest})` : null,
+    ])));
+  }
+  const vs = load.variants ?? [];
+  if (vs.length) {
+    out.push('<h3 id="variants">Variants: payload × compression × cores</h3>');
+    out.push('<p>compression off: no Accept-Encoding, no in-envelope compression. realistic: Next.js gzip on, Accept-Encoding sent as a browser does, the encrypted client with in-envelope compression. pinned: the server (all its threads) on core 0, the bench on core 1 (taskset), when the target is local.</p><div class="charts">');
+    const x = vs.map((v) => v.id);
+    out.push(cs.add(chart({ title: 'encrypted / plain per variant', xLabel: 'variant', yLabel: 'ratio', categorical: true, kind: 'bar', refLine: 1, x, series: [{ name: 'req/s ratio', values: vs.map((v) => v.ratio.rps) }, { name: 'server CPU/req ratio', values: vs.map((v) => v.ratio.serverCpuPerRequest) }, { name: 'response bytes ratio', values: vs.map((v) => v.bytes?.responseRatio ?? null) }] })));
+    out.push('</div>');
+    out.push(table(['variant', 'size', 'c', 'compression', 'cores', 'enc req/s', 'plain req/s', 'ratio', 'p99 enc/plain ms', 'server CPU ms/req enc/plain', 'resp bytes enc/plain', 'bytes ratio', 'compression enc / plain', 'errors'], vs.map((v) => [
+      v.id, v.size, v.concurrency, v.compression, v.cores, v.encrypted.rps, v.plain.rps, v.ratio.rps, `${v.encrypted.latencyMs.p99} / ${v.plain.latencyMs.p99}`,
+      v.encrypted.server ? `${v.encrypted.server.cpuMsPerRequest} / ${v.plain.server?.cpuMsPerRequest}` : null,
+      v.bytes ? `${v.bytes.encryptedResponse} / ${v.bytes.plainResponse}` : null, v.bytes?.responseRatio, v.bytes ? `${v.bytes.encryptedCompressionRatio ?? '–'} / ${v.bytes.plainCompressionRatio ?? '–'}` : null,
+      `${v.encrypted.errors} / ${v.plain.errors}`,
+    ])));
+    if (vs.some((v) => v.note)) out.push(`<p>${vs.filter((v) => v.note).map((v) => `${escapeHtml(v.id)}: ${escapeHtml(v.note)}`).join('<br>')}</p>`);
+  }
+  const ma = load.memoryAttribution;
+  if (ma?.windows?.length) {
+    out.push('<h3 id="memory-attribution">Memory growth by mode (plain-only and encrypted-only windows)</h3>');
+    out.push(table(['window', 'requests', 'seconds', 'RSS start → end MiB', 'heap start → end MiB', 'RSS KiB / 1000 req', 'heap KiB / 1000 req'], ma.windows.map((w) => [w.mode, w.requests, w.seconds, `${w.rssStartMiB} → ${w.rssEndMiB}`, `${w.heapStartMiB} → ${w.heapEndMiB}`, w.rssGrowthKiBPer1000Requests, w.heapGrowthKiBPer1000Requests])));
+  }
+  return out.join('\n');
+}
+
+function payloadSection(pay, cs) {
+  const out = ['<h2 id="payload">Payload sizes: response wire bytes</h2><div class="charts">'];
+  for (const kind of [...new Set(pay.cases.map((c) => c.kind))]) {
+    const c = pay.cases.filter((x) => x.kind === kind);
+    out.push(cs.add(chart({
+      title: `Response bytes on the wire (${kind})`, xLabel: 'payload', yLabel: 'bytes', categorical: true, kind: 'bar', logY: true, x: c.map((x) => x.label),
+      series: [
+        { name: 'plaintext', values: c.map((x) => x.plaintextBytes) },
+        { name: 'encrypted', values: c.map((x) => x.encrypted?.responseWireBytes ?? null) },
+        { name: 'encrypted+compress', values: c.map((x) => x.encryptedCompressed?.responseWireBytes ?? null) },
+        { name: 'plain (gzip)', values: c.map((x) => x.plain?.responseWireBytesGzip ?? null) },
+      ],
+    })));
+  }
+  out.push('</div>');
+  out.push(table(['case', 'plaintext B', 'enc req B', 'enc res B', 'enc+compress res B', 'plain gzip res B', 'enc/plaintext', 'enc/plain-gzip', 'enc+c/plain-gzip', 'p50/p99 enc ms', 'p50/p99 enc+c ms', 'p50/p99 plain ms'], pay.cases.map((c) => [
+    c.label + ' ' + c.kind, c.plaintextBytes, c.encrypted?.requestWireBytes, c.encrypted?.responseWireBytes, c.encryptedCompressed?.responseWireBytes, c.plain?.responseWireBytesGzip,
+    c.ratios?.encryptedVsPlaintext, c.ratios?.encryptedVsPlainGzip, c.ratios?.encryptedCompressedVsPlainGzip,
+    `${c.encrypted?.latencyMs?.p50} / ${c.encrypted?.latencyMs?.p99}`, `${c.encryptedCompressed?.latencyMs?.p50} / ${c.encryptedCompressed?.latencyMs?.p99}`, `${c.plain?.latencyMs?.p50} / ${c.plain?.latencyMs?.p99}`,
+  ])));
+  return out.join('\n');
+}
+
+function scenarioSection(sc, cs) {
+  const out = ['<h2 id="scenarios">Scenarios</h2>'];
+  const hs = sc.handshakes?.levels ?? [];
+  if (hs.length) out.push(`<div class="charts">${cs.add(chart({ title: 'Concurrent handshakes', xLabel: 'concurrency', yLabel: 'handshakes/s', categorical: true, x: hs.map((l) => l.concurrency), series: [{ name: 'handshakes/s', values: hs.map((l) => l.handshakesPerSecond) }] }))}</div>`);
+  const rows = [];
+  for (const l of hs) rows.push([`handshakes c=${l.concurrency}`, `${l.handshakesPerSecond}/s`, `p50 ${l.latencyMs.p50} / p99 ${l.latencyMs.p99} ms`, l.errors]);
+  if (sc.rotation && !sc.rotation.error) rows.push(['rotate() under load (c=' + sc.rotation.concurrency + ')', `${sc.rotation.rotations} rotations`, `rotate p50 ${sc.rotation.rotateLatencyMs.p50} / p99 ${sc.rotation.rotateLatencyMs.p99} ms; request p99 during/baseline ${sc.rotation.p99DuringVsBaseline}`, sc.rotation.errors]);
+  if (sc.longLived && !sc.longLived.error) rows.push([`long-lived session (${sc.longLived.requests} requests)`, `drift ${sc.longLived.drift}`, `first decile p50 ${sc.longLived.firstDecileMedianMs} ms, last ${sc.longLived.lastDecileMedianMs} ms`, sc.longLived.errors]);
+  if (sc.multiUser && !sc.multiUser.error) rows.push([`multi-user CRUD burst (${sc.multiUser.users} users)`, `${sc.multiUser.seconds} s`, Object.entries(sc.multiUser.latencyMs).map(([k, v]) => `${k} p50 ${v.p50}`).join(', '), sc.multiUser.errors]);
+  if (sc.churn && !sc.churn.error) rows.push([`session churn (c=${sc.churn.concurrency})`, `${sc.churn.cyclesPerSecond} cycles/s`, `p50 ${sc.churn.latencyMs.p50} / p99 ${sc.churn.latencyMs.p99} ms`, sc.churn.errors]);
+  if (sc.streaming && !sc.streaming.error) rows.push([`streaming (${sc.streaming.recordsPerStream} records × ${sc.streaming.runs})`, `${sc.streaming.recordsPerSecond.p50} records/s (p50)`, `time to first record p50 ${sc.streaming.timeToFirstRecordMs.p50} ms`, sc.streaming.errors]);
+  out.push(table(['scenario', 'rate', 'latency', 'errors'], rows));
+  out.push(`<details><summary>all scenario figures (JSON)</summary><pre>${escapeHtml(JSON.stringify(sc, null, 2))}</pre></details>`);
+  return out.join('\n');
+}
+
+export function saturationSection(sat, cs) {
+  const out = [`<h2 id="saturation">Saturation search (p99 budget ${escapeHtml(sat.budgetP99Ms)} ms, ${escapeHtml(sat.routing ?? '')})</h2><div class="charts">`];
+  for (const p of sat.payloads ?? []) {
+    const x = p.steps.map((s) => s.concurrency);
+    out.push(cs.add(chart({ title: `Throughput vs concurrency, ${p.label}`, xLabel: 'concurrency', yLabel: 'req/s', categorical: true, x, series: [{ name: 'encrypted', values: p.steps.map((s) => s.encrypted.rps) }, { name: 'plain', values: p.steps.map((s) => s.plain.rps) }] })));
+    out.push(cs.add(chart({ title: `p99 vs concurrency, ${p.label}`, xLabel: 'concurrency', yLabel: 'ms', categorical: true, refLine: sat.budgetP99Ms, x, series: [{ name: 'encrypted', values: p.steps.map((s) => s.encrypted.p99Ms) }, { name: 'plain', values: p.steps.map((s) => s.plain.p99Ms) }] })));
+  }
+  out.push('</div>');
+  out.push(table(['payload', 'mode', 'knee c', 'req/s at knee', 'p99 at knee ms', 'peak req/s in budget', 'broke at', 'server CPU ms/req at knee', 'Redis cmds/req at knee'], (sat.payloads ?? []).flatMap((p) => ['encrypted', 'plain'].map((m) => {
+    const k = p.knee[m];
+    return [p.label, m, k.knee?.concurrency ?? 'none', k.knee?.rps, k.knee?.p99Ms, k.peakInBudget?.rps, k.brokeAt ? `c=${k.brokeAt.concurrency}: ${k.brokeAt.reason}` : 'not reached (ramp ended)', p.atKnee?.[m]?.serverCpuMsPerRequest, p.atKnee?.[m]?.redisCommandsPerRequest];
+  }))));
+  const h = sat.handshakes;
+  if (h) out.push(table(['handshakes c', 'handshakes/s', 'p50 / p99 ms', 'errors', 'server CPU ms/handshake', 'Redis cmds/handshake', 'Redis bytes/session', 'heap bytes/session (memory store, approx.)'], [[h.concurrency, h.handshakesPerSecond, `${h.p50Ms} / ${h.p99Ms}`, h.errors, h.serverCpuMsPerHandshake, h.redisCommandsPerHandshake, h.redisBytesPerSession, h.heapBytesPerSession]]));
+  return out.join('\n');
+}
+
+function memorySection(mem, cs) {
+  const targets = [...new Set(mem.samples.map((s) => s.target))];
+  const xs = [...new Set(mem.samples.map((s) => s.t))].sort((a, b) => a - b);
+  const series = (field) => targets.map((t) => {
+    const by = new Map(mem.samples.filter((s) => s.target === t && typeof s[field] === 'number').map((s) => [s.t, round(s[field] / MiB, 1)]));
+    return { name: `${field} ${t}`, values: xs.map((x) => by.get(x) ?? null) };
   });
-  parts.push('</svg>');
-  return parts.join('');
+  const stages = [];
+  for (const s of mem.samples) if (s.stage && !stages.some((x) => x.stage === s.stage)) stages.push({ stage: s.stage, t: s.t });
+  return [
+    '<h2 id="memory">Server memory over the run</h2><div class="charts">',
+    cs.add(chart({ title: 'Server RSS over time', xLabel: 'seconds', yLabel: 'MiB', x: xs, series: series('rss') })),
+    cs.add(chart({ title: 'Server heap used over time', xLabel: 'seconds', yLabel: 'MiB', x: xs, series: series('heapUsed') })),
+    '</div>',
+    `<p>stage starts: ${stages.map((s) => `${escapeHtml(s.stage)} at ${escapeHtml(s.t)} s`).join(', ')}</p>`,
+    `<pre>${escapeHtml(JSON.stringify(mem.summary, null, 2))}</pre>`,
+  ].join('\n');
 }
 
-/** Grouped bar chart. categories: labels; series: [{ name, values: number[] }] aligned with categories. */
-export function barChart({ title, yLabel, categories, series, width = 640, height = 320, log = false }) {
-  const m = { l: 60, r: 20, t: 46, b: 46 };
-  const w = width - m.l - m.r;
-  const h = height - m.t - m.b;
-  const vals = series.flatMap((s) => s.values).filter((v) => Number.isFinite(v) && v > 0);
-  const T = (v) => (log ? Math.log10(Math.max(v, 1)) : v);
-  const yMax = log ? Math.ceil(Math.log10(Math.max(...vals, 10))) : niceMax(Math.max(...vals, 0));
-  const Y = (v) => m.t + h - (T(v) / (yMax || 1)) * h;
-  const groupW = w / Math.max(categories.length, 1);
-  const barW = (groupW * 0.8) / Math.max(series.length, 1);
-  const parts = [];
-  parts.push(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${escapeHtml(title)}">`);
-  parts.push(`<text x="${width / 2}" y="18" text-anchor="middle" font-size="14" font-weight="600">${escapeHtml(title)}</text>`);
-  const tickCount = log ? Math.max(1, yMax) : 4;
-  for (let i = 0; i <= tickCount; i++) {
-    const tv = (yMax * i) / tickCount;
-    const y = m.t + h - (tv / (yMax || 1)) * h;
-    parts.push(`<line x1="${m.l}" x2="${m.l + w}" y1="${y}" y2="${y}" stroke="#e5e7eb"/>`);
-    parts.push(`<text x="${m.l - 6}" y="${y + 4}" text-anchor="end" font-size="11">${fmt(log ? 10 ** tv : tv)}</text>`);
-  }
-  categories.forEach((c, ci) => {
-    parts.push(`<text x="${m.l + groupW * ci + groupW / 2}" y="${m.t + h + 16}" text-anchor="middle" font-size="11">${escapeHtml(c)}</text>`);
-    series.forEach((s, si) => {
-      const v = s.values[ci];
-      if (!Number.isFinite(v) || v <= 0) return;
-      const x = m.l + groupW * ci + groupW * 0.1 + barW * si;
-      const y = Y(v);
-      parts.push(`<rect class="bar" x="${round(x, 1)}" y="${round(y, 1)}" width="${round(barW - 1, 1)}" height="${round(m.t + h - y, 1)}" fill="${COLORS[si % COLORS.length]}"><title>${escapeHtml(`${s.name} ${c}: ${fmt(v)}`)}</title></rect>`);
-    });
-  });
-  series.forEach((s, i) => parts.push(`<rect x="${m.l + 10 + i * 140}" y="26" width="10" height="10" fill="${COLORS[i % COLORS.length]}"/><text x="${m.l + 24 + i * 140}" y="35" font-size="11">${escapeHtml(s.name)}</text>`));
-  parts.push(`<line x1="${m.l}" x2="${m.l + w}" y1="${m.t + h}" y2="${m.t + h}" stroke="#6b7280"/>`);
-  parts.push(`<text transform="translate(14 ${m.t + h / 2}) rotate(-90)" text-anchor="middle" font-size="12">${escapeHtml(yLabel + (log ? ' (log)' : ''))}</text>`);
-  parts.push('</svg>');
-  return parts.join('');
+export function historySection(history, cs) {
+  if (!history?.length) return '';
+  const x = history.map((h) => `${String(h.date ?? '').slice(0, 16)} ${String(h.commit ?? '').slice(0, 7)}`);
+  const f = (k) => history.map((h) => h.figures?.[k] ?? null);
+  return [
+    `<h2 id="history">History (${history.length} runs, bench/results/history/)</h2><div class="charts">`,
+    cs.add(chart({ title: 'Ratios over runs', xLabel: 'run', yLabel: 'ratio', categorical: true, refLine: 1, x, series: [{ name: 'enc/plain req/s 1 KB c=50', values: f('rpsRatio1k') }, { name: 'pinned 1 KB', values: f('rpsRatio1kPinned') }, { name: 'pinned 100 KB', values: f('rpsRatio100kPinned') }, { name: 'handshakes vs plain', values: f('handshakesVsPlain') }] })),
+    cs.add(chart({ title: 'Throughput over runs (1 KB, c=50)', xLabel: 'run', yLabel: 'req/s', categorical: true, x, series: [{ name: 'encrypted', values: f('encryptedRps1k') }, { name: 'plain', values: f('plainRps1k') }, { name: 'handshakes/s c=50', values: f('handshakesPerSecond') }] })),
+    '</div>',
+    table(['date', 'commit', 'kind', 'store', 'instances', 'kem', 'enc/plain 1 KB', 'pinned 1 KB', 'handshakes/s', 'heap KiB/1000 req'], history.map((h) => [h.date, String(h.commit ?? '').slice(0, 10), h.kind, h.store, h.instances, h.kem, h.figures?.rpsRatio1k, h.figures?.rpsRatio1kPinned, h.figures?.handshakesPerSecond, h.figures?.heapGrowthKiBPer1000])),
+  ].join('\n');
 }
 
-function table(headers, rows) {
-  return `<table><thead><tr>${headers.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr></thead><tbody>${rows
-    .map((r) => `<tr>${r.map((c) => `<td>${escapeHtml(c ?? '–')}</td>`).join('')}</tr>`)
-    .join('')}</tbody></table>`;
+export function environmentTable(environment) {
+  return table(['environment', ''], [
+    ['CPU', `${environment.cpuModel} × ${environment.cores}`], ['memory', `${environment.memoryGiB} GiB`], ['load average at start', (environment.loadAverageAtStart ?? []).join(' / ')], ['OS', environment.os], ['Node', environment.node],
+    ['versions', JSON.stringify(environment.versions)], ['git', `${environment.git?.commit ?? '?'}${environment.git?.dirty ? ' (dirty)' : ''}`],
+    ['targets', (environment.targets ?? []).join(', ')], ['store', environment.storeKind ?? 'unknown'], ['options', JSON.stringify(environment.options)],
+  ]);
 }
 
 /**
  * Build the report from the stage results (any may be missing).
- * @param {{ environment: object, stages: Record<string, any>, summary: object }} run
+ * @param {{ environment: object, stages: Record<string, any>, summary: object, history?: object[] }} run
  */
-export function renderReport({ environment, stages, summary }) {
-  const sections = [];
+export function renderReport({ environment, stages, summary, history = [] }) {
+  const cs = createChartSet();
+  const sections = [budgetSection(summary)];
   const reg = stages.regression?.data;
   if (reg?.checks) {
     sections.push(`<h2 id="regression">Regression suite: ${reg.passed}/${reg.checks.length} passed</h2>`);
     sections.push(table(['property', 'check', 'expected', 'actual', 'result'], reg.checks.map((c) => [c.property, c.name, c.expected, c.actual, c.pass ? 'PASS' : 'FAIL'])));
   }
-  const load = stages.load?.data;
-  if (load?.levels?.length) {
-    const lv = load.levels;
-    const pts = (mode, f) => lv.map((l) => [l.concurrency, f(l[mode])]);
-    sections.push('<h2 id="load">Load levels (POST echo, 1 KB JSON, interleaved)</h2>');
-    sections.push('<div class="charts">');
-    sections.push(lineChart({ title: 'Throughput vs concurrency', xLabel: 'concurrency', yLabel: 'req/s', categorical: true, series: [{ name: 'encrypted', points: pts('encrypted', (m) => m.rps) }, { name: 'plain', points: pts('plain', (m) => m.rps) }] }));
-    sections.push(lineChart({ title: 'p99 latency vs concurrency', xLabel: 'concurrency', yLabel: 'ms', categorical: true, series: [{ name: 'encrypted', points: pts('encrypted', (m) => m.latencyMs.p99) }, { name: 'plain', points: pts('plain', (m) => m.latencyMs.p99) }] }));
-    sections.push(lineChart({ title: 'Overhead ratio encrypted / plain', xLabel: 'concurrency', yLabel: 'ratio', categorical: true, refLine: 1, series: [{ name: 'throughput ratio', points: lv.map((l) => [l.concurrency, l.ratio.rps]) }, { name: 'p99 ratio', points: lv.map((l) => [l.concurrency, l.ratio.p99]) }, ...(lv.some((l) => l.ratio.serverCpuPerRequest) ? [{ name: 'server CPU/req ratio', points: lv.map((l) => [l.concurrency, l.ratio.serverCpuPerRequest]) }] : [])] }));
-    sections.push('</div>');
-    sections.push(table(['concurrency', 'enc req/s', 'plain req/s', 'ratio', 'enc p50/p90/p99/max ms', 'plain p50/p90/p99/max ms', 'p99 ratio', 'errors enc/plain', 'client CPU enc/plain', 'server CPU ms/req enc/plain (ratio)'], lv.map((l) => [
-      l.concurrency, l.encrypted.rps, l.plain.rps, l.ratio.rps,
-      `${l.encrypted.latencyMs.p50} / ${l.encrypted.latencyMs.p90} / ${l.encrypted.latencyMs.p99} / ${l.encrypted.latencyMs.max}`,
-      `${l.plain.latencyMs.p50} / ${l.plain.latencyMs.p90} / ${l.plain.latencyMs.p99} / ${l.plain.latencyMs.max}`,
-      l.ratio.p99, `${l.encrypted.errors} / ${l.plain.errors}`, `${l.encrypted.client.cpuShareOfMachine} / ${l.plain.client.cpuShareOfMachine}`,
-      l.encrypted.server ? `${l.encrypted.server.cpuMsPerRequest} / ${l.plain.server?.cpuMsPerRequest} (${l.ratio.serverCpuPerRequest})` : null,
-    ])));
-  }
-  const pay = stages.payload?.data;
-  if (pay?.cases?.length) {
-    sections.push('<h2 id="payload">Payload sizes: response wire bytes</h2><div class="charts">');
-    for (const kind of [...new Set(pay.cases.map((c) => c.kind))]) {
-      const cs = pay.cases.filter((c) => c.kind === kind);
-      sections.push(barChart({
-        title: `Response bytes on the wire (${kind})`, yLabel: 'bytes', log: true, categories: cs.map((c) => c.label),
-        series: [
-          { name: 'plaintext', values: cs.map((c) => c.plaintextBytes) },
-          { name: 'encrypted', values: cs.map((c) => c.encrypted?.responseWireBytes) },
-          { name: 'encrypted+compress', values: cs.map((c) => c.encryptedCompressed?.responseWireBytes) },
-          { name: 'plain (gzip)', values: cs.map((c) => c.plain?.responseWireBytesGzip) },
-        ],
-      }));
-    }
-    sections.push('</div>');
-    sections.push(table(['case', 'plaintext B', 'enc req B', 'enc res B', 'enc+compress res B', 'plain gzip res B', 'enc/plaintext', 'enc/plain-gzip', 'enc+c/plain-gzip', 'p50/p99 enc ms', 'p50/p99 enc+c ms', 'p50/p99 plain ms'], pay.cases.map((c) => [
-      c.label + ' ' + c.kind, c.plaintextBytes, c.encrypted?.requestWireBytes, c.encrypted?.responseWireBytes, c.encryptedCompressed?.responseWireBytes, c.plain?.responseWireBytesGzip,
-      c.ratios?.encryptedVsPlaintext, c.ratios?.encryptedVsPlainGzip, c.ratios?.encryptedCompressedVsPlainGzip,
-      `${c.encrypted?.latencyMs?.p50} / ${c.encrypted?.latencyMs?.p99}`, `${c.encryptedCompressed?.latencyMs?.p50} / ${c.encryptedCompressed?.latencyMs?.p99}`, `${c.plain?.latencyMs?.p50} / ${c.plain?.latencyMs?.p99}`,
-    ])));
-  }
-  const sc = stages.scenarios?.data;
-  if (sc) {
-    sections.push('<h2 id="scenarios">Scenarios</h2>');
-    const hs = sc.handshakes?.levels ?? [];
-    if (hs.length) {
-      sections.push('<div class="charts">');
-      sections.push(lineChart({ title: 'Concurrent handshakes', xLabel: 'concurrency', yLabel: 'handshakes/s', categorical: true, series: [{ name: 'handshakes/s', points: hs.map((l) => [l.concurrency, l.handshakesPerSecond]) }] }));
-      sections.push('</div>');
-    }
-    const rows = [];
-    for (const l of hs) rows.push([`handshakes c=${l.concurrency}`, `${l.handshakesPerSecond}/s`, `p50 ${l.latencyMs.p50} / p99 ${l.latencyMs.p99} ms`, l.errors]);
-    if (sc.rotation && !sc.rotation.error) rows.push(['rotate() under load (c=' + sc.rotation.concurrency + ')', `${sc.rotation.rotations} rotations`, `rotate p50 ${sc.rotation.rotateLatencyMs.p50} / p99 ${sc.rotation.rotateLatencyMs.p99} ms; request p99 during/baseline ${sc.rotation.p99DuringVsBaseline}`, sc.rotation.errors]);
-    if (sc.longLived && !sc.longLived.error) rows.push([`long-lived session (${sc.longLived.requests} requests)`, `drift ${sc.longLived.drift}`, `first decile p50 ${sc.longLived.firstDecileMedianMs} ms, last ${sc.longLived.lastDecileMedianMs} ms`, sc.longLived.errors]);
-    if (sc.multiUser && !sc.multiUser.error) rows.push([`multi-user CRUD burst (${sc.multiUser.users} users)`, `${sc.multiUser.seconds} s`, Object.entries(sc.multiUser.latencyMs).map(([k, v]) => `${k} p50 ${v.p50}`).join(', '), sc.multiUser.errors]);
-    if (sc.churn && !sc.churn.error) rows.push([`session churn (c=${sc.churn.concurrency})`, `${sc.churn.cyclesPerSecond} cycles/s`, `p50 ${sc.churn.latencyMs.p50} / p99 ${sc.churn.latencyMs.p99} ms`, sc.churn.errors]);
-    if (sc.streaming && !sc.streaming.error) rows.push([`streaming (${sc.streaming.recordsPerStream} records × ${sc.streaming.runs})`, `${sc.streaming.recordsPerSecond.p50} records/s (p50)`, `time to first record p50 ${sc.streaming.timeToFirstRecordMs.p50} ms`, sc.streaming.errors]);
-    sections.push(table(['scenario', 'rate', 'latency', 'errors'], rows));
-    sections.push(`<details><summary>all scenario figures (JSON)</summary><pre>${escapeHtml(JSON.stringify(sc, null, 2))}</pre></details>`);
-  }
-  const mem = stages.memory?.data;
-  if (mem?.samples?.length) {
-    const targets = [...new Set(mem.samples.map((s) => s.target))];
-    sections.push('<h2 id="memory">Server memory over the run</h2><div class="charts">');
-    const markers = [];
-    for (const smp of mem.samples) if (smp.stage && !markers.some((mk) => mk.label === smp.stage)) markers.push({ x: smp.t, label: smp.stage });
-    sections.push(lineChart({ markers, title: 'Server RSS over time', xLabel: 'seconds', yLabel: 'MiB', series: targets.map((t) => ({ name: `rss ${t}`, points: mem.samples.filter((s) => s.target === t).map((s) => [s.t, s.rss / 2 ** 20]) })) }));
-    sections.push(lineChart({ markers, title: 'Server heap used over time', xLabel: 'seconds', yLabel: 'MiB', series: targets.map((t) => ({ name: `heap ${t}`, points: mem.samples.filter((s) => s.target === t && typeof s.heapUsed === 'number').map((s) => [s.t, s.heapUsed / 2 ** 20]) })) }));
-    sections.push('</div>');
-    sections.push(`<pre>${escapeHtml(JSON.stringify(mem.summary, null, 2))}</pre>`);
-  }
-  const envRows = [
-    ['CPU', `${environment.cpuModel} × ${environment.cores}`], ['memory', `${environment.memoryGiB} GiB`], ['load average at start', (environment.loadAverageAtStart ?? []).join(' / ')], ['OS', environment.os], ['Node', environment.node],
-    ['versions', JSON.stringify(environment.versions)], ['git', `${environment.git?.commit ?? '?'}${environment.git?.dirty ? ' (dirty)' : ''}`],
-    ['targets', environment.targets.join(', ')], ['store', environment.storeKind ?? 'unknown'], ['options', JSON.stringify(environment.options)],
-  ];
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Nen bench report</title>
-<style>body{font:14px/1.45 system-ui,sans-serif;margin:24px;color:#111;max-width:1400px}table{border-collapse:collapse;margin:8px 0 20px}th,td{border:1px solid #d1d5db;padding:3px 8px;text-align:right}th{background:#f3f4f6}td:first-child,th:first-child{text-align:left}.charts{display:flex;flex-wrap:wrap;gap:12px}.note{background:#fef9c3;padding:8px 12px;border-radius:4px}pre{background:#f9fafb;padding:8px;overflow:auto;max-height:480px}</style>
-</head><body>
-<h1>Nen bench report</h1>
-<p class="note">${escapeHtml(environment.scope)}</p>
-<p><strong>Overall: ${summary.ok ? 'all stages passed' : `stopped at stage ${escapeHtml(summary.failedStage ?? '?')}`}</strong> — ${escapeHtml(summary.startedAt)} … ${escapeHtml(summary.finishedAt)}</p>
-${table(['environment', ''], envRows)}
-${sections.join('\n')}
-</body></html>
-`;
+  if (stages.load?.data) sections.push(loadSection(stages.load.data, cs));
+  if (stages.payload?.data?.cases?.length) sections.push(payloadSection(stages.payload.data, cs));
+  if (stages.scenarios?.data) sections.push(scenarioSection(stages.scenarios.data, cs));
+  if (stages.saturation?.data) sections.push(saturationSection(stages.saturation.data, cs));
+  if (stages.memory?.data?.samples?.length) sections.push(memorySection(stages.memory.data, cs));
+  sections.push(historySection(history, cs));
+  const body = `<p><strong>Overall: ${summary.ok ? 'all stages passed' : `stopped at stage ${escapeHtml(summary.failedStage ?? '?')}`}</strong> — ${escapeHtml(summary.startedAt)} … ${escapeHtml(summary.finishedAt)}</p>
+${environmentTable(environment)}
+${sections.filter(Boolean).join('\n')}`;
+  return page({ title: 'Nen bench report', note: environment.scope, body, charts: cs.charts });
 }

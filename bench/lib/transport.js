@@ -16,7 +16,21 @@
  * keep-alive connection stays busy (callers read every body they get).
  */
 import { Readable } from 'node:stream';
+import { gunzipSync, inflateSync, brotliDecompressSync } from 'node:zlib';
 import { Agent, request } from 'undici';
+
+/** What a current browser sends (Chrome 13x); Next.js answers gzip for compressible types. */
+export const BROWSER_ACCEPT_ENCODING = 'gzip, deflate, br, zstd';
+
+/** Decode a response body the way a browser's fetch does; unknown codings are an error. */
+export function decodeContentEncoding(bytes, encoding) {
+  const e = String(encoding ?? '').trim().toLowerCase();
+  if (!e || e === 'identity') return bytes;
+  if (e === 'gzip' || e === 'x-gzip') return new Uint8Array(gunzipSync(bytes));
+  if (e === 'deflate') return new Uint8Array(inflateSync(bytes));
+  if (e === 'br') return new Uint8Array(brotliDecompressSync(bytes));
+  throw Object.assign(new Error(`bench: unsupported content-encoding ${e}`), { code: 'BENCH_ENCODING' });
+}
 
 const NULL_BODY = new Set([101, 204, 205, 304]);
 /** Response types delivered as a stream rather than buffered. */
@@ -90,8 +104,10 @@ export async function bodyToBytes(body) {
  * @param {(req: object) => Promise<object|Response|void>|object|Response|void} [o.tamper]
  *        may return a modified { method, url, headers, body } or a Response to deliver instead of sending
  * @param {(req: object, res: Response) => Promise<Response|void>|Response|void} [o.tamperResponse]
+ * @param {string} [o.acceptEncoding] send this Accept-Encoding (unless the caller set one) and decode
+ *        the response like a browser; wire bytes stay the encoded ones
  */
-export function createFetch({ agent, targets = [], onWire, tamper, tamperResponse } = {}) {
+export function createFetch({ agent, targets = [], onWire, tamper, tamperResponse, acceptEncoding } = {}) {
   let rr = 0;
   const origins = targets.map((t) => new URL(t).origin);
   return async function benchFetch(input, init = {}) {
@@ -109,6 +125,7 @@ export function createFetch({ agent, targets = [], onWire, tamper, tamperRespons
       headers = toHeaderObject(init.headers ?? input.headers);
       if (body === undefined && input.body) body = input.body;
     }
+    if (acceptEncoding && !Object.keys(headers).some((k) => k.toLowerCase() === 'accept-encoding')) headers['accept-encoding'] = acceptEncoding;
     if (origins.length > 1) {
       const u = new URL(url);
       const next = origins[rr++ % origins.length];
@@ -136,7 +153,7 @@ export function createFetch({ agent, targets = [], onWire, tamper, tamperRespons
     const resHeaders = toHeaders(res.headers);
     let response;
     const wire = (resBytes) =>
-      onWire?.({ method: req.method, url: req.url, status, reqBytes: req.body?.byteLength ?? 0, resBytes, reqHeaders: req.headers, resHeaders });
+      onWire?.({ method: req.method, url: req.url, status, reqBytes: req.body?.byteLength ?? 0, resBytes, reqHeaders: req.headers, resHeaders, contentEncoding: resHeaders.get('content-encoding') });
     if (NULL_BODY.has(status) || req.method === 'HEAD') {
       await res.body.dump();
       wire(0);
@@ -156,8 +173,14 @@ export function createFetch({ agent, targets = [], onWire, tamper, tamperRespons
       response = new Response(Readable.toWeb(res.body).pipeThrough(counter), { status, headers: resHeaders });
     } else {
       // whole bodies are buffered: about half the CPU of a web-stream bridge per request
-      const bytes = new Uint8Array(await res.body.arrayBuffer());
+      let bytes = new Uint8Array(await res.body.arrayBuffer());
       wire(bytes.byteLength);
+      if (acceptEncoding && resHeaders.has('content-encoding')) {
+        // as a browser: the body is decoded and the headers no longer describe the coding
+        bytes = decodeContentEncoding(bytes, resHeaders.get('content-encoding'));
+        resHeaders.delete('content-encoding');
+        resHeaders.delete('content-length');
+      }
       response = new Response(bytes, { status, headers: resHeaders });
     }
     if (tamperResponse) {

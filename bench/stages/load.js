@@ -6,6 +6,9 @@
  * both modes see the same machine state. Reports req/s, p50/p90/p99/max, errors, client CPU share
  * and the ratios encrypted/plain.
  *
+ * Then the variants of stages/load-variants.js (1 KB / 100 KB × compression off / realistic ×
+ * shared / pinned cores) and the memory attribution windows (plain-only, encrypted-only).
+ *
  * Pitfall: one Nen session is shared by all workers (as a browser tab would share it); the
  * session's replay window must accept out-of-order arrivals of up to `concurrency` requests.
  */
@@ -13,10 +16,11 @@ import autocannon from 'autocannon';
 import { runInterleaved } from '../lib/driver.js';
 import { ratio } from '../lib/stats.js';
 import { ECHO_1K } from '../lib/payloads.js';
+import { runVariants, attributeMemory } from './load-variants.js';
 
 const MAX_ERROR_RATE = 0.005;
 
-export function echoOps(ctx, client, body = ECHO_1K) {
+export function echoOps(ctx, client, body = ECHO_1K, { plainFetch = ctx.plainFetch } = {}) {
   const headers = { 'content-type': 'application/json' };
   const encrypted = async () => {
     const res = await client.fetch('/api/echo', { method: 'POST', headers, body });
@@ -27,7 +31,7 @@ export function echoOps(ctx, client, body = ECHO_1K) {
   };
   const plainUrl = ctx.url('/api/plain/echo');
   const plain = async () => {
-    const res = await ctx.plainFetch(plainUrl, { method: 'POST', headers, body });
+    const res = await plainFetch(plainUrl, { method: 'POST', headers, body });
     const text = await res.text();
     if (res.status !== 200) throw Object.assign(new Error(`plain echo: status ${res.status}`), { code: 'HTTP', status: res.status });
     if (text !== body) throw Object.assign(new Error('plain echo: body mismatch'), { code: 'MISMATCH' });
@@ -86,6 +90,20 @@ export async function run(ctx) {
       }
     }
   }
+  // issue 11: 1 KB and 100 KB, compression off and realistic, shared and pinned cores; memory by mode
+  const variants = await runVariants(ctx).catch((e) => {
+    failure ??= `load variants: ${e?.stack ?? e}`;
+    return [];
+  });
+  for (const v of variants) {
+    if (v.skipped) continue;
+    for (const mode of ['encrypted', 'plain']) {
+      const m = v[mode];
+      const total = m.requests + m.errors;
+      if (total === 0 || m.errors / total > MAX_ERROR_RATE) failure ??= `load variant ${v.id}: ${mode}: ${m.errors} errors of ${total} requests (${JSON.stringify(m.errorKinds)}; ${m.errorSamples[0] ?? ''})`;
+    }
+  }
+  const memoryAttribution = await attributeMemory(ctx).catch((e) => ({ error: String(e?.message ?? e), windows: [] }));
   const crossCheck = await autocannonCrossCheck(ctx, levels, durationSeconds).catch((e) => ({ error: String(e?.message ?? e) }));
   if (crossCheck && !crossCheck.error) {
     crossCheck.driverPlainRps = results.find((l) => l.concurrency === crossCheck.connections)?.plain.rps ?? null;
@@ -104,6 +122,8 @@ export async function run(ctx) {
       sessions: 1,
       maxErrorRate: MAX_ERROR_RATE,
       levels: results,
+      variants,
+      memoryAttribution,
     },
   };
 }

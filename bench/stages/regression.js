@@ -1,5 +1,6 @@
 /**
- * Stage 1: the regression suite. Every security property of DESIGN.md / PROTOCOL.md that can be
+ * Stage 1: the regression suite. Every security property (THREAT_MODEL.md properties 1-12, wire
+ * format in PROTOCOL.md) that can be
  * observed from outside (handshake confirmation, server pinning, request and response
  * authentication, replay, lifecycle, streams, limits, errors) is asserted against the live target, each printed with what was expected
  * and what actually happened. A man in the middle is played by the bench transport (the client's
@@ -21,7 +22,17 @@
  */
 import { randomBytes } from 'node:crypto';
 import { request } from 'undici';
-import { concatBytes } from '@nen/core';
+
+/** Byte concatenation (local: @nen/core keeps its byte helpers internal). */
+function concatBytes(...parts) {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.byteLength, 0));
+  let o = 0;
+  for (const p of parts) {
+    out.set(p, o);
+    o += p.byteLength;
+  }
+  return out;
+}
 
 const CHECK_TIMEOUT_MS = 30_000;
 

@@ -1,7 +1,7 @@
 /**
  * Optional stage `soak` (not in the default run; `--only soak` or `--soak N`): N encrypted echo
  * requests (default 100,000) at concurrency 50 spread over 10 live sessions, to show the server's
- * memory stays flat on live sessions (DESIGN target: ≤ +20 MB after warm-up). Memory comes from
+ * memory stays flat on live sessions (target in docs/design.md, performance targets: ≤ +20 MB after warm-up). Memory comes from
  * the background sampler; the figure is the RSS/heap change from the end of the first 10 % of
  * requests (warm-up) to the end, and the least-squares growth per 1,000 requests.
  */
@@ -61,5 +61,5 @@ export async function run(ctx) {
     ctx.progress?.log(`  soak ${base}: ${r.requests} requests, ${r.rps} req/s, errors ${r.errors}; RSS after warm-up ${m.rssAfterWarmupMiB} → ${m.rssEndMiB} MiB (${m.rssChangeAfterWarmupMiB} MiB), heap change ${m.heapChangeAfterWarmupMiB} MiB`);
   }
   const failure = r.errors > 0 ? `soak: ${r.errors} errors (${JSON.stringify(r.errorKinds)})` : null;
-  return { ok: failure === null, failure, data: { requests: total, concurrency: 50, sessions, result: r, memory: perTarget, targetNote: 'DESIGN: flat, <= +20 MB after warm-up over 100k requests on live sessions' } };
+  return { ok: failure === null, failure, data: { requests: total, concurrency: 50, sessions, result: r, memory: perTarget, targetNote: 'docs/design.md: flat, <= +20 MB after warm-up over 100k requests on live sessions' } };
 }

@@ -25,4 +25,16 @@ describe('profile-summary', () => {
     expect(component('wasm://wasm/abc', 'f')).toBe('Wasm');
     expect(component('node:net', 'f')).toBe('Node internals');
   });
+  it('keeps only the samples inside a time window (µs, same clock as profile.startTime)', () => {
+    const frame = (functionName: string, url: string) => ({ functionName, url, lineNumber: 0, columnNumber: 0, scriptId: '0' });
+    const profile = {
+      startTime: 1_000_000,
+      nodes: [{ id: 1, callFrame: frame('(root)', '') }, { id: 2, callFrame: frame('boot', 'node:internal/x') }, { id: 3, callFrame: frame('seal', 'file:///r/packages/core/dist/a.js') }],
+      samples: [2, 2, 3, 3, 2],
+      timeDeltas: [1000, 1000, 1000, 1000, 1000], // sample times 1.001 s … 1.005 s
+    };
+    const s = summarizeProfile(profile, 5, { fromUs: 1_002_500, toUs: 1_004_500 });
+    expect(s.totalMs).toBe(2);
+    expect(s.components).toEqual([{ component: '@nen/core', ms: 2, pctOfBusy: 100 }]);
+  });
 });

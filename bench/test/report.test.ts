@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { renderReport, lineChart, barChart, escapeHtml } from '../lib/report.js';
+import { renderReport, escapeHtml } from '../lib/report.js';
+import { chart, scriptJson, heatColor } from '../lib/charts.js';
 import { collectEnvironment } from '../lib/env.js';
 import { stageEnvelope, validateStageResult, RESULT_SCHEMA_VERSION } from '../lib/results.js';
 import { buildSummary, formatSummaryTable } from '../lib/summary.js';
@@ -46,41 +47,48 @@ describe('result schema', () => {
 
 describe('report', () => {
   const summary = buildSummary({ environment, stages, startedAt: now, finishedAt: now, failedStage: null, failure: null, runDir: '/tmp/x' });
-  const html = renderReport({ environment, stages, summary });
+  const history = [{ schema: 1, kind: 'run', date: '2026-01-01T00:00:00Z', commit: 'abc', figures: { rpsRatio1k: 0.9, encryptedRps1k: 900 } }];
+  const html = renderReport({ environment, stages, summary, history });
+  const specs = () => JSON.parse(html.match(/<script type="application\/json" id="nen-charts">([\s\S]*?)<\/script>/)![1]!);
 
-  it('is a self-contained HTML document with inline SVG charts', () => {
+  it('is a self-contained HTML document: uPlot inlined from node_modules, no external reference', () => {
     expect(html.startsWith('<!doctype html>')).toBe(true);
     expect(html).toContain('</html>');
-    expect(html).not.toMatch(/<script|<link|src=|https?:\/\/(?!www\.w3\.org\/2000\/svg)(?!127\.0\.0\.1)/);
-    const svgs = html.match(/<svg /g) ?? [];
-    // throughput, p99, ratio, wire size (json), rss, heap
-    expect(svgs.length).toBe(6);
-    for (const title of ['Throughput vs concurrency', 'p99 latency vs concurrency', 'Overhead ratio encrypted / plain', 'Response bytes on the wire (json)', 'Server RSS over time']) expect(html).toContain(title);
-    expect((html.match(/<polyline class="series"/g) ?? []).length).toBeGreaterThanOrEqual(6);
-    expect((html.match(/<rect class="bar"/g) ?? []).length).toBe(8);
-    // stage boundaries on both memory charts
-    expect((html.match(/<line class="marker"/g) ?? []).length).toBe(4);
+    expect(html).not.toMatch(/<script[^>]+src=|<link|<img/);
+    expect(html).toMatch(/uPlot 1\.6\.\d+ \(MIT\), inlined/);
+    expect(html).toContain('.uplot'); // its stylesheet
   });
 
-  it('escapes text from the target', () => {
+  it('holds one chart spec per chart, each with a slot: load, wire bytes, memory, history', () => {
+    const charts = specs();
+    const titles = charts.map((c: { title: string }) => c.title);
+    for (const t of ['Throughput vs concurrency', 'p99 latency vs concurrency', 'Overhead ratio encrypted / plain', 'Response bytes on the wire (json)', 'Server RSS over time', 'Server heap used over time', 'Ratios over runs']) expect(titles).toContain(t);
+    expect((html.match(/data-chart="/g) ?? []).length).toBe(charts.length);
+    const thr = charts.find((c: { title: string }) => c.title === 'Throughput vs concurrency');
+    expect(thr.x).toEqual(['1', '10', '50']);
+    expect(thr.series.map((x: { name: string; values: number[] }) => [x.name, x.values])).toEqual([['encrypted', [901, 910, 950]], ['plain', [1001, 1010, 1050]]]);
+    const rss = charts.find((c: { title: string }) => c.title === 'Server RSS over time');
+    expect(rss.x).toEqual([0, 1, 2]);
+    expect(rss.series[0].values).toEqual([100, 101, 102]);
+    const wire = charts.find((c: { title: string }) => c.title === 'Response bytes on the wire (json)');
+    expect(wire).toMatchObject({ kind: 'bar', logY: true, categorical: true });
+  });
+
+  it('escapes text from the target, in tables and inside the chart JSON', () => {
     expect(html).toContain('tampered &lt;body&gt;');
     expect(html).not.toContain('tampered <body>');
     expect(escapeHtml(`<a href="x">'&`)).toBe('&lt;a href=&quot;x&quot;&gt;&#39;&amp;');
+    expect(scriptJson({ t: '</script><b>' })).toBe('{"t":"\\u003c/script>\\u003cb>"}');
   });
 
-  it('charts place points inside the plot area', () => {
-    const svg = lineChart({ title: 't', xLabel: 'x', yLabel: 'y', categorical: true, series: [{ name: 's', points: [[1, 10], [10, 20], [50, 0]] }] });
-    const pts = [...svg.matchAll(/<circle cx="([\d.]+)" cy="([\d.]+)"/g)].map((m) => [Number(m[1]), Number(m[2])]);
-    expect(pts).toHaveLength(3);
-    for (const [x, y] of pts) {
-      expect(x).toBeGreaterThanOrEqual(60);
-      expect(x).toBeLessThanOrEqual(620);
-      expect(y).toBeGreaterThanOrEqual(34);
-      expect(y).toBeLessThanOrEqual(274);
-    }
-    expect(pts[0]![1]).toBeGreaterThan(pts[1]![1]); // larger value drawn higher
-    const bars = barChart({ title: 'b', yLabel: 'B', categories: ['a'], series: [{ name: 's', values: [100] }], log: true });
-    expect(bars).toContain('<rect class="bar"');
+  it('chart specs clean non-finite values and keep categories as labels', () => {
+    const c = chart({ title: 't', xLabel: 'x', yLabel: 'y', categorical: true, x: [1, 10], series: [{ name: 's', values: [NaN, 3] }], refLine: 1 });
+    expect(c.x).toEqual(['1', '10']);
+    expect(c.series[0]!.values).toEqual([null, 3]);
+    expect(c.refLine).toBe(1);
+    expect(heatColor(null, 0, 1)).toBe('#e5e7eb');
+    expect(heatColor(0, 0, 10)).toBe('hsl(0 70% 78%)');
+    expect(heatColor(10, 0, 10)).toBe('hsl(120 70% 78%)');
   });
 
   it('summary picks the headline figures and prints a table', () => {

@@ -1,0 +1,183 @@
+#!/usr/bin/env node
+/**
+ * `node bench/profile-requests.js [--requests 20000] [--concurrency 10] [--size 1024]`: the
+ * per-request cost table of bench/README.md. For each mode (plain, encrypted) it starts the built
+ * demo (`next start`, apps/demo/.next) under `node --cpu-prof` on a free loopback port, warms it
+ * up, sends N echo requests (the plain route, or the encrypted one through the real client), stops
+ * the server (SIGTERM: Next exits and V8 writes the profile), and summarises the profile samples
+ * *inside the measurement window only* (bench/profile-summary.js; the window is taken on
+ * CLOCK_MONOTONIC, which the profile's timestamps share), divided by N: µs of server CPU per
+ * request by component, plus the total from /proc/<pid>/stat.
+ *
+ * Groups: crypto = Wasm (ML-KEM / X25519 / HPKE / ChaCha20-Poly1305 in nen-core); envelope =
+ * @nen/core JS + @nen/server (framing, AAD, replay window, the wrapper); Next.js (+ React);
+ * Node (internals, native); GC. Results: stdout (Markdown) and bench/results/profile-<time>/.
+ *
+ * Pitfalls: sampling attributes native work (zlib, node:crypto) to the calling JS frame or
+ * "(program)"; the load generator runs on the same machine (pin with taskset for steadier
+ * figures); build first (`pnpm turbo run build`).
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { request } from 'undici';
+import { summarizeProfile } from './profile-summary.js';
+import { createAgent, createFetch } from './lib/transport.js';
+import { runSlice, createAccumulator, finish } from './lib/driver.js';
+import { realisticJson, ECHO_1K } from './lib/payloads.js';
+import { readProcCpuMs } from './lib/servercpu.js';
+import { benchDir, repoRoot } from './lib/env.js';
+import { timestampDirName } from './lib/results.js';
+
+const appDir = path.join(repoRoot, 'apps/demo');
+const nextBin = path.join(appDir, 'node_modules/next/dist/bin/next');
+
+export const GROUPS = {
+  crypto: ['Wasm', '@noble'],
+  envelope: ['@nen/core', '@nen/server'],
+  'Next.js': ['Next.js', 'React'],
+  Node: ['Node internals', 'native/(program)', 'undici', 'other'],
+  GC: ['GC'],
+};
+
+/** Component ms of a profile summary → µs per request per group. */
+export function perRequestGroups(summary, requests) {
+  const out = {};
+  for (const [g, comps] of Object.entries(GROUPS)) {
+    const ms = summary.components.filter((c) => comps.includes(c.component)).reduce((a, c) => a + c.ms, 0);
+    out[g] = requests ? Math.round((ms * 1000) / requests) : null;
+  }
+  out.sampled = requests ? Math.round((summary.busyMs * 1000) / requests) : null;
+  return out;
+}
+
+export function costTable(rows) {
+  const keys = [...Object.keys(GROUPS), 'sampled'];
+  const lines = ['| µs of server CPU per request | ' + rows.map((r) => r.mode).join(' | ') + ' | difference |', '|---|' + rows.map(() => '---|').join('') + '---|'];
+  for (const k of keys) {
+    const vals = rows.map((r) => r.perRequestUs[k]);
+    const diff = vals.length === 2 && vals.every((v) => typeof v === 'number') ? vals[1] - vals[0] : null;
+    lines.push(`| ${k === 'sampled' ? 'all sampled (busy)' : k} | ${vals.map((v) => v ?? '–').join(' | ')} | ${diff === null ? '–' : (diff > 0 ? '+' : '') + diff} |`);
+  }
+  const tot = rows.map((r) => r.procCpuUsPerRequest);
+  lines.push(`| total (/proc utime+stime) | ${tot.map((v) => v ?? '–').join(' | ')} | ${tot.length === 2 && tot.every((v) => typeof v === 'number') ? (tot[1] - tot[0] > 0 ? '+' : '') + (tot[1] - tot[0]) : '–'} |`);
+  return lines.join('\n');
+}
+
+const freePort = () => new Promise((resolve) => {
+  const s = net.createServer().listen(0, '127.0.0.1', () => {
+    const p = s.address().port;
+    s.close(() => resolve(p));
+  });
+});
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const nowUs = () => Number(process.hrtime.bigint() / 1000n);
+
+async function waitReady(base, child) {
+  for (let i = 0; i < 240; i++) {
+    if (child.exitCode !== null) throw new Error(`next start exited (${child.exitCode})`);
+    try {
+      const r = await request(`${base}/api/bench/metrics`, { headersTimeout: 2000, bodyTimeout: 2000 });
+      if (r.statusCode === 200) return await r.body.json();
+      await r.body.dump();
+    } catch {
+      /* not yet */
+    }
+    await sleep(500);
+  }
+  throw new Error('next start not ready after 120 s');
+}
+
+async function profileMode(mode, { requests, concurrency, body, outDir }) {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const profDir = path.join(outDir, mode);
+  fs.mkdirSync(profDir, { recursive: true });
+  const logFile = fs.openSync(path.join(outDir, `server-${mode}.log`), 'w');
+  const child = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${profDir}`, nextBin, 'start', '-H', '127.0.0.1', '-p', String(port)], {
+    cwd: appDir,
+    env: { ...process.env, NEN_BENCH_METRICS: '1', NEN_HANDSHAKE_RATE: '100000000', NODE_ENV: 'production', NEN_LOG: 'silent' },
+    stdio: ['ignore', logFile, logFile],
+  });
+  const agent = createAgent({ connections: concurrency + 4 });
+  try {
+    const metrics = await waitReady(base, child);
+    const fetch = createFetch({ agent, targets: [base] });
+    const headers = { 'content-type': 'application/json' };
+    let op;
+    if (mode === 'plain') {
+      op = async () => {
+        const res = await fetch(`${base}/api/plain/echo`, { method: 'POST', headers, body });
+        if (res.status !== 200 || (await res.text()) !== body) throw new Error('plain echo mismatch');
+      };
+    } else {
+      const { createNenClient } = await import('@nen/client');
+      const client = createNenClient({ baseUrl: base, fetch });
+      await client.handshake();
+      op = async () => {
+        const res = await client.fetch('/api/echo', { method: 'POST', headers, body });
+        if (res.status !== 200 || (await res.text()) !== body) throw new Error('encrypted echo mismatch');
+      };
+    }
+    await runSlice({ op, concurrency, requests: Math.min(2000, requests) }); // warm-up: JIT, route compilation
+    const cpu0 = readProcCpuMs(metrics.pid);
+    const t0 = nowUs();
+    const acc = createAccumulator();
+    await runSlice({ op, concurrency, requests, acc });
+    const t1 = nowUs();
+    const cpu1 = readProcCpuMs(metrics.pid);
+    const r = finish(acc);
+    child.kill('SIGTERM');
+    for (let i = 0; i < 100 && child.exitCode === null; i++) await sleep(100);
+    const file = fs.readdirSync(profDir).filter((f) => f.endsWith('.cpuprofile') && f.includes(`.${metrics.pid}.`))[0];
+    if (!file) throw new Error(`no .cpuprofile of pid ${metrics.pid} in ${profDir} (did next start exit cleanly?)`);
+    const summary = summarizeProfile(JSON.parse(fs.readFileSync(path.join(profDir, file), 'utf8')), 15, { fromUs: t0, toUs: t1 });
+    return {
+      mode,
+      requests: r.requests,
+      errors: r.errors,
+      rps: r.rps,
+      procCpuUsPerRequest: cpu0 !== null && cpu1 !== null && r.requests ? Math.round(((cpu1 - cpu0) * 1000) / r.requests) : null,
+      perRequestUs: perRequestGroups(summary, r.requests),
+      profile: summary,
+    };
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+    await agent.close();
+    fs.closeSync(logFile);
+  }
+}
+
+export async function main(argv = process.argv.slice(2)) {
+  const { values } = parseArgs({ args: argv, options: { requests: { type: 'string' }, concurrency: { type: 'string' }, size: { type: 'string' } }, strict: true });
+  const requests = Number(values.requests ?? 20000);
+  const concurrency = Number(values.concurrency ?? 10);
+  const size = Number(values.size ?? 1024);
+  if (!(requests >= 100 && concurrency >= 1 && size >= 64)) throw new Error('bench: bad --requests / --concurrency / --size');
+  if (!fs.existsSync(path.join(appDir, '.next', 'BUILD_ID'))) throw new Error('bench: build the demo first (pnpm turbo run build)');
+  const body = size === 1024 ? ECHO_1K : realisticJson(size, 7);
+  const outDir = path.join(benchDir, 'results', `profile-${timestampDirName()}`);
+  const rows = [];
+  for (const mode of ['plain', 'encrypted']) {
+    console.error(`[profile] ${mode}: ${requests} requests at c=${concurrency}, ${size} B JSON`);
+    rows.push(await profileMode(mode, { requests, concurrency, body, outDir }));
+  }
+  fs.writeFileSync(path.join(outDir, 'profile.json'), JSON.stringify({ requests, concurrency, size, rows }, null, 2) + '\n');
+  console.log(`${size} B JSON echo, ${requests} requests at c=${concurrency} per mode (${rows.map((r) => `${r.mode} ${r.rps} req/s`).join(', ')}):\n`);
+  console.log(costTable(rows));
+  console.log(`\nprofiles and profile.json: ${outDir}`);
+  return 0;
+}
+
+const invokedDirectly = process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname);
+if (invokedDirectly) {
+  main().then(
+    (c) => (process.exitCode = c),
+    (e) => {
+      console.error(e?.stack ?? e);
+      process.exitCode = 1;
+    },
+  );
+}
