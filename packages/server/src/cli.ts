@@ -1,26 +1,131 @@
 #!/usr/bin/env node
 /**
- * `nen` CLI. `nen keygen [--kem xwing|mlkem768] [--kid <id>]` generates a long-term server KEM key
- * (HPKE serialized private key = seed; X-Wing draft-ietf-hpke-pq by default, or ML-KEM-768 FIPS 203)
- * and prints the env line for the server, the pin for clients, and a fresh `NEN_STORE_KEY` (32
- * random bytes, base64url) for deployments on Redis.
+ * `nen` CLI. `nen keygen [--kem xwing|mlkem768] [--kid <id>] [--write[=<file>]]` generates a
+ * long-term server KEM key (HPKE serialized private key = seed; X-Wing draft-ietf-hpke-pq by
+ * default, or ML-KEM-768 FIPS 203) and gives three environment variables:
+ *   NEN_SERVER_KEYS             server only, secret: the private key(s) `createNen()` reads;
+ *   NEXT_PUBLIC_NEN_SERVER_KEY  public: the pin; `nenFetch` / `createNenClient()` pin to it with
+ *                               no code (Next.js inlines NEXT_PUBLIC_* into client bundles at build);
+ *   NEN_STORE_KEY               Redis deployments only, secret: 32 random bytes, base64url.
+ * Without --write they are printed as a dotenv block (comments say where each goes); with --write
+ * they are appended to `.env.local` (or the given file), never overwriting a name already set.
  *
- * Pitfalls: the env lines are secrets (the private key, the store key): they go to stdout only, for
- * the operator to put into a secret store; the pin (public key) is safe to publish. NEN_STORE_KEY is
- * set once per deployment and kept across server key rotations: replacing it makes every session
- * stored in Redis unreadable, so it is printed as a suggestion, not a value to copy at each rotation.
+ * Pitfalls: the secrets go to stdout only in print mode, for the operator to put into a secret
+ * store; --write prints names and the (public) pin only. The key and its pin are written together
+ * or not at all (env-file.ts). NEN_STORE_KEY is set once per deployment and kept across server key
+ * rotations: replacing it makes every session stored in Redis unreadable.
  */
 import { randomBytes } from 'node:crypto';
 import { KEM_ID, loadBackend, toBase64Url } from '@nen/core';
+import { appendEnv, EnvFileConflict, type EnvEntry } from './env-file.js';
 import { generateServerKey } from './keys.js';
 
-const USAGE = `usage: nen keygen [--kem xwing|mlkem768] [--kid <id>]
+const USAGE = `usage: nen keygen [--kem xwing|mlkem768] [--kid <id>] [--write[=<file>]]
 
-Generates a server key. Put the NEN_SERVER_KEYS line in the server's secret environment
-(append ",<entry>" to an existing value to rotate: several keys may be live), and give clients the
-pin (createNenClient({ serverKey: "<pin>" }) / NEXT_PUBLIC_NEN_SERVER_KEY; during a rotation
-serverKey: ["<new pin>", "<old pin>"]). With Redis (REDIS_URL), also set NEN_STORE_KEY once, the same
-on every instance, and keep it when rotating server keys.`;
+Generates a Nen server key and prints three environment variables:
+  NEN_SERVER_KEYS             server only, SECRET. Read by createNen(). To rotate, append
+                              ",<new entry>" to the existing value: every listed key is live.
+  NEXT_PUBLIC_NEN_SERVER_KEY  public: the client pin. nenFetch / createNenClient() pin to it with
+                              no code (Next.js inlines it into the browser bundle at next build).
+                              During a rotation: createNenClient({ serverKey: [newPin, oldPin] }).
+  NEN_STORE_KEY               Redis deployments only (REDIS_URL), SECRET: set it once, the same on
+                              every instance, and keep it when rotating server keys.
+
+  --write         append them to .env.local in the current directory (Next.js loads it for
+                  next dev / build / start). Names the file already sets are kept, not replaced.
+  --write=<file>  the same, into <file>.
+In production, put the secrets in your host's secret settings instead of a file.`;
+
+interface KeygenArgs {
+  kem: typeof KEM_ID.XWING | typeof KEM_ID.MLKEM768;
+  kid: string;
+  write: string | null;
+}
+
+/** Parses `keygen` options; a string is a usage error to print. */
+function parseKeygenArgs(rest: readonly string[]): KeygenArgs | string {
+  const args: KeygenArgs = {
+    kem: KEM_ID.XWING,
+    kid: `k${new Date().toISOString().slice(0, 10).replace(/-/g, '')}`,
+    write: null,
+  };
+  for (let i = 0; i < rest.length; i++) {
+    const a = rest[i] as string;
+    const v = rest[i + 1];
+    if (a === '--kem' && v) {
+      if (v === 'xwing') args.kem = KEM_ID.XWING;
+      else if (v === 'mlkem768') args.kem = KEM_ID.MLKEM768;
+      else return `nen: unknown --kem ${v} (xwing | mlkem768)`;
+      i++;
+    } else if (a === '--kid' && v) {
+      if (!/^[A-Za-z0-9_-]{1,32}$/.test(v)) return 'nen: --kid must be 1-32 of A-Z a-z 0-9 _ -';
+      args.kid = v;
+      i++;
+    } else if (a === '--write') {
+      args.write = '.env.local';
+    } else if (a.startsWith('--write=') && a.length > '--write='.length) {
+      args.write = a.slice('--write='.length);
+    } else {
+      return USAGE;
+    }
+  }
+  return args;
+}
+
+/** The three variables with the comment that says where each goes. */
+function entries(kemName: string, kid: string, env: string, pin: string, storeKey: string): EnvEntry[] {
+  return [
+    {
+      name: 'NEN_SERVER_KEYS',
+      value: env,
+      comment: [`Nen server key (${kemName}), key id ${kid}. Server only, SECRET: never commit it, never prefix it with NEXT_PUBLIC_.`],
+    },
+    {
+      name: 'NEXT_PUBLIC_NEN_SERVER_KEY',
+      value: pin,
+      comment: ['Nen client pin (public): nenFetch / createNenClient() pin the server key to it with no code.'],
+    },
+    {
+      name: 'NEN_STORE_KEY',
+      value: storeKey,
+      comment: [
+        'Nen, Redis deployments only (REDIS_URL), SECRET: wraps session secrets at rest. Set it ONCE, the same on',
+        'every instance; keep it when rotating server keys (replacing it ends every stored session).',
+      ],
+    },
+  ];
+}
+
+async function keygen(args: KeygenArgs): Promise<number> {
+  const backend = await loadBackend('auto');
+  const k = generateServerKey(backend, args.kem, args.kid);
+  const storeKey = randomBytes(32);
+  const list = entries(k.kem, args.kid, k.env, k.pin, toBase64Url(storeKey));
+  storeKey.fill(0);
+  if (args.write === null) {
+    process.stdout.write('# Put these lines in .env.local (Next.js loads it for next dev, build and start; `nen keygen --write`\n');
+    process.stdout.write("# appends them for you) or in your host's environment settings.\n");
+    for (const e of list) process.stdout.write(`${e.comment.map((c) => `# ${c}\n`).join('')}${e.name}=${e.value}\n`);
+    return 0;
+  }
+  try {
+    const r = appendEnv(args.write, list, [['NEN_SERVER_KEYS', 'NEXT_PUBLIC_NEN_SERVER_KEY']]);
+    if (r.written.length > 0) process.stdout.write(`nen: wrote ${r.written.join(', ')} to ${r.path}\n`);
+    if (r.written.includes('NEXT_PUBLIC_NEN_SERVER_KEY')) process.stdout.write(`nen: client pin (public): ${k.pin}\n`);
+    if (r.kept.length > 0) {
+      process.stdout.write(`nen: kept ${r.kept.join(', ')}: already set in ${r.path} (not overwritten).\n`);
+      if (r.kept.includes('NEN_SERVER_KEYS')) process.stdout.write('nen: to rotate the server key, run `nen keygen` and append its entry to NEN_SERVER_KEYS by hand.\n');
+    }
+    if (r.written.length === 0) process.stdout.write('nen: nothing written.\n');
+    return 0;
+  } catch (e) {
+    if (e instanceof EnvFileConflict) {
+      console.error(`nen: ${e.message}`);
+      return 1;
+    }
+    throw e;
+  }
+}
 
 async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
@@ -28,42 +133,16 @@ async function main(argv: string[]): Promise<number> {
     console.error(USAGE);
     return cmd === undefined || cmd === '--help' || cmd === '-h' ? 0 : 2;
   }
-  let kem: number = KEM_ID.XWING;
-  let kid = `k${new Date().toISOString().slice(0, 10).replace(/-/g, '')}`;
-  for (let i = 0; i < rest.length; i++) {
-    const a = rest[i];
-    const v = rest[i + 1];
-    if (a === '--kem' && v) {
-      if (v === 'xwing') kem = KEM_ID.XWING;
-      else if (v === 'mlkem768') kem = KEM_ID.MLKEM768;
-      else {
-        console.error(`nen: unknown --kem ${v} (xwing | mlkem768)`);
-        return 2;
-      }
-      i++;
-    } else if (a === '--kid' && v) {
-      if (!/^[A-Za-z0-9_-]{1,32}$/.test(v)) {
-        console.error('nen: --kid must be 1-32 of A-Z a-z 0-9 _ -');
-        return 2;
-      }
-      kid = v;
-      i++;
-    } else {
-      console.error(USAGE);
-      return 2;
-    }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    console.log(USAGE);
+    return 0;
   }
-  const backend = await loadBackend('auto');
-  const k = generateServerKey(backend, kem as typeof KEM_ID.XWING, kid);
-  process.stdout.write(`# Nen server key (${k.kem}), key id ${kid}\n`);
-  process.stdout.write(`# server (secret):\nNEN_SERVER_KEYS=${k.env}\n`);
-  process.stdout.write(`# client pin (public):\nNEN_SERVER_PIN=${k.pin}\n`);
-  const storeKey = randomBytes(32);
-  process.stdout.write('# Redis deployments only (secret): wraps session secrets at rest. Set it ONCE, the same on every instance;\n');
-  process.stdout.write('# keep the existing value when rotating server keys (replacing it ends every stored session):\n');
-  process.stdout.write(`NEN_STORE_KEY=${toBase64Url(storeKey)}\n`);
-  storeKey.fill(0);
-  return 0;
+  const args = parseKeygenArgs(rest);
+  if (typeof args === 'string') {
+    console.error(args);
+    return 2;
+  }
+  return keygen(args);
 }
 
 main(process.argv.slice(2)).then(
