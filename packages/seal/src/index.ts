@@ -15,3 +15,8 @@ export {
 } from './age.js';
 export { createOpenStream, createSealStream, openStream, sealStream } from './streams.js';
 export { FIELD_PREFIX, openFields, sealFields, type FieldOptions, type SealFieldsOptions } from './fields.js';
+export { MemoryReplayStore, RedisReplayStore, createRedisReplayStore, type RedisSetClient, type ReplayStore } from './replay.js';
+export {
+  generateWebhookSigningKey, sealWebhook, withNenWebhook,
+  type SealedWebhook, type WebhookContext, type WebhookHandler, type WebhookPayload, type WebhookReceiverOptions, type WebhookSenderOptions,
+} from './webhook.js';
