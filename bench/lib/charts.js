@@ -87,14 +87,22 @@ const RENDER_SCRIPT = `
     if (!s || typeof uPlot === 'undefined') return;
     var xs = s.categorical ? s.x.map(function (_, i) { return i; }) : s.x;
     var data = [xs].concat(s.series.map(function (se) { return se.values; }));
-    var series = [{ label: s.xLabel, value: function (u, v) { return v == null ? '-' : s.categorical ? s.x[v] : v; } }].concat(s.series.map(function (se) {
+    var n = s.series.length, w = 0.8 / Math.max(n, 1);
+    if (s.kind === 'bar') {
+      // grouped bars: series k of category i sits at i + (k - (n - 1) / 2) * w, null elsewhere
+      var bx = [];
+      xs.forEach(function (i) { for (var k = 0; k < n; k++) bx.push(i + (k - (n - 1) / 2) * w); });
+      data = [bx].concat(s.series.map(function (se, k) { return bx.map(function (_, j) { return j % n === k ? se.values[Math.floor(j / n)] : null; }); }));
+    }
+    var series = [{ label: s.xLabel, value: function (u, v) { return v == null ? '-' : s.categorical ? s.x[Math.round(v)] : v; } }].concat(s.series.map(function (se) {
       var o = { label: se.name, stroke: se.color, width: 2, points: { show: true, size: 6 }, spanGaps: false };
-      if (s.kind === 'bar') { o.fill = se.color + '99'; o.paths = uPlot.paths.bars({ size: [0.8 / s.series.length, 60], align: 0 }); o.points = { show: false }; }
+      if (s.kind === 'bar') { o.fill = se.color + '99'; o.paths = uPlot.paths.bars({ size: [0.9, 40], align: 0 }); o.points = { show: false }; }
       return o;
     }));
-    if (s.refLine != null) { data.push(xs.map(function () { return s.refLine; })); series.push({ label: 'reference', stroke: '#9ca3af', dash: [6, 4], width: 1, points: { show: false } }); }
+    if (s.refLine != null) { data.push(data[0].map(function () { return s.refLine; })); series.push({ label: 'reference', stroke: '#9ca3af', dash: [6, 4], width: 1, points: { show: false } }); }
     var axes = [
-      { label: s.xLabel, splits: s.categorical ? function () { return xs; } : undefined, values: s.categorical ? function (u, v) { return v.map(function (i) { return s.x[i] == null ? '' : s.x[i]; }); } : undefined },
+      { label: s.xLabel, splits: s.categorical ? function () { return xs; } : undefined, values: s.categorical ? function (u, v) { return v.map(function (i) { return s.x[i] == null ? '' : s.x[i]; }); } : undefined,
+        rotate: s.categorical && s.x.some(function (l) { return String(l).length > 8; }) ? -25 : 0, size: s.categorical && s.x.some(function (l) { return String(l).length > 8; }) ? 90 : 50 },
       { label: s.yLabel, size: 64 }
     ];
     var scales = { x: { time: false }, y: s.logY ? { distr: 3 } : { range: function (u, min, max) { return [Math.min(0, min), max > 0 ? max * 1.08 : 1]; } } };
