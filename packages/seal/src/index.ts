@@ -20,3 +20,6 @@ export {
   generateWebhookSigningKey, sealWebhook, withNenWebhook,
   type SealedWebhook, type WebhookContext, type WebhookHandler, type WebhookPayload, type WebhookReceiverOptions, type WebhookSenderOptions,
 } from './webhook.js';
+export {
+  MLDSA65_PUBLIC_KEY_LENGTH, MLDSA65_SIGNATURE_LENGTH, generateSigningKey, openSigned, sealSigned, signSealed, verifySealed, type SignedSeal,
+} from './signed.js';
