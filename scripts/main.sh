@@ -256,12 +256,11 @@ run_grid() {
         redis_args=()
         [ -n "$redis_nodes" ] && redis_args=(--redis "$redis_nodes")
         cell_dir="$grid_dir/cells/$label"
+        mkdir -p "$cell_dir"
         log "cell $label: bench against $TARGET_URL"
-        set +e
+        code=0
         node bench/run-all.js --only saturation --kem "$kem" --cell "$label" --out "$cell_dir" --no-history \
-          "${sticky[@]}" "${redis_args[@]}" "${bench_args[@]}"
-        code=$?
-        set -e
+          "${sticky[@]}" "${redis_args[@]}" "${bench_args[@]}" || code=$?
         echo "$code" >"$cell_dir/exit-code"
         stop_pids "${instance_pids[@]}"; forget_pids "${instance_pids[@]}"
       done

@@ -100,11 +100,9 @@ async function rampPayload(ctx, clients, size) {
   const body = realisticJson(size, 1000 + size);
   const ops = clients.map((c) => echoOps(ctx, c, body));
   const modes = { encrypted: (w) => ops[w % ops.length].encrypted(), plain: () => ops[0].plain() };
-  // warm-up: JIT, connections, route compilation on every instance
-  for (let i = 0; i < Math.max(4, ops.length * 2); i++) {
-    await modes.encrypted(i);
-    await modes.plain();
-  }
+  // warm-up: JIT, connections, route compilation on every instance (not measured)
+  const warm = ctx.options.quick ? 20 : 100 * ctx.targets.length;
+  for (const name of ['encrypted', 'plain']) await runSlice({ op: modes[name], concurrency: 4, requests: warm });
   const steps = await rampUntilSaturated({
     ramp,
     measure: async (c) => {
