@@ -100,6 +100,7 @@ export function gridRows(cells, payloads = GRID_AXES.payload) {
         encPlainRatio: at?.ratio?.rps ?? null,
         serverCpuMsPerRequest: at?.encrypted?.serverCpuMsPerRequest ?? null,
         redisCommandsPerRequest: at?.encrypted?.redisCommandsPerRequest ?? null,
+        redisEvalshaPerRequest: at?.encrypted?.redisEvalshaPerRequest ?? null,
         brokeAt: p?.brokeAt ? `c=${p.brokeAt.concurrency}: ${p.brokeAt.reason}` : p ? 'ramp ended in budget' : null,
         errors: p?.maxErrors ?? null,
         handshakesPerSecond: c.handshakes?.handshakesPerSecond ?? null,

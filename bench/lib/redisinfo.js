@@ -1,7 +1,9 @@
 /**
- * Reads `INFO` from the Redis nodes behind the targets (`--redis host:port,..`, set by
+ * Reads `INFO all` from the Redis nodes behind the targets (`--redis host:port,..`, set by
  * scripts/main.sh for its own loopback Redis / Cluster), so the bench can say how many Redis
- * commands a request and a handshake cost and how many bytes a session takes in Redis.
+ * commands a request and a handshake cost (total_commands_processed, which also counts the
+ * commands a Lua script runs), how many of them were round trips of the store's script
+ * (cmdstat_evalsha), and how many bytes a session takes in Redis.
  *
  * A minimal RESP client over one `node:net` socket per node: it sends `INFO` and reads one bulk
  * string. Each read is itself one command on the node, so `commandsSince` subtracts the reads
@@ -51,7 +53,7 @@ function infoOnce(socket, timeoutMs) {
     }
     socket.on('data', onData);
     socket.on('error', onError);
-    socket.write('*1\r\n$4\r\nINFO\r\n');
+    socket.write('*2\r\n$4\r\nINFO\r\n$3\r\nall\r\n');
   });
 }
 
@@ -86,6 +88,7 @@ export async function createRedisProbe(nodes, { timeoutMs = 3000 } = {}) {
     let commands = 0;
     let usedMemory = 0;
     let keys = 0;
+    const calls = {};
     for (const s of sockets) {
       const info = await infoOnce(s, timeoutMs);
       reads++;
@@ -94,8 +97,13 @@ export async function createRedisProbe(nodes, { timeoutMs = 3000 } = {}) {
       const db0 = String(info.db0 ?? '');
       const m = /keys=(\d+)/.exec(db0);
       keys += m ? Number(m[1]) : 0;
+      for (const [k, v] of Object.entries(info)) {
+        if (!k.startsWith('cmdstat_')) continue;
+        const c = /calls=(\d+)/.exec(String(v));
+        if (c) calls[k.slice(8)] = (calls[k.slice(8)] ?? 0) + Number(c[1]);
+      }
     }
-    return { commands, usedMemory, keys, reads };
+    return { commands, usedMemory, keys, reads, calls };
   };
   return {
     nodes,
@@ -109,6 +117,12 @@ export async function createRedisProbe(nodes, { timeoutMs = 3000 } = {}) {
       for (const s of sockets) s.destroy();
     },
   };
+}
+
+/** Calls of one command (cmdstat_<name>) between two reads. */
+export function callsBetween(before, after, name) {
+  if (!before || !after) return null;
+  return (after.calls?.[name] ?? 0) - (before.calls?.[name] ?? 0);
 }
 
 /**

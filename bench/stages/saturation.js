@@ -17,7 +17,7 @@ import { runInterleaved, runSlice, createAccumulator, finish } from '../lib/driv
 import { findKnee, breach, rampUntilSaturated } from '../lib/saturation.js';
 import { realisticJson } from '../lib/payloads.js';
 import { fetchMetrics } from '../lib/memory.js';
-import { commandsBetween } from '../lib/redisinfo.js';
+import { commandsBetween, callsBetween } from '../lib/redisinfo.js';
 import { ratio, round } from '../lib/stats.js';
 import { echoOps } from './load.js';
 
@@ -55,6 +55,10 @@ function redisCounter(ctx) {
       const snap = await ctx.redis.read();
       return { ...snap, since: (prev) => commandsBetween(prev, snap) };
     },
+    redisEvalsha: async () => {
+      const snap = await ctx.redis.read();
+      return { ...snap, since: (prev) => callsBetween(prev, snap, 'evalsha') };
+    },
   };
 }
 
@@ -68,6 +72,7 @@ function stepRecord(concurrency, r) {
     p99Ms: m.latencyMs.p99,
     serverCpuMsPerRequest: m.server?.cpuMsPerRequest ?? null,
     redisCommandsPerRequest: m.counters?.redisCommands?.perRequest ?? null,
+    redisEvalshaPerRequest: m.counters?.redisEvalsha?.perRequest ?? null,
     clientCpuShare: m.client.cpuShareOfMachine,
   });
   const encrypted = mode(r.encrypted);
@@ -123,7 +128,7 @@ async function rampPayload(ctx, clients, size) {
       ctx.progress?.log(
         `  saturation ${label(size)} c=${s.concurrency}: enc ${s.encrypted.rps} req/s p99 ${s.encrypted.p99Ms} ms | plain ${s.plain.rps} req/s p99 ${s.plain.p99Ms} ms` +
           (s.encrypted.serverCpuMsPerRequest !== null ? ` | server CPU ms/req ${s.encrypted.serverCpuMsPerRequest}/${s.plain.serverCpuMsPerRequest}` : '') +
-          (s.encrypted.redisCommandsPerRequest !== null ? ` | redis cmds/req ${s.encrypted.redisCommandsPerRequest}` : '') +
+          (s.encrypted.redisCommandsPerRequest !== null ? ` | redis cmds/req ${s.encrypted.redisCommandsPerRequest} (EVALSHA ${s.encrypted.redisEvalshaPerRequest})` : '') +
           (s.encrypted.errors || s.plain.errors ? ` | errors ${s.encrypted.errors}/${s.plain.errors}` : ''),
       ),
   });
@@ -181,6 +186,7 @@ async function handshakeWindow(ctx) {
     p99Ms: r.latencyMs.p99,
     serverCpuMsPerHandshake: cpuBefore !== null && n ? round((cpuAfter - cpuBefore) / n, 3) : null,
     redisCommandsPerHandshake: redisCmds !== null && n ? round(redisCmds / n, 2) : null,
+    redisEvalshaPerHandshake: redisBefore && redisAfter && n ? round(callsBetween(redisBefore, redisAfter, 'evalsha') / n, 2) : null,
     redisBytesPerSession: redisBefore && redisAfter && n ? Math.round((redisAfter.usedMemory - redisBefore.usedMemory) / n) : null,
     redisKeysAdded: redisBefore && redisAfter ? redisAfter.keys - redisBefore.keys : null,
     heapBytesPerSession: memBefore && memAfter && n && !ctx.redis ? Math.round(((memAfter.heapUsedMiB - memBefore.heapUsedMiB) * MiB) / n) : null,

@@ -89,7 +89,18 @@ describe('run-all --quick against next start of the demo app', () => {
     expect(summary.environment.storeKind).toBe('memory');
     expect(summary.load.length).toBe(3);
     const html = readFileSync(join(latest, 'report.html'), 'utf8');
-    expect(html).toContain('<svg');
+    expect(html).toContain('id="nen-charts"');
+    expect(html).toMatch(/data-chart="\d+"/);
+    // the load variants and memory by mode ran (pinned when taskset and 2 cores are there)
+    expect(summary.variants.map((v: { id: string }) => v.id)).toEqual(['1k-off-shared', '1k-off-pinned', '1k-realistic-shared', '1k-realistic-pinned', '100k-off-shared', '100k-off-pinned', '100k-realistic-shared', '100k-realistic-pinned']);
+    const realistic = summary.variants.find((v: { id: string }) => v.id === '1k-realistic-shared');
+    expect(realistic.bytes.plainResponse).toBeLessThan(1024); // Next gzipped the plain route
+    expect(realistic.bytes.encryptedResponse).toBeLessThan(1024); // compressed inside the envelope
+    expect(summary.memoryAttribution.windows.map((w: { mode: string }) => w.mode)).toEqual(['plain', 'encrypted']);
+    expect(summary.figures).toHaveProperty('rpsRatio1k');
+    expect(summary.budgets.limits.length).toBeGreaterThan(5);
+    // quick runs write no history line
+    expect(readdirSync(outDir)).not.toContain('history');
     expect(stageFile('memory').data.available).toBe(true);
   });
 
