@@ -6,8 +6,9 @@
  * up, sends N echo requests (the plain route, or the encrypted one through the real client), stops
  * the server (SIGTERM: Next exits and V8 writes the profile), and summarises the profile samples
  * *inside the measurement window only* (bench/profile-summary.js; the window is taken on
- * CLOCK_MONOTONIC, which the profile's timestamps share), divided by N: µs of server CPU per
- * request by component, plus the total from /proc/<pid>/stat.
+ * CLOCK_MONOTONIC, which the profile's timestamps share): each component's share of the busy
+ * samples times the server CPU per request from /proc/<pid>/stat = µs of server CPU per request by
+ * component.
  *
  * Groups: crypto = Wasm (ML-KEM / X25519 / HPKE / ChaCha20-Poly1305 in nen-core); envelope =
  * @nen/core JS + @nen/server (framing, AAD, replay window, the wrapper); Next.js (+ React);
@@ -42,14 +43,21 @@ export const GROUPS = {
   GC: ['GC'],
 };
 
-/** Component ms of a profile summary → µs per request per group. */
-export function perRequestGroups(summary, requests) {
+/**
+ * Component shares of a profile summary → µs of server CPU per request per group. Samples measure
+ * wall time on the thread (a descheduled thread keeps its frame), so each group's share of the busy
+ * samples is applied to the CPU time /proc measured (`procCpuUsPerRequest`) when it is known.
+ */
+export function perRequestGroups(summary, requests, procCpuUsPerRequest = null) {
   const out = {};
+  const busy = summary.busyMs || 0;
   for (const [g, comps] of Object.entries(GROUPS)) {
     const ms = summary.components.filter((c) => comps.includes(c.component)).reduce((a, c) => a + c.ms, 0);
-    out[g] = requests ? Math.round((ms * 1000) / requests) : null;
+    if (!requests) out[g] = null;
+    else if (procCpuUsPerRequest !== null && busy > 0) out[g] = Math.round((ms / busy) * procCpuUsPerRequest);
+    else out[g] = Math.round((ms * 1000) / requests);
   }
-  out.sampled = requests ? Math.round((summary.busyMs * 1000) / requests) : null;
+  out.sampled = requests ? Math.round((busy * 1000) / requests) : null;
   return out;
 }
 
@@ -59,7 +67,7 @@ export function costTable(rows) {
   for (const k of keys) {
     const vals = rows.map((r) => r.perRequestUs[k]);
     const diff = vals.length === 2 && vals.every((v) => typeof v === 'number') ? vals[1] - vals[0] : null;
-    lines.push(`| ${k === 'sampled' ? 'all sampled (busy)' : k} | ${vals.map((v) => v ?? '–').join(' | ')} | ${diff === null ? '–' : (diff > 0 ? '+' : '') + diff} |`);
+    lines.push(`| ${k === 'sampled' ? 'sampled wall time on the thread (for reference)' : k} | ${vals.map((v) => v ?? '–').join(' | ')} | ${diff === null ? '–' : (diff > 0 ? '+' : '') + diff} |`);
   }
   const tot = rows.map((r) => r.procCpuUsPerRequest);
   lines.push(`| total (/proc utime+stime) | ${tot.map((v) => v ?? '–').join(' | ')} | ${tot.length === 2 && tot.every((v) => typeof v === 'number') ? (tot[1] - tot[0] > 0 ? '+' : '') + (tot[1] - tot[0]) : '–'} |`);
@@ -134,13 +142,14 @@ async function profileMode(mode, { requests, concurrency, body, outDir }) {
     const file = fs.readdirSync(profDir).filter((f) => f.endsWith('.cpuprofile') && f.includes(`.${metrics.pid}.`))[0];
     if (!file) throw new Error(`no .cpuprofile of pid ${metrics.pid} in ${profDir} (did next start exit cleanly?)`);
     const summary = summarizeProfile(JSON.parse(fs.readFileSync(path.join(profDir, file), 'utf8')), 15, { fromUs: t0, toUs: t1 });
+    const procCpuUsPerRequest = cpu0 !== null && cpu1 !== null && r.requests ? Math.round(((cpu1 - cpu0) * 1000) / r.requests) : null;
     return {
       mode,
       requests: r.requests,
       errors: r.errors,
       rps: r.rps,
-      procCpuUsPerRequest: cpu0 !== null && cpu1 !== null && r.requests ? Math.round(((cpu1 - cpu0) * 1000) / r.requests) : null,
-      perRequestUs: perRequestGroups(summary, r.requests),
+      procCpuUsPerRequest,
+      perRequestUs: perRequestGroups(summary, r.requests, procCpuUsPerRequest),
       profile: summary,
     };
   } finally {

@@ -38,3 +38,16 @@ describe('profile-summary', () => {
     expect(s.components).toEqual([{ component: '@nen/core', ms: 2, pctOfBusy: 100 }]);
   });
 });
+
+describe('profile-requests cost table', () => {
+  it('applies each group share of the busy samples to the /proc CPU per request', async () => {
+    const { perRequestGroups, costTable } = await import('../profile-requests.js');
+    const summary = { busyMs: 100, components: [{ component: 'Wasm', ms: 10 }, { component: '@nen/server', ms: 20 }, { component: 'Next.js', ms: 50 }, { component: 'GC', ms: 20 }, { component: 'idle', ms: 900 }] };
+    const g = perRequestGroups(summary, 1000, 500);
+    expect(g).toEqual({ crypto: 50, envelope: 100, 'Next.js': 250, Node: 0, GC: 100, sampled: 100 });
+    expect(perRequestGroups(summary, 1000, null).crypto).toBe(10); // no /proc figure: sampled time
+    const t = costTable([{ mode: 'plain', perRequestUs: { ...g, crypto: 0 }, procCpuUsPerRequest: 450 }, { mode: 'encrypted', perRequestUs: g, procCpuUsPerRequest: 500 }]);
+    expect(t).toContain('| crypto | 0 | 50 | +50 |');
+    expect(t).toContain('| total (/proc utime+stime) | 450 | 500 | +50 |');
+  });
+});
