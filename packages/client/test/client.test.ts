@@ -9,7 +9,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import * as api from '../src/index.js';
 import { createNenClient } from '../src/index.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -21,7 +22,9 @@ describe('browser safety', () => {
       const text = readFileSync(join(src, f), 'utf8');
       const imports = [...text.matchAll(/from '([^']+)'/g)].map((m) => m[1]);
       for (const i of imports) expect(i, `${f} imports ${i}`).toMatch(/^(\.\/|@nen\/core$)/);
-      expect(text).not.toMatch(/\bprocess\.|\bBuffer\b|require\(/);
+      // The one exception: the default pin, read as the literal expression Next.js inlines (guarded by try/catch).
+      const code = text.replace(/`process\.env\.NEXT_PUBLIC_NEN_SERVER_KEY`/g, '').replace(/^\s*const v = process\.env\.NEXT_PUBLIC_NEN_SERVER_KEY;$/m, '');
+      expect(code).not.toMatch(/\bprocess\.|\bBuffer\b|require\(/);
     }
   });
 });
@@ -80,5 +83,63 @@ describe('against a misbehaving server', () => {
     await expect(createNenClient({ baseUrl: url, backend: 'noble' }).handshake()).rejects.toMatchObject({ code: 'NEN_RESPONSE_UNAUTHENTICATED' });
     mode = 'proxy-error';
     await expect(createNenClient({ baseUrl: url, backend: 'noble' }).handshake()).rejects.toMatchObject({ code: 'NEN_RESPONSE_UNAUTHENTICATED' });
+  });
+});
+
+describe('secure defaults (issue 9 item 4)', () => {
+  it('exports at most 6 runtime names', () => {
+    expect(Object.keys(api).sort()).toEqual(['NenProtocolError', 'createNenClient', 'defaultNenClient', 'handshake', 'nenFetch', 'nenStream']);
+  });
+
+  it('in Node, a relative URL without baseUrl is NEN_BAD_INPUT naming createNenClient({ baseUrl })', async () => {
+    const c = createNenClient({ backend: 'noble', unpinned: true });
+    await expect(c.fetch('/api/notes')).rejects.toMatchObject({ code: 'NEN_BAD_INPUT', message: expect.stringContaining('createNenClient({ baseUrl') });
+    await expect(c.handshake()).rejects.toMatchObject({ code: 'NEN_BAD_INPUT', message: expect.stringContaining('createNenClient({ baseUrl') });
+  });
+
+  it('running unpinned logs exactly one warning, however many clients and requests', async () => {
+    vi.resetModules();
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      const fresh = await import('../src/index.js');
+      fresh.createNenClient({ unpinned: true, backend: 'noble' });
+      fresh.createNenClient({ unpinned: true, backend: 'noble' });
+      fresh.createNenClient({ backend: 'noble' });
+      expect(warn).toHaveBeenCalledTimes(1);
+      expect(String(warn.mock.calls[0]![0])).toMatch(/without a pinned server key/);
+      const pinned = `k1:${'A'.repeat(1622)}`;
+      vi.resetModules();
+      warn.mockClear();
+      (await import('../src/index.js')).createNenClient({ serverKey: pinned, backend: 'noble' });
+      expect(warn).not.toHaveBeenCalled();
+      expect(() => fresh.createNenClient({ serverKey: pinned, unpinned: true })).toThrow(expect.objectContaining({ code: 'NEN_BAD_INPUT' }));
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
+  it('the default client pins NEXT_PUBLIC_NEN_SERVER_KEY with no code, and refuses to run unpinned unless told', async () => {
+    const saved = process.env.NEXT_PUBLIC_NEN_SERVER_KEY;
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      delete process.env.NEXT_PUBLIC_NEN_SERVER_KEY;
+      vi.resetModules();
+      let m = await import('../src/index.js');
+      await expect(m.nenFetch('http://127.0.0.1:9/x')).rejects.toMatchObject({ code: 'NEN_BAD_SERVER_KEY', message: expect.stringContaining('NEXT_PUBLIC_NEN_SERVER_KEY') });
+      await expect(m.handshake()).rejects.toMatchObject({ code: 'NEN_BAD_SERVER_KEY' });
+      expect(warn).not.toHaveBeenCalled();
+      // Explicitly unpinned: runs (and warns once).
+      expect(m.defaultNenClient({ unpinned: true, backend: 'noble', baseUrl: 'http://127.0.0.1:9' }).session).toBeNull();
+      expect(warn).toHaveBeenCalledTimes(1);
+      // A malformed pin in the variable is a typed error, not a silent unpinned client.
+      process.env.NEXT_PUBLIC_NEN_SERVER_KEY = 'k1:AAAA';
+      vi.resetModules();
+      m = await import('../src/index.js');
+      await expect(m.nenFetch('http://127.0.0.1:9/x')).rejects.toMatchObject({ code: 'NEN_BAD_SERVER_KEY' });
+    } finally {
+      if (saved === undefined) delete process.env.NEXT_PUBLIC_NEN_SERVER_KEY;
+      else process.env.NEXT_PUBLIC_NEN_SERVER_KEY = saved;
+      warn.mockRestore();
+    }
   });
 });

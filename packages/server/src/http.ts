@@ -1,6 +1,6 @@
 /**
  * HTTP plumbing for @nen/server: bounded body reading and the unauthenticated protocol error
- * response (DESIGN property 11: generic message + stable code on the wire).
+ * response (THREAT_MODEL.md property 11: generic message + stable code on the wire).
  *
  * Pitfalls:
  *  - Bodies are read with a hard byte limit whether or not Content-Length is present (chunked

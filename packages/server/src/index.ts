@@ -5,23 +5,29 @@
  *   export const { GET, POST } = nen.routes;              // app/api/nen/[action]/route.ts
  *   export const POST = nen.withNen(async (req, ctx, body) => ({ ok: true }));
  *
- * `withNen` / `withNenStream` are also exported plain, bound to one default `createNen()` built
- * from the environment on first use (NEN_SERVER_KEYS, REDIS_URL, NEN_SESSION_TTL, ...).
+ * `withNen` / `withNenStream` / `routes` are also exported plain, bound to one default
+ * `createNen()` built from the environment on first use (NEN_SERVER_KEYS, REDIS_URL, ...).
+ * The Redis store for hand-built set-ups is `@nen/server/redis` (optional peer `ioredis`).
+ *
+ * Runtime exports (8): createNen, withNen, withNenStream, routes, memoryStore, parseServerKeys,
+ * NenError (every error thrown here is one, with a `code` from ERROR_CODES.md), and
+ * StoreUnavailableError (what a custom store throws when its backend is down: 503, fail closed).
  */
 import { createNen, type Nen, type NenHandler, type NenRouteHandler, type NenRouteOptions, type NenStreamHandler, type NenStreamRouteOptions } from './nen.js';
 
 export { createNen } from './nen.js';
 export type { Nen, NenConfig, NenLogEvent, NenRouteOptions, NenStreamRouteOptions, NenHandler, NenStreamHandler, NenRouteHandler, NenBody } from './nen.js';
-export { memoryStore, MemoryStore, type MemoryStoreOptions } from './stores/memory.js';
-export { redisStore, type RedisStoreOptions, type RedisStoreEvent } from './stores/redis.js';
-export { REPLAY_WINDOW, StoreUnavailableError, type SessionStore, type SessionRecord, type CommitResult } from './stores/types.js';
-export { parseServerKeys, generateServerKey, NenConfigError, type ServerKeySpec } from './keys.js';
-export { NenError, NenProtocolError, WIRE_ERRORS } from '@nen/core';
+export { memoryStore, type MemoryStore, type MemoryStoreOptions } from './stores/memory.js';
+export type { SessionStore, SessionRecord, CommitResult } from './stores/types.js';
+export { parseServerKeys, type ServerKeySpec } from './keys.js';
+export { StoreUnavailableError } from './errors.js';
+export type { NenConfigError } from './errors.js';
+export { NenError } from '@nen/core';
 
 const DEFAULT = Symbol.for('nen.server.default');
 
 /** The process-wide default instance (globalThis, so it survives `next dev` reloads). */
-export function defaultNen(): Nen {
+function defaultNen(): Nen {
   const g = globalThis as typeof globalThis & { [DEFAULT]?: Nen };
   return (g[DEFAULT] ??= createNen());
 }

@@ -1,5 +1,5 @@
 /**
- * Server static KEM keys (DESIGN property 3): parsing NEN_SERVER_KEYS and generating keys for the
+ * Server static KEM keys (THREAT_MODEL.md property 3): parsing NEN_SERVER_KEYS and generating keys for the
  * `nen keygen` CLI. A key is the HPKE serialized private key (RFC 9180 §7.1.2), i.e. the seed:
  * 32 bytes for X-Wing (draft-ietf-hpke-pq), 64 bytes (d || z) for ML-KEM-768 (FIPS 203); the
  * KEM follows from the length. Several keys can be live at once (rotation): clients name the one
@@ -12,7 +12,8 @@
  * once loaded into backend recipient keys.
  */
 import type { Backend, HpkeRecipientKey, KemId } from '@nen/core';
-import { KEM_ID, KEM_SIZES, KEY_ID_PATTERN, NenError, formatServerKeyPin, fromBase64Url, kemName, toBase64Url } from '@nen/core';
+import { NenConfigError } from './errors.js';
+import { KEM_ID, KEM_SIZES, KEY_ID_PATTERN, formatServerKeyPin, fromBase64Url, kemName, toBase64Url } from '@nen/core';
 
 export interface ServerKeySpec {
   readonly kid: string;
@@ -21,12 +22,7 @@ export interface ServerKeySpec {
   readonly privateKey: Uint8Array;
 }
 
-export class NenConfigError extends NenError {
-  constructor(message: string) {
-    super('NEN_CONFIG', message);
-    this.name = 'NenConfigError';
-  }
-}
+export { NenConfigError } from './errors.js';
 
 function kemForSeedLength(n: number): KemId | null {
   if (n === KEM_SIZES[KEM_ID.XWING].privateKey) return KEM_ID.XWING;

@@ -1,5 +1,5 @@
 /**
- * Handshake rate limit per client address (DESIGN property 12): a fixed one-minute window counter
+ * Handshake rate limit per client address (THREAT_MODEL.md property 12): a fixed one-minute window counter
  * per address in a bounded map.
  *
  * Pitfalls:

@@ -712,6 +712,7 @@ describe('limits and failures with dedicated servers (noble)', () => {
       update: (i, p) => inner.update(i, p),
       delete: (i) => inner.delete(i),
       size: () => inner.size(),
+      claimOnce: (k, t) => inner.claimOnce(k, t),
       close: () => inner.close(),
     };
     const ctx = await setup('noble', { store: flaky });

@@ -34,4 +34,34 @@ describe('published dist', () => {
       }
     }
   });
+
+  it('the main entry never loads ioredis (statically imported only by the @nen/server/redis subpath)', () => {
+    const seen = new Set<string>();
+    const visit = (file: string): void => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const text = readFileSync(file, 'utf8');
+      // Static imports and re-exports only: `import('./stores/redis.js')` (REDIS_URL) is loaded on demand.
+      for (const m of text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s*['"]([^'"]+)['"]|(?:^|\n)\s*import\s*['"]([^'"]+)['"]/g)) {
+        const spec = m[1] ?? m[2]!;
+        expect(spec, `${file.slice(root.length + 1)} imports ${spec}`).not.toBe('ioredis');
+        if (spec.startsWith('.')) visit(join(dirname(file), spec));
+      }
+    };
+    visit(join(dist, 'index.js'));
+    expect(seen.size).toBeGreaterThan(5);
+    expect([...seen].some((f) => f.endsWith('stores/redis.js'))).toBe(false);
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as Record<string, Record<string, unknown>>;
+    expect(pkg.dependencies?.ioredis).toBeUndefined();
+    expect(pkg.peerDependenciesMeta?.ioredis).toEqual({ optional: true });
+    expect(Object.keys(pkg.exports ?? {})).toContain('./redis');
+  });
+
+  it('has a small public API: at most 8 runtime exports; redisStore from @nen/server/redis', async () => {
+    const main = await import(join(dist, 'index.js'));
+    expect(Object.keys(main).sort()).toEqual(['NenError', 'StoreUnavailableError', 'createNen', 'memoryStore', 'parseServerKeys', 'routes', 'withNen', 'withNenStream']);
+    const redis = await import(join(dist, 'redis.js'));
+    expect(Object.keys(redis)).toEqual(['redisStore']);
+    expect(new main.StoreUnavailableError('x')).toBeInstanceOf(main.NenError);
+  });
 });

@@ -43,4 +43,18 @@ describe('memory store specifics', () => {
     expect(y).not.toBe(x);
     await y.close();
   });
+
+  it('claimOnce is bounded: at maxClaims live claims it fails closed (NEN_STORE_UNAVAILABLE) until one expires', async () => {
+    const s = new MemoryStore({ maxClaims: 2 });
+    expect(await s.claimOnce('a', 60_000)).toBe(true);
+    expect(await s.claimOnce('b', 50)).toBe(true);
+    await expect(s.claimOnce('c', 60_000)).rejects.toMatchObject({
+      code: 'NEN_STORE_UNAVAILABLE',
+      name: 'StoreUnavailableError',
+    });
+    expect(await s.claimOnce('a', 60_000)).toBe(false); // a held claim still answers
+    await new Promise((r) => setTimeout(r, 80));
+    expect(await s.claimOnce('c', 60_000)).toBe(true); // 'b' expired and was swept
+    await s.close();
+  });
 });

@@ -1,7 +1,7 @@
 /**
  * In-memory session store (the default): implements SessionStore (./types.ts) for one process.
  *
- * DESIGN properties 7, 8, 12: per-session replay window (the shared RFC 4303 §3.4.3-style
+ * THREAT_MODEL.md properties 7, 8, 12: per-session replay window (the shared RFC 4303 §3.4.3-style
  * `ReplayWindow` of @nen/core, O(1) memory per session), absolute TTL and idle timeout, and a
  * bounded session count with least-recently-used eviction. A sweep timer (unref'd, so it never
  * keeps a process alive) drops expired sessions; lookups also check expiry, so the sweep only
@@ -15,7 +15,8 @@
  *    always the least recently used one (O(1) eviction).
  */
 import { ReplayWindow } from '@nen/core';
-import type { CommitResult, SessionRecord, SessionStore } from './types.js';
+import { StoreUnavailableError } from '../errors.js';
+import { checkClaim, type CommitResult, type SessionRecord, type SessionStore } from './types.js';
 
 export interface MemoryStoreOptions {
   /** Maximum live sessions; the least recently used one is evicted beyond it. Default 50 000. */
@@ -26,6 +27,8 @@ export interface MemoryStoreOptions {
   shared?: boolean;
   /** Registry name when shared (default "default"). */
   name?: string;
+  /** Live `claimOnce` claims held at most (default 100 000); beyond it claims fail closed. */
+  maxClaims?: number;
 }
 
 interface Entry {
@@ -54,6 +57,9 @@ export class MemoryStore implements SessionStore {
   readonly kind = 'memory' as const;
   readonly maxSessions: number;
   readonly #sessions = new Map<string, Entry>();
+  /** claimOnce: key → expiry (ms since the epoch), bounded by maxClaims. */
+  readonly #claims = new Map<string, number>();
+  readonly #maxClaims: number;
   #timer: ReturnType<typeof setInterval> | undefined;
   #closed = false;
   #name: string | undefined;
@@ -62,6 +68,7 @@ export class MemoryStore implements SessionStore {
 
   constructor(options: MemoryStoreOptions = {}) {
     this.maxSessions = Math.max(1, Math.floor(options.maxSessions ?? 50_000));
+    this.#maxClaims = Math.max(1, Math.floor(options.maxClaims ?? 100_000));
     const period = Math.max(100, options.sweepIntervalMs ?? 30_000);
     this.#timer = setInterval(() => this.sweep(Date.now()), period);
     this.#timer.unref?.();
@@ -140,8 +147,28 @@ export class MemoryStore implements SessionStore {
     return this.#sessions.size;
   }
 
-  /** Drops expired and idle sessions; bounded by the session count. Returns how many. */
+  async claimOnce(key: string, ttlMs: number): Promise<boolean> {
+    this.#assertOpen();
+    checkClaim(key, ttlMs);
+    const now = Date.now();
+    const until = this.#claims.get(key);
+    if (until !== undefined && until > now) return false;
+    if (until === undefined && this.#claims.size >= this.#maxClaims) {
+      this.#sweepClaims(now);
+      // Forgetting a live claim would let its key be claimed twice: fail closed instead.
+      if (this.#claims.size >= this.#maxClaims) throw new StoreUnavailableError('too many live claims (maxClaims)');
+    }
+    this.#claims.set(key, now + ttlMs);
+    return true;
+  }
+
+  #sweepClaims(now: number): void {
+    for (const [k, until] of this.#claims) if (until <= now) this.#claims.delete(k);
+  }
+
+  /** Drops expired and idle sessions (and expired claims); bounded by the session count. Returns how many sessions. */
   sweep(now: number): number {
+    this.#sweepClaims(now);
     let n = 0;
     for (const [id, e] of this.#sessions) {
       if (!isLive(e.record, now)) {
@@ -158,6 +185,7 @@ export class MemoryStore implements SessionStore {
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = undefined;
     for (const [id, e] of this.#sessions) this.#drop(id, e);
+    this.#claims.clear();
     if (this.#name !== undefined && registry().get(this.#name) === this) registry().delete(this.#name);
   }
 

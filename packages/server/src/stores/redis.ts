@@ -1,7 +1,7 @@
 /**
  * Redis session store (ioredis 5): the shared state of several Nen server instances.
  *
- * Implements the SessionStore contract (./types.ts) for DESIGN.md properties 7 and 8: session state
+ * Implements the SessionStore contract (./types.ts) for THREAT_MODEL.md properties 7 and 8: session state
  * plus the RFC 4303 §3.4.3-style replay window in one Redis hash per session, the accept step
  * (`commit`) as ONE Lua script = ONE round trip (EVALSHA), absolute TTL and idle timeout enforced
  * by the script and mirrored as key TTLs so Redis memory stays bounded. Works with a standalone
@@ -42,7 +42,7 @@ import { Cluster, Redis } from 'ioredis';
 import { NenError, loadBackend, type Aead, type Backend } from '@nen/core';
 import { NenConfigError } from '../keys.js';
 import { COMMIT_LUA, CREATE_LUA, UPDATE_LUA } from './redis-scripts.js';
-import { StoreUnavailableError, type CommitResult, type SessionRecord, type SessionStore } from './types.js';
+import { StoreUnavailableError, checkClaim, type CommitResult, type SessionRecord, type SessionStore } from './types.js';
 
 /** Something the store reports; never contains secret material. */
 export interface RedisStoreEvent {
@@ -315,6 +315,14 @@ class RedisSessionStore implements SessionStore {
     if (!SESSION_ID.test(id)) return false;
     const n = await this.#run(() => this.#client.del(this.#key(id)));
     return n > 0;
+  }
+
+  /** `SET <prefix>c:{sha256(key)} 1 NX PX ttlMs`: one atomic round trip; the digest bounds the key. */
+  async claimOnce(key: string, ttlMs: number): Promise<boolean> {
+    checkClaim(key, ttlMs);
+    const k = `${this.#prefix}c:{${createHash('sha256').update('nen/claim\0').update(key).digest('base64url')}}`;
+    const reply = await this.#run(() => this.#client.set(k, '1', 'PX', ttlMs, 'NX'));
+    return reply === 'OK';
   }
 
   async size(): Promise<number> {

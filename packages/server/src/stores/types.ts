@@ -1,7 +1,7 @@
 /**
  * The session store interface: one contract for the in-memory store (default) and the Redis store.
  *
- * Implements the server-side state of DESIGN.md properties 7 and 8: session lookup, the per-session
+ * Implements the server-side state of THREAT_MODEL.md properties 7 and 8: session lookup, the per-session
  * replay window (RFC 4303 §3.4.3 style sliding window over sequence numbers, REPLAY_WINDOW bits),
  * absolute TTL and idle timeout.
  *
@@ -13,7 +13,10 @@
  *  - `secret` is key material: persistent stores wrap it at rest; no store logs it.
  *  - Memory per session is O(1): the window is a fixed REPLAY_WINDOW-bit bitmap plus the highest
  *    sequence number seen.
+ *  - `claimOnce` is bounded too: the memory store holds at most `maxClaims` live claims and fails
+ *    closed (StoreUnavailableError) rather than forget a live one; Redis keys carry a PX TTL.
  */
+import { NenConfigError } from '../errors.js';
 
 /** Width of the sliding replay window in sequence numbers. */
 export const REPLAY_WINDOW = 1024;
@@ -55,15 +58,31 @@ export interface SessionStore {
   delete(id: string): Promise<boolean>;
   /** Number of live sessions (approximate for Redis: by key scan of the prefix is not required). */
   size(): Promise<number>;
+  /**
+   * Claims `key` for `ttlMs` milliseconds, atomically: true for exactly one caller (across every
+   * instance sharing the store) until the claim expires, false while it is held. Keys live in
+   * their own namespace (they never collide with sessions) and are stored as a fixed-size digest.
+   * Used for one-time tokens such as webhook ids (@nen/seal `withNenWebhook({ store: nen.store })`).
+   */
+  claimOnce(key: string, ttlMs: number): Promise<boolean>;
   /** Releases connections and timers. */
   close(): Promise<void>;
 }
 
 /** Thrown by stores when the backing service is unreachable; maps to 503 NEN_STORE_UNAVAILABLE. */
-export class StoreUnavailableError extends Error {
-  readonly code = 'NEN_STORE_UNAVAILABLE';
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message.startsWith('nen: ') ? message : `nen: ${message}`, options);
-    this.name = 'StoreUnavailableError';
+export { StoreUnavailableError } from '../errors.js';
+
+/** Longest `claimOnce` key accepted (the stores keep only a fixed-size digest of it). */
+export const MAX_CLAIM_KEY_LENGTH = 4096;
+/** Longest `claimOnce` lifetime: 7 days. */
+export const MAX_CLAIM_TTL_MS = 7 * 24 * 3600 * 1000;
+
+/** Validates `claimOnce` arguments; throws NenConfigError (NEN_CONFIG) on misuse. */
+export function checkClaim(key: string, ttlMs: number): void {
+  if (typeof key !== 'string' || key.length === 0 || key.length > MAX_CLAIM_KEY_LENGTH) {
+    throw new NenConfigError(`claimOnce key must be a string of 1 to ${MAX_CLAIM_KEY_LENGTH} characters`);
+  }
+  if (!Number.isSafeInteger(ttlMs) || ttlMs < 1 || ttlMs > MAX_CLAIM_TTL_MS) {
+    throw new NenConfigError(`claimOnce ttlMs must be an integer from 1 to ${MAX_CLAIM_TTL_MS}`);
   }
 }

@@ -1,0 +1,171 @@
+/**
+ * One encrypted exchange: allocate a sequence number, seal the request with the core envelope,
+ * send it, and verify the response (single sealed message, or a stream of sealed records).
+ *
+ * Pitfalls:
+ *  - Never hands the application a plaintext or unauthenticated body for an encrypted request:
+ *    every response must carry a Nen envelope that opens under this request's (session, epoch,
+ *    seq, status, content type); anything else is an error (unauthenticated protocol errors become
+ *    typed hints, see ./errors.ts).
+ *  - The sequence number is released when the response head arrives or the send fails (flow
+ *    control, ./sequence.ts), never later: a long stream must not block the session.
+ *  - Redirects are not followed: a followed redirect would re-send this request's Nen headers to
+ *    another URL (rejected there); in Node the sealed 3xx itself is verified and returned.
+ */
+import {
+  type ResponseExpectation,
+  type ResponseHead,
+  NenProtocolError,
+  type RecordOpener,
+  openResponse,
+  openResponseStream,
+  parseResponse,
+  responseRecord,
+  sealRequest,
+  webDeflate,
+  webInflate,
+} from '@nen/core';
+import { clientError, serverError } from './errors.js';
+import type { ClientConfig, WireExchange } from './options.js';
+import type { SessionState } from './session.js';
+import { type Deadline, type PreparedRequest, cleanHeaders, deadline, head32, headersRecord, report } from './transport.js';
+
+const EMPTY = new Uint8Array(0);
+type Kind = WireExchange['kind'];
+
+/** One attempt: seal, send, verify. Throws NenProtocolError for server-reported errors. */
+export async function send(cfg: ClientConfig, s: SessionState, p: PreparedRequest, kind: Kind): Promise<Response> {
+  const seq = await s.counter.acquire(p.signal);
+  try {
+    return await sendWith(cfg, s, p, kind, seq);
+  } finally {
+    s.counter.release(seq); // also when sealing threw before the fetch (no-op if released already)
+  }
+}
+
+async function sendWith(cfg: ClientConfig, s: SessionState, p: PreparedRequest, kind: Kind, seq: bigint): Promise<Response> {
+  const compress = cfg.options.compress === true;
+  const sealed = await sealRequest({
+    keys: s.keys, sessionId: s.id, epoch: s.epoch, seq, timestamp: Math.round(Date.now() + s.skew),
+    method: p.method, url: p.url, contentType: p.contentType, body: p.body,
+    confidentialQuery: cfg.options.confidentialQuery === true, compress, deflate: webDeflate,
+  });
+  // Wire headers as one list: the application's (prepare() removed the envelope's), then Nen's.
+  const headers: [string, string][] = [];
+  p.headers.forEach((v, k) => {
+    headers.push([k, v]);
+  });
+  for (const h of sealed.headers) headers.push(h);
+  const t = deadline(p.signal, cfg.timeoutMs);
+  let res: Response;
+  try {
+    // A Headers object, as a fetch would get from application code (custom fetch functions read it).
+    const init: RequestInit & { duplex?: 'half' } = { method: p.method, headers: new Headers(headers), signal: t.signal, redirect: 'manual' };
+    if (sealed.body !== undefined) init.body = sealed.body as BodyInit;
+    if (sealed.body instanceof ReadableStream) init.duplex = 'half';
+    res = await cfg.fetch(sealed.url, init);
+  } catch (e) {
+    t.done();
+    throw t.map(e);
+  } finally {
+    s.counter.release(seq); // the server has committed or rejected it by the response head
+  }
+  const wireBytes = sealed.body instanceof Uint8Array ? sealed.body : EMPTY;
+  // Only built when someone observes the exchanges (the demo's wire view), not per request.
+  const exchange = (responseBodyLength: number | null, responseBody: Uint8Array | null) => report(cfg.options.onExchange, {
+    kind, method: p.method, url: sealed.url.href, requestHeaders: headersRecord(headers), requestBodyLength: wireBytes.length, requestBodyHex: head32(wireBytes),
+    status: res.status, responseHeaders: headersRecord(res.headers), responseBodyLength, responseBodyHex: head32(responseBody),
+  });
+  const head = parseResponse(res.headers, res.status, p.method);
+  const x: ResponseExpectation = { keys: s.keys, sessionId: s.id, epoch: s.epoch, seq, compress, inflate: webInflate, maxBytes: cfg.maxResponseBytes };
+  if (!head) {
+    let buf: Uint8Array = EMPTY;
+    try {
+      buf = new Uint8Array(await res.arrayBuffer());
+    } catch {
+      // ignore: the response is rejected anyway
+    } finally {
+      t.done();
+    }
+    if (cfg.options.onExchange) exchange(buf.length, buf);
+    throw serverError(res, `response (HTTP ${res.status}) has no Nen envelope`);
+  }
+  if (head.stream) {
+    t.done();
+    if (cfg.options.onExchange) exchange(null, null);
+    return streamResponse(s, x, head, res);
+  }
+  return singleResponse(cfg, x, head, res, t, exchange);
+}
+
+async function singleResponse(cfg: ClientConfig, x: ResponseExpectation, head: ResponseHead, res: Response, t: Deadline, exchange: (n: number | null, b: Uint8Array | null) => void): Promise<Response> {
+  let body: Uint8Array | null = null;
+  try {
+    if (head.nullBody) await res.body?.cancel().catch(() => undefined);
+    else body = new Uint8Array(await res.arrayBuffer());
+  } catch (e) {
+    throw t.map(e);
+  } finally {
+    t.done();
+  }
+  let sealed: Uint8Array | undefined;
+  let bad: unknown;
+  try {
+    sealed = responseRecord(head, res.headers, body);
+  } catch (e) {
+    bad = e;
+  }
+  if (cfg.options.onExchange) {
+    const wire = sealed ?? (head.nullBody ? null : body);
+    exchange(wire?.length ?? 0, wire);
+  }
+  if (!sealed) throw bad;
+  const plain = await openResponse(x, head, res.status, sealed);
+  return new Response(head.nullBody ? null : (plain as Uint8Array<ArrayBuffer>), { status: res.status, statusText: res.statusText, headers: cleanHeaders(res.headers, head.contentType) });
+}
+
+async function streamResponse(s: SessionState, x: ResponseExpectation, head: ResponseHead, res: Response): Promise<Response> {
+  let opener: RecordOpener;
+  try {
+    opener = openResponseStream(x, head, res.headers, res.status, res.body !== null);
+  } catch (e) {
+    await res.body?.cancel().catch(() => undefined);
+    throw e;
+  }
+  const reader = res.body!.getReader();
+  s.acquire();
+  let released = false;
+  const release = () => {
+    if (!released) {
+      released = true;
+      s.release();
+    }
+  };
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(c) {
+      try {
+        for (;;) {
+          const r = await reader.read();
+          if (r.done) {
+            opener.end();
+            c.close();
+            release();
+            return;
+          }
+          const chunks = opener.push(r.value);
+          for (const chunk of chunks) c.enqueue(chunk);
+          if (chunks.length > 0) return;
+        }
+      } catch (e) {
+        release();
+        c.error(e instanceof NenProtocolError ? e : clientError('NEN_STREAM_TRUNCATED', 'stream broke off', e));
+        await reader.cancel().catch(() => undefined);
+      }
+    },
+    async cancel(reason) {
+      release();
+      await reader.cancel(reason).catch(() => undefined);
+    },
+  }, { highWaterMark: 0 });
+  return new Response(stream, { status: 200, statusText: res.statusText, headers: cleanHeaders(res.headers, head.contentType) });
+}

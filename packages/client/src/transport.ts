@@ -1,0 +1,170 @@
+/**
+ * The HTTP side of the client: a caller's arguments normalised to one request (`prepare`), the
+ * per-call deadline combined with the caller's AbortSignal, the application-facing response
+ * headers, and the wire-exchange reports for `onExchange`.
+ *
+ * Pitfalls:
+ *  - `prepare` reads a Request's body once; a retry reuses the prepared bytes (streamed bodies
+ *    cannot be retried).
+ *  - The timeout timer is unref'd (never keeps a process alive) and always cleared (`done`).
+ *  - An aborted call rejects with the signal's own reason, as `fetch` does; a timeout with NEN_TIMEOUT.
+ */
+import { HEADER, isBodylessMethod } from '@nen/core';
+import { clientError } from './errors.js';
+import type { WireExchange } from './options.js';
+
+export interface PreparedRequest {
+  readonly url: URL;
+  readonly method: string;
+  /** The application's headers minus those the envelope sets. */
+  readonly headers: Headers;
+  readonly contentType: string;
+  readonly body: Uint8Array | ReadableStream<Uint8Array> | null;
+  readonly signal: AbortSignal | null;
+}
+
+/** Headers the envelope owns: removed from the application's request headers. */
+const ENVELOPE_REQUEST_HEADERS = ['content-type', 'content-length', HEADER.nen, HEADER.type, HEADER.body];
+/** Response headers that describe the sealed envelope, not the plaintext the application sees. */
+const ENVELOPE_RESPONSE_HEADERS: ReadonlySet<string> = new Set(['content-type', 'content-length', 'content-encoding', HEADER.nen, HEADER.type, HEADER.body]);
+
+export async function prepare(resolveUrl: (u: string | URL) => URL, input: RequestInfo | URL, init: RequestInit = {}): Promise<PreparedRequest> {
+  let url: URL;
+  let method = (init.method ?? 'GET').toUpperCase();
+  let headers = new Headers(init.headers);
+  let bodyInit: BodyInit | null | undefined = init.body;
+  let signal = init.signal ?? null;
+  if (typeof Request !== 'undefined' && input instanceof Request) {
+    url = resolveUrl(input.url);
+    if (init.method === undefined) method = input.method.toUpperCase();
+    if (init.headers === undefined) headers = new Headers(input.headers);
+    if (bodyInit === undefined && input.body) bodyInit = new Uint8Array(await input.arrayBuffer()) as Uint8Array<ArrayBuffer>;
+    signal = init.signal ?? input.signal;
+  } else {
+    url = resolveUrl(input as string | URL);
+  }
+  let contentType = headers.get('content-type') ?? '';
+  let body: Uint8Array | ReadableStream<Uint8Array> | null = null;
+  if (bodyInit !== undefined && bodyInit !== null) {
+    if (isBodylessMethod(method)) throw clientError('NEN_BAD_INPUT', `${method} requests cannot have a body`);
+    if (typeof ReadableStream !== 'undefined' && bodyInit instanceof ReadableStream) {
+      body = bodyInit as ReadableStream<Uint8Array>;
+    } else if (bodyInit instanceof Uint8Array) {
+      body = bodyInit;
+    } else if (typeof bodyInit === 'string') {
+      body = new TextEncoder().encode(bodyInit);
+      if (!contentType) contentType = 'text/plain;charset=UTF-8';
+    } else {
+      // Blob, FormData, URLSearchParams, ArrayBuffer, other views: let the platform serialise it.
+      const r = new Request('http://nen.invalid/', { method: 'POST', body: bodyInit });
+      body = new Uint8Array(await r.arrayBuffer());
+      if (!contentType) contentType = r.headers.get('content-type') ?? '';
+    }
+  }
+  for (const h of ENVELOPE_REQUEST_HEADERS) headers.delete(h);
+  return { url, method, headers, contentType, body, signal };
+}
+
+/** The response headers handed to the application: Nen's and the sealed body's framing removed, in one pass. */
+export function cleanHeaders(h: Headers, contentType: string): [string, string][] {
+  const out: [string, string][] = [];
+  h.forEach((v, k) => {
+    if (!ENVELOPE_RESPONSE_HEADERS.has(k)) out.push([k, v]);
+  });
+  if (contentType) out.push(['content-type', contentType]);
+  return out;
+}
+
+export interface Deadline {
+  readonly signal: AbortSignal;
+  done(): void;
+  /** The error to throw for a failed fetch or body read: timeout, the caller's abort reason, or `e`. */
+  map(e: unknown): unknown;
+}
+
+/** A combined signal: the caller's signal plus the timeout. */
+export function deadline(signal: AbortSignal | null | undefined, timeoutMs: number): Deadline {
+  const ac = new AbortController();
+  let timedOut = false;
+  const onAbort = () => ac.abort(signal?.reason);
+  if (signal) {
+    if (signal.aborted) ac.abort(signal.reason);
+    else signal.addEventListener('abort', onAbort, { once: true });
+  }
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  if (timeoutMs > 0) {
+    timer = setTimeout(() => {
+      timedOut = true;
+      ac.abort(clientError('NEN_TIMEOUT', `no complete response within ${timeoutMs} ms`));
+    }, timeoutMs);
+    (timer as { unref?: () => void }).unref?.();
+  }
+  return {
+    signal: ac.signal,
+    done: () => {
+      if (timer !== undefined) clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    },
+    map: (e) => {
+      if (timedOut) return clientError('NEN_TIMEOUT', `no complete response within ${timeoutMs} ms`, e);
+      if (ac.signal.aborted) return ac.signal.reason ?? clientError('NEN_ABORTED');
+      return e;
+    },
+  };
+}
+
+/** Waits `ms`, or rejects with the signal's reason. The timer is unref'd. */
+export function sleep(ms: number, signal: AbortSignal | null): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const t = setTimeout(resolve, ms);
+    (t as { unref?: () => void }).unref?.();
+    signal?.addEventListener('abort', () => {
+      clearTimeout(t);
+      reject(signal.reason);
+    }, { once: true });
+  });
+}
+
+/** Waits for `p`, or stops waiting (rejects) when `signal` fires; `p` itself goes on. */
+export function untilAborted<T>(p: Promise<T>, signal: AbortSignal | null): Promise<T> {
+  if (!signal) return p;
+  if (signal.aborted) return Promise.reject(signal.reason ?? clientError('NEN_ABORTED'));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason ?? clientError('NEN_ABORTED'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+// ---------------------------------------------------------------- wire-exchange reports
+
+function hex(b: Uint8Array): string {
+  let s = '';
+  for (const x of b) s += x.toString(16).padStart(2, '0');
+  return s;
+}
+
+export function headersRecord(h: Headers | [string, string][]): Record<string, string> {
+  const o: Record<string, string> = {};
+  const hs = Array.isArray(h) ? new Headers(h) : h;
+  hs.forEach((v, k) => {
+    o[k] = v;
+  });
+  return o;
+}
+
+/** The first 32 bytes, hex (what a wire panel shows of a body). */
+export function head32(b: Uint8Array | null | undefined): string {
+  return b ? hex(b.subarray(0, 32)) : '';
+}
+
+/** Calls `onExchange`; an observer that throws never breaks a request. */
+export function report(onExchange: ((e: WireExchange) => void) | undefined, e: WireExchange): void {
+  if (!onExchange) return;
+  try {
+    onExchange(e);
+  } catch {
+    // observers never break requests
+  }
+}

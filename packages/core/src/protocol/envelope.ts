@@ -1,0 +1,394 @@
+/**
+ * The Nen message envelope, once for both ends (PROTOCOL.md "Requests and responses", "Streams";
+ * THREAT_MODEL.md properties 4-6, 9, 10): which flags are set, where the sealed record travels
+ * (body, or the `nen-body` header for GET/HEAD and null-body statuses), compression inside the
+ * envelope, the confidential query, and the checks each side makes before trusting a message.
+ *
+ *   client: sealRequest → (wire) → server: parseRequest, openRequest, decodeRequestPlaintext
+ *   server: sealResponse / sealResponseStream → (wire) → client: parseResponse, openResponse /
+ *           openResponseStream
+ *
+ * The codec underneath (header syntax, AAD layout, AEAD, record framing) is ./message.ts; this
+ * module only composes it, so the bytes on the wire are exactly those PROTOCOL.md describes.
+ *
+ * Pitfalls:
+ *  - Compression is injected: the server passes synchronous node:zlib functions, the client
+ *    Compression Streams (./compression.ts). `sealRequest` / `openResponse` therefore return a
+ *    value or a promise; the server-side functions are synchronous (one promise less per request).
+ *  - Request plaintext is decoded (confidential query, inflate, size limit) only by
+ *    `decodeRequestPlaintext`, which the server calls after the store commit, so a replay is
+ *    refused before any decompression work.
+ *  - Server-side failures are `wireError`s (stable codes, generic wire message); client-side ones
+ *    are `clientError`s; nothing here logs or leaks plaintext.
+ */
+import type { Aead } from '../backend/types.js';
+import { AEAD_TAG_LENGTH } from '../backend/types.js';
+import { fromUtf8, toBase64Url } from './bytes.js';
+import { NenProtocolError, clientError, wireError } from './codes.js';
+import { HEADER, MEDIA_TYPE, REQ_FLAG, RES_FLAG, isBodylessMethod, isNullBodyStatus } from './constants.js';
+import {
+  RecordOpener,
+  RecordSealer,
+  decodeHeaderRecord,
+  encodeHeaderRecord,
+  formatRequestHeader,
+  formatResponseHeader,
+  openMessage,
+  packConfidentialQuery,
+  parseRequestHeader,
+  parseResponseHeader,
+  requestAad,
+  responseAad,
+  sealMessage,
+  unpackConfidentialQuery,
+  type RequestMeta,
+} from './message.js';
+
+/** Bodies shorter than this are never compressed (deflate would only add bytes). */
+export const COMPRESS_MIN_BYTES = 64;
+
+/** Directional keys of one (session, epoch): `SessionKeys` satisfies it. */
+export interface EnvelopeKeys {
+  readonly c2s: Aead;
+  readonly c2sIv: Uint8Array;
+  readonly s2c: Aead;
+  readonly s2cIv: Uint8Array;
+}
+
+/** Anything with `get(name)` (Headers, a Map view). */
+export interface HeaderSource {
+  get(name: string): string | null;
+}
+
+export type HeaderList = [string, string][];
+type MaybePromise<T> = T | Promise<T>;
+const EMPTY = new Uint8Array(0);
+
+function mediaType(h: HeaderSource): string {
+  return (h.get('content-type') ?? '').split(';')[0]!.trim();
+}
+
+// ---------------------------------------------------------------- client → server
+
+export interface RequestToSeal {
+  readonly keys: EnvelopeKeys;
+  readonly sessionId: Uint8Array;
+  readonly epoch: number;
+  readonly seq: bigint;
+  /** Client timestamp, ms since the Unix epoch (already corrected for clock skew). */
+  readonly timestamp: number;
+  /** Upper-case method. */
+  readonly method: string;
+  readonly url: URL;
+  /** Plaintext content type ('' when none). */
+  readonly contentType: string;
+  readonly body: Uint8Array | ReadableStream<Uint8Array> | null;
+  /** Move the query string inside the envelope. */
+  readonly confidentialQuery?: boolean;
+  /** Ask for compressed responses, and compress this body when `deflate` is given. */
+  readonly compress?: boolean;
+  /** deflate-raw (RFC 1951) of a whole body. */
+  readonly deflate?: ((b: Uint8Array) => MaybePromise<Uint8Array>) | undefined;
+}
+
+export interface SealedRequest {
+  /** The URL to send: the query is removed when it travels inside the envelope. */
+  readonly url: URL;
+  /** Nen's request headers (`nen`, `nen-type`, and `content-type` or `nen-body`). */
+  readonly headers: HeaderList;
+  /** The wire body: sealed bytes, a stream of sealed records, or undefined (GET/HEAD). */
+  readonly body: Uint8Array | ReadableStream<Uint8Array> | undefined;
+  readonly flags: number;
+}
+
+/** Seals a request (client). Synchronous unless the body is compressed through an async `deflate`. */
+export function sealRequest(r: RequestToSeal): MaybePromise<SealedRequest> {
+  let url = r.url;
+  let flags = 0;
+  let query: string | null = null;
+  if (r.confidentialQuery && url.search !== '') {
+    url = new URL(url.href); // a copy: the caller's URL is reused by a retry
+    query = url.search.slice(1);
+    url.search = '';
+    flags |= REQ_FLAG.CONFIDENTIAL_QUERY;
+  }
+  const stream = r.body instanceof ReadableStream ? r.body : null;
+  if (stream) {
+    if (query !== null) throw clientError('NEN_BAD_INPUT', 'confidentialQuery is not supported with streamed request bodies');
+    flags |= REQ_FLAG.STREAM;
+  }
+  let body: Uint8Array = stream ? EMPTY : ((r.body as Uint8Array | null) ?? EMPTY);
+  if (r.compress) {
+    flags |= REQ_FLAG.ACCEPT_COMPRESSED;
+    if (!stream && body.length >= COMPRESS_MIN_BYTES && r.deflate) {
+      const compressed = r.deflate(body);
+      flags |= REQ_FLAG.COMPRESSED;
+      if (compressed instanceof Promise) return compressed.then((c) => finishRequest(r, url, flags, query, c, stream));
+      body = compressed;
+    }
+  }
+  return finishRequest(r, url, flags, query, body, stream);
+}
+
+function finishRequest(r: RequestToSeal, url: URL, flags: number, query: string | null, body: Uint8Array, stream: ReadableStream<Uint8Array> | null): SealedRequest {
+  const meta: RequestMeta = { sessionId: r.sessionId, epoch: r.epoch, seq: r.seq, timestamp: r.timestamp, flags };
+  const aad = requestAad(meta, r.method, url.pathname + url.search, r.contentType);
+  const headers: HeaderList = [[HEADER.nen, formatRequestHeader(meta)]];
+  if (r.contentType) headers.push([HEADER.type, r.contentType]);
+  if (stream) {
+    headers.push(['content-type', MEDIA_TYPE.stream]);
+    const sealer = new RecordSealer(r.keys.c2s, r.keys.c2sIv, r.seq, aad);
+    const sealed = stream.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, c) {
+          c.enqueue(sealer.seal(chunk, false));
+        },
+        flush(c) {
+          c.enqueue(sealer.seal(EMPTY, true));
+        },
+      }),
+    );
+    return { url, headers, body: sealed, flags };
+  }
+  const plaintext = query !== null ? packConfidentialQuery(query, body) : body;
+  const sealed = sealMessage(r.keys.c2s, r.keys.c2sIv, r.seq, aad, plaintext);
+  if (isBodylessMethod(r.method)) {
+    headers.push([HEADER.body, encodeHeaderRecord(sealed)]);
+    return { url, headers, body: undefined, flags };
+  }
+  headers.push(['content-type', MEDIA_TYPE.sealed]);
+  return { url, headers, body: sealed, flags };
+}
+
+/** A request's envelope as the server read it from the head (before any key is used). */
+export interface RequestHead {
+  readonly meta: RequestMeta;
+  /** Upper-case method. */
+  readonly method: string;
+  readonly url: URL;
+  readonly contentType: string;
+  readonly confidential: boolean;
+  readonly stream: boolean;
+  /** The sealed record from `nen-body` (GET/HEAD); null when it travels in the body. */
+  readonly headerRecord: Uint8Array | null;
+  /** The session id as on the wire (base64url). */
+  readonly sid: string;
+}
+
+/**
+ * Checks a request head (server, PROTOCOL.md "Server processing" steps 1-3): `nen` header syntax,
+ * timestamp window, confidential-query flag vs URL, `nen-type` length, the `nen-body` record of
+ * GET/HEAD or the sealed content type otherwise.
+ */
+export function parseRequest(headers: HeaderSource, method: string, rawUrl: string, now: number, timestampWindowMs: number): RequestHead {
+  const meta = parseRequestHeader(headers.get(HEADER.nen));
+  if (Math.abs(meta.timestamp - now) > timestampWindowMs) throw wireError('NEN_TIMESTAMP', `request timestamp off by ${meta.timestamp - now} ms`);
+  const m = method.toUpperCase();
+  const url = new URL(rawUrl);
+  const confidential = (meta.flags & REQ_FLAG.CONFIDENTIAL_QUERY) !== 0;
+  const stream = (meta.flags & REQ_FLAG.STREAM) !== 0;
+  if (confidential && url.search !== '') throw wireError('NEN_MALFORMED', 'confidential-query flag set but the URL has a query');
+  const contentType = headers.get(HEADER.type) ?? '';
+  if (contentType.length > 256) throw wireError('NEN_MALFORMED', 'nen-type too long');
+  let headerRecord: Uint8Array | null = null;
+  if (isBodylessMethod(m)) {
+    if (stream) throw wireError('NEN_MALFORMED', `stream flag on ${m}`);
+    const hb = headers.get(HEADER.body);
+    if (hb === null) throw wireError('NEN_MALFORMED', `${m} without nen-body header`);
+    headerRecord = decodeHeaderRecord(hb);
+    if (!headerRecord) throw wireError('NEN_MALFORMED', 'nen-body is not base64url');
+  } else {
+    const ct = mediaType(headers).toLowerCase();
+    const want = stream ? MEDIA_TYPE.stream : MEDIA_TYPE.sealed;
+    if (ct !== want) throw wireError('NEN_CONTENT_TYPE', `content-type ${JSON.stringify(ct.slice(0, 60))}, want ${want}`);
+  }
+  return { meta, method: m, url, contentType, confidential, stream, headerRecord, sid: toBase64Url(meta.sessionId) };
+}
+
+/** Largest sealed body to read for a plaintext limit (tag, and the confidential query's room). */
+export function sealedBodyLimit(head: RequestHead, plaintextLimit: number): number {
+  return plaintextLimit + AEAD_TAG_LENGTH + (head.confidential ? 2 + 65535 : 0);
+}
+
+function requestAadOf(head: RequestHead): Uint8Array {
+  return requestAad(head.meta, head.method, head.url.pathname + head.url.search, head.contentType);
+}
+
+/** AEAD-opens a sealed request (server); NEN_AUTH_FAILED when it does not authenticate. */
+export function openRequest(head: RequestHead, keys: EnvelopeKeys, sealed: Uint8Array): Uint8Array {
+  const aad = requestAadOf(head);
+  try {
+    return openMessage(keys.c2s, keys.c2sIv, head.meta.seq, aad, sealed);
+  } catch (e) {
+    if (e instanceof NenProtocolError) throw e;
+    throw wireError('NEN_AUTH_FAILED', 'AEAD authentication failed (tampered body, tag, bound header, method, path or query)');
+  }
+}
+
+/** The record opener of a streamed request (server), with the server's error codes. */
+export function openRequestStream(head: RequestHead, keys: EnvelopeKeys): RecordOpener {
+  return new RecordOpener(keys.c2s, keys.c2sIv, head.meta.seq, requestAadOf(head), (kind, detail) =>
+    kind === 'auth' ? wireError('NEN_AUTH_FAILED', detail) : wireError('NEN_MALFORMED', `stream ${kind}: ${detail}`),
+  );
+}
+
+/**
+ * The opened plaintext → (confidential query, body) (server, after the store commit): unpacks the
+ * query, inflates a compressed body within `limit`, and enforces `limit`.
+ */
+export function decodeRequestPlaintext(
+  head: RequestHead,
+  opened: Uint8Array,
+  limit: number,
+  inflate: (b: Uint8Array, limit: number) => Uint8Array,
+): { query: string | null; body: Uint8Array } {
+  let plain = opened;
+  let query: string | null = null;
+  if (head.confidential) {
+    const u = unpackConfidentialQuery(plain);
+    try {
+      query = fromUtf8(u.query);
+    } catch {
+      throw wireError('NEN_MALFORMED', 'confidential query is not UTF-8');
+    }
+    plain = u.body;
+  }
+  if (head.meta.flags & REQ_FLAG.COMPRESSED) plain = inflate(plain, limit);
+  if (plain.length > limit) throw wireError('NEN_TOO_LARGE', `body ${plain.length} > limit ${limit}`);
+  return { query, body: plain };
+}
+
+// ---------------------------------------------------------------- server → client
+
+/** What the server seals a response for: the request's envelope and session keys. */
+export interface ResponseContext {
+  readonly keys: EnvelopeKeys;
+  readonly meta: RequestMeta;
+  /** Upper-case request method (HEAD responses carry their record in a header). */
+  readonly method: string;
+}
+
+export interface SealedResponse {
+  /** Nen's response headers (`content-type`, `nen`, `nen-type`, and `nen-body` for null bodies). */
+  readonly headers: HeaderList;
+  /** The wire body; null for null-body statuses and HEAD. */
+  readonly body: Uint8Array | null;
+}
+
+/**
+ * Seals one response (server). It is compressed (RES_FLAG.COMPRESSED) when `deflate` is given, the
+ * request accepted compression and the body is at least COMPRESS_MIN_BYTES long.
+ */
+export function sealResponse(ctx: ResponseContext, status: number, contentType: string, body: Uint8Array, deflate?: (b: Uint8Array) => Uint8Array): SealedResponse {
+  let plain = body;
+  let flags = 0;
+  if (deflate && ctx.meta.flags & REQ_FLAG.ACCEPT_COMPRESSED && plain.length >= COMPRESS_MIN_BYTES) {
+    plain = deflate(plain);
+    flags |= RES_FLAG.COMPRESSED;
+  }
+  const aad = responseAad(ctx.meta.sessionId, ctx.meta.epoch, ctx.meta.seq, status, flags, contentType);
+  const sealed = sealMessage(ctx.keys.s2c, ctx.keys.s2cIv, ctx.meta.seq, aad, plain);
+  const headers: HeaderList = [
+    ['content-type', MEDIA_TYPE.sealed],
+    [HEADER.nen, formatResponseHeader(flags)],
+  ];
+  if (contentType) headers.push([HEADER.type, contentType]);
+  if (isNullBodyStatus(status) || ctx.method === 'HEAD') {
+    headers.push([HEADER.body, encodeHeaderRecord(sealed)]);
+    return { headers, body: null };
+  }
+  return { headers, body: sealed };
+}
+
+/** A streamed response (server, always status 200): its headers and the record sealer. */
+export function sealResponseStream(ctx: ResponseContext, contentType: string): { headers: HeaderList; sealer: RecordSealer } {
+  const aad = responseAad(ctx.meta.sessionId, ctx.meta.epoch, ctx.meta.seq, 200, RES_FLAG.STREAM, contentType);
+  const headers: HeaderList = [
+    ['content-type', MEDIA_TYPE.stream],
+    [HEADER.nen, formatResponseHeader(RES_FLAG.STREAM)],
+    [HEADER.type, contentType],
+  ];
+  return { headers, sealer: new RecordSealer(ctx.keys.s2c, ctx.keys.s2cIv, ctx.meta.seq, aad) };
+}
+
+/** A response's envelope as the client reads it from the head; null when it has none. */
+export interface ResponseHead {
+  readonly flags: number;
+  readonly stream: boolean;
+  /** The plaintext content type (`nen-type`, bound in the AAD). */
+  readonly contentType: string;
+  /** True when the record travels in `nen-body` (null-body status or HEAD). */
+  readonly nullBody: boolean;
+}
+
+export function parseResponse(headers: HeaderSource, status: number, method: string): ResponseHead | null {
+  const hdr = parseResponseHeader(headers.get(HEADER.nen));
+  if (!hdr) return null;
+  return {
+    flags: hdr.flags,
+    stream: (hdr.flags & RES_FLAG.STREAM) !== 0,
+    contentType: headers.get(HEADER.type) ?? '',
+    nullBody: isNullBodyStatus(status) || method === 'HEAD',
+  };
+}
+
+/** The request a response answers (client side). */
+export interface ResponseExpectation {
+  readonly keys: EnvelopeKeys;
+  readonly sessionId: Uint8Array;
+  readonly epoch: number;
+  readonly seq: bigint;
+  /** Whether this request asked for compressed responses. */
+  readonly compress: boolean;
+  /** Bounded deflate-raw decoder; throws NenProtocolError past `maxBytes`. */
+  readonly inflate?: ((b: Uint8Array, maxBytes: number) => MaybePromise<Uint8Array>) | undefined;
+  readonly maxBytes: number;
+}
+
+/** The sealed record of a single (non-stream) response: the `nen-body` header or the body bytes. */
+export function responseRecord(head: ResponseHead, headers: HeaderSource, body: Uint8Array | null): Uint8Array {
+  let sealed: Uint8Array | null;
+  if (head.nullBody) {
+    const hb = headers.get(HEADER.body);
+    sealed = hb === null ? null : decodeHeaderRecord(hb);
+  } else {
+    sealed = body;
+  }
+  if (!sealed) throw clientError('NEN_RESPONSE_UNAUTHENTICATED', 'response envelope without a sealed record');
+  if (!head.nullBody && mediaType(headers) !== MEDIA_TYPE.sealed) {
+    throw clientError('NEN_RESPONSE_UNAUTHENTICATED', 'sealed response with the wrong content type');
+  }
+  return sealed;
+}
+
+/** Opens a single sealed response (client): authenticates it under this request, then inflates it if compressed. */
+export function openResponse(x: ResponseExpectation, head: ResponseHead, status: number, sealed: Uint8Array): MaybePromise<Uint8Array> {
+  const aad = responseAad(x.sessionId, x.epoch, x.seq, status, head.flags, head.contentType);
+  let plain: Uint8Array;
+  try {
+    plain = openMessage(x.keys.s2c, x.keys.s2cIv, x.seq, aad, sealed);
+  } catch (e) {
+    throw clientError('NEN_RESPONSE_UNAUTHENTICATED', 'response failed authentication (tampered, substituted or forged)', e);
+  }
+  if (!(head.flags & RES_FLAG.COMPRESSED)) return plain;
+  if (!x.compress || !x.inflate) throw clientError('NEN_RESPONSE_UNAUTHENTICATED', 'compressed response that was not asked for');
+  const invalid = (e: unknown): never => {
+    if (e instanceof NenProtocolError) throw e;
+    throw clientError('NEN_RESPONSE_UNAUTHENTICATED', 'compressed response is not valid deflate-raw', e);
+  };
+  try {
+    const r = x.inflate(plain, x.maxBytes);
+    return r instanceof Promise ? r.catch(invalid) : r;
+  } catch (e) {
+    return invalid(e);
+  }
+}
+
+/** The record opener of a streamed response (client), after checking its content type, status and body. */
+export function openResponseStream(x: ResponseExpectation, head: ResponseHead, headers: HeaderSource, status: number, hasBody: boolean): RecordOpener {
+  if (mediaType(headers) !== MEDIA_TYPE.stream || !hasBody || status !== 200) {
+    throw clientError('NEN_RESPONSE_UNAUTHENTICATED', 'stream envelope with a wrong content type, status or no body');
+  }
+  const aad = responseAad(x.sessionId, x.epoch, x.seq, 200, head.flags, head.contentType);
+  return new RecordOpener(x.keys.s2c, x.keys.s2cIv, x.seq, aad, (k, detail) => clientError(k === 'truncated' ? 'NEN_STREAM_TRUNCATED' : 'NEN_STREAM_INVALID', detail));
+}

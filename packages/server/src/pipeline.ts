@@ -1,0 +1,177 @@
+/**
+ * The request pipeline shared by `withNen`, `withNenStream` and the session routes (PROTOCOL.md
+ * "Server processing"; THREAT_MODEL.md properties 4-8, 11), each failure a stable code:
+ *  1. `nen` header syntax (400) 2. timestamp window (401) 3. content type (415) 4. body size (413)
+ *  5. session keys for (session id, epoch): in-process cache, else store.get (401 unknown)
+ *  6. AEAD open with the canonical request as AAD (401) 7. store.commit: the one atomic step
+ *  (unknown/expired 401, replay 409) 8. decompress, confidential query, JSON parse (400).
+ * Steps 1-3, 6 and 8 are the core envelope (parseRequest, openRequest, decodeRequestPlaintext).
+ *
+ * Pitfalls:
+ *  - The replay window advances only in step 7, after the AEAD check; nothing is decompressed
+ *    before it.
+ *  - Steady state is a key-cache hit taken synchronously and one awaited store call (the commit):
+ *    under `next start` every promise also runs the AsyncLocalStorage hooks.
+ *  - Protocol errors are unauthenticated plaintext with a generic message (`reject`); the precise
+ *    reason goes to the logger only.
+ */
+import { inflateRawSync } from 'node:zlib';
+import {
+  type RequestHead,
+  NenProtocolError,
+  SessionKeys,
+  decodeRequestPlaintext,
+  isWireErrorCode,
+  openRequest,
+  parseRequest,
+  sealedBodyLimit,
+  wireError,
+} from '@nen/core';
+import type { ServerSettings } from './config.js';
+import { errorResponse, readBody } from './http.js';
+import type { CacheEntry, KeyCache } from './key-cache.js';
+import type { Keyring, KeyringLoader } from './keyring.js';
+import { handlerRequest } from './request-view.js';
+import { openStreamedUpload } from './stream.js';
+import type { CommitResult, SessionRecord, SessionStore } from './stores/types.js';
+
+/** What every part of one `createNen()` shares. */
+export interface ServerContext {
+  readonly s: ServerSettings;
+  readonly store: SessionStore;
+  readonly cache: KeyCache;
+  readonly keyring: KeyringLoader;
+}
+
+/** The body handed to handlers: parsed JSON for JSON content types, bytes otherwise, undefined when empty; a stream for streamed uploads. */
+export type NenBody = unknown;
+
+/** An authenticated, committed request. The caller releases `entry` when its response is done. */
+export interface Opened {
+  readonly head: RequestHead;
+  readonly entry: CacheEntry;
+  readonly session: SessionRecord;
+  /** The request handed to the handler: decrypted body, plaintext content type, restored query. */
+  readonly handlerRequest: Request;
+  readonly body: NenBody;
+  readonly cryptoMs: number;
+  readonly storeMs: number;
+}
+
+const textDecoder = new TextDecoder('utf-8', { fatal: true });
+
+function isJsonType(ct: string): boolean {
+  return /^application\/([\w.+-]*\+)?json\s*(;|$)/i.test(ct);
+}
+
+function decodeBody(plain: Uint8Array, contentType: string): NenBody {
+  if (plain.length === 0) return undefined;
+  if (isJsonType(contentType)) {
+    try {
+      return JSON.parse(textDecoder.decode(plain)) as unknown;
+    } catch {
+      throw wireError('NEN_BAD_JSON', 'decrypted body is not valid UTF-8 JSON');
+    }
+  }
+  return plain;
+}
+
+/** Bounded inflate (node:zlib) for the envelope: NEN_TOO_LARGE past the limit, NEN_MALFORMED when invalid. */
+export function inflate(b: Uint8Array, limit: number): Uint8Array {
+  try {
+    return inflateRawSync(b, { maxOutputLength: Math.max(1, limit) });
+  } catch (e) {
+    if ((e as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw wireError('NEN_TOO_LARGE', 'decompressed body exceeds the limit');
+    throw wireError('NEN_MALFORMED', 'compressed body is not valid deflate-raw');
+  }
+}
+
+/** Keys for (sid, epoch) on a cache miss: store.get + derive. Validates the epoch against the record. */
+async function loadKeys(ctx: ServerContext, st: Keyring, sid: string, epoch: number, now: number): Promise<CacheEntry> {
+  const rec = await ctx.store.get(sid, now);
+  if (!rec) throw wireError('NEN_SESSION_UNKNOWN', 'no live session with this id (unknown, expired or terminated)');
+  let secret: Uint8Array | undefined;
+  if (epoch === rec.epoch) secret = rec.secret.subarray(0, 32);
+  else if (epoch + 1 === rec.epoch && rec.secret.length === 64 && typeof rec.meta.prevUntil === 'number' && now < rec.meta.prevUntil) secret = rec.secret.subarray(32, 64);
+  if (!secret || secret.length !== 32) {
+    rec.secret.fill(0);
+    throw wireError('NEN_SESSION_UNKNOWN', `epoch ${epoch} is not live (session epoch ${rec.epoch})`);
+  }
+  const keys = new SessionKeys(st.backend, secret, epoch);
+  rec.secret.fill(0);
+  return ctx.cache.put(sid, epoch, keys);
+}
+
+function epochAcceptable(rec: SessionRecord, epoch: number, now: number): boolean {
+  if (rec.epoch === epoch) return true;
+  return epoch + 1 === rec.epoch && typeof rec.meta.prevUntil === 'number' && now < rec.meta.prevUntil;
+}
+
+/** The verdict of store.commit (step 7) as the session or a wire error; synchronous, so a request awaits the store once. */
+export function committed(ctx: ServerContext, r: CommitResult, head: RequestHead, now: number): SessionRecord {
+  const { sid } = head;
+  const { epoch, seq } = head.meta;
+  if (!r.ok) {
+    if (r.reason === 'unknown' || r.reason === 'expired') {
+      ctx.cache.evictSession(sid, epoch);
+      throw wireError(r.reason === 'unknown' ? 'NEN_SESSION_UNKNOWN' : 'NEN_SESSION_EXPIRED', `commit: ${r.reason}`);
+    }
+    throw wireError('NEN_REPLAY', `commit: ${r.reason} (seq ${seq})`);
+  }
+  if (!epochAcceptable(r.session, epoch, now)) {
+    ctx.cache.evictSession(sid, epoch);
+    throw wireError('NEN_SESSION_UNKNOWN', `epoch ${epoch} superseded by ${r.session.epoch}`);
+  }
+  return r.session;
+}
+
+/** Steps 1-8 for one request; see the module header. */
+export async function openIncoming(ctx: ServerContext, request: Request, limit: number): Promise<Opened> {
+  const st = ctx.keyring.current ?? (await ctx.keyring.load());
+  const t0 = performance.now();
+  const now = ctx.s.clock();
+  const head = parseRequest(request.headers, request.method, request.url, now, ctx.s.tsWindow);
+  const sealed = head.headerRecord ?? (head.stream ? null : await readBody(request, sealedBodyLimit(head, limit)));
+  const tStore0 = performance.now();
+  // Steady state is a cache hit, taken synchronously (no extra async hop per request).
+  const entry = ctx.cache.acquire(head.sid, head.meta.epoch) ?? (await loadKeys(ctx, st, head.sid, head.meta.epoch, now));
+  const storeMs = performance.now() - tStore0;
+  try {
+    if (!sealed) return await openStreamedUpload(ctx, request, head, entry, limit, now, t0, storeMs);
+    const opened = openRequest(head, entry.keys, sealed);
+    const tc = performance.now();
+    const session = committed(ctx, await ctx.store.commit(head.sid, head.meta.seq, now), head, now);
+    const storeTotal = storeMs + performance.now() - tc;
+    const { query, body } = decodeRequestPlaintext(head, opened, limit, inflate);
+    const hr = handlerRequest(request, head.url, query, head.method, head.contentType, body.length ? body : null);
+    return { head, entry, session, handlerRequest: hr, body: decodeBody(body, head.contentType), cryptoMs: performance.now() - t0 - storeTotal, storeMs: storeTotal };
+  } catch (e) {
+    ctx.cache.release(entry);
+    throw e;
+  }
+}
+
+function normaliseStoreError(e: unknown): NenProtocolError | undefined {
+  if (e instanceof NenProtocolError) return e;
+  if (typeof e === 'object' && e !== null && (e as { code?: unknown }).code === 'NEN_STORE_UNAVAILABLE') {
+    return wireError('NEN_STORE_UNAVAILABLE', e instanceof Error ? e.message : 'store unavailable', e);
+  }
+  return undefined;
+}
+
+/** The unauthenticated error response for a failed request (generic message; the reason is logged). */
+export function reject(ctx: ServerContext, e: unknown, request: Request, sid?: string): Response {
+  const pe = normaliseStoreError(e);
+  let path: string | undefined;
+  try {
+    path = new URL(request.url).pathname.slice(0, 200);
+  } catch {
+    path = undefined;
+  }
+  if (pe && pe.code && isWireErrorCode(pe.code)) {
+    ctx.s.log({ level: pe.code === 'NEN_STORE_UNAVAILABLE' ? 'error' : 'warn', event: 'request.rejected', code: pe.code, reason: pe.reason ?? pe.message, status: pe.status, path, ...(sid ? { session: sid.slice(0, 8) } : {}) });
+    return errorResponse(pe.code, pe.code === 'NEN_STORE_UNAVAILABLE' ? { 'retry-after': '1' } : undefined);
+  }
+  ctx.s.log({ level: 'error', event: 'internal.error', code: 'NEN_INTERNAL', reason: e instanceof Error ? `${e.name}: ${e.message}` : String(e), path });
+  return errorResponse('NEN_INTERNAL');
+}

@@ -1,0 +1,78 @@
+/**
+ * Response sealing (PROTOCOL.md "Requests and responses"; THREAT_MODEL.md properties 5, 9, 11):
+ * whatever a handler returns (a Response, a plain value, or an exception) becomes one sealed
+ * response bound to the request (session, epoch, seq), through the core envelope's `sealResponse`.
+ *
+ * Pitfalls:
+ *  - A plain value is sealed as JSON (200) or 204 when undefined, without an intermediate Response.
+ *  - A handler exception becomes a *sealed* 500 (the session is valid); the reason is logged only.
+ *  - The handler's headers that describe the plaintext body, or are Nen's, are replaced; the
+ *    others pass through in one pass (no intermediate Headers copy). `cache-control: no-store`
+ *    unless the handler set its own.
+ */
+import { deflateRawSync } from 'node:zlib';
+import { HEADER, sealResponse } from '@nen/core';
+import type { Opened, ServerContext } from './pipeline.js';
+
+/** A handler result reduced to what gets sealed. */
+export interface PlainResult {
+  readonly status: number;
+  readonly statusText: string;
+  readonly headers: Headers | null;
+  readonly contentType: string;
+  readonly body: Uint8Array;
+}
+
+/** Handler response headers that describe the plaintext body or are Nen's; replaced on the sealed response. */
+const REPLACED_RESPONSE_HEADERS: ReadonlySet<string> = new Set(['content-type', 'content-length', 'content-encoding', 'transfer-encoding', HEADER.nen, HEADER.type, HEADER.body, HEADER.error]);
+const EMPTY = new Uint8Array(0);
+const JSON_500 = new TextEncoder().encode(JSON.stringify({ error: { code: 'NEN_INTERNAL', message: 'nen: internal error' } }));
+const textEncoder = new TextEncoder();
+const deflate = (b: Uint8Array): Uint8Array => deflateRawSync(b);
+
+/** A plain value as JSON (200), or 204 when undefined; no intermediate Response. */
+export function valueToPlain(value: unknown): PlainResult {
+  const json = value === undefined ? undefined : JSON.stringify(value);
+  if (json === undefined) return { status: 204, statusText: '', headers: null, contentType: '', body: EMPTY };
+  return { status: 200, statusText: '', headers: null, contentType: 'application/json', body: textEncoder.encode(json) };
+}
+
+/** A handler's Response must still have its body (read below with http.ts readAll, cheaper than arrayBuffer() on Node 20). */
+export function checkUnread(value: Response): Response {
+  if (value.bodyUsed) throw new TypeError('nen: the handler returned a Response whose body was already read');
+  return value;
+}
+
+/** A handler's Response and its body bytes as what gets sealed. */
+export function responsePlain(value: Response, body: Uint8Array): PlainResult {
+  return { status: value.status, statusText: value.statusText, headers: value.headers, contentType: value.headers.get('content-type') ?? '', body };
+}
+
+/** Logs a handler exception and returns the sealed 500 it becomes. */
+export function handlerFailed(ctx: ServerContext, o: Opened, e: unknown): PlainResult {
+  ctx.s.log({ level: 'error', event: 'handler.error', code: 'NEN_INTERNAL', reason: e instanceof Error ? `${e.name}: ${e.message}` : String(e), session: o.head.sid.slice(0, 8), path: o.head.url.pathname.slice(0, 200) });
+  return { status: 500, statusText: '', headers: null, contentType: 'application/json', body: JSON_500 };
+}
+
+export function timingHeader(o: { cryptoMs: number; storeMs: number }, extraCrypto: number): string {
+  return `nen;dur=${(o.cryptoMs + extraCrypto).toFixed(3)}, nen-store;dur=${o.storeMs.toFixed(3)}`;
+}
+
+/** The sealed Response for `res`, compressed when allowed and the client accepts it. */
+export function sealed(ctx: ServerContext, res: PlainResult, o: Opened, compress: boolean): Response {
+  const timing = ctx.s.serverTiming;
+  const t0 = timing ? performance.now() : 0;
+  const out = sealResponse({ keys: o.entry.keys, meta: o.head.meta, method: o.head.method }, res.status, res.contentType, res.body, compress ? deflate : undefined);
+  const headers = out.headers;
+  let cacheControl = false;
+  if (res.headers) {
+    res.headers.forEach((v, k) => {
+      if (REPLACED_RESPONSE_HEADERS.has(k)) return;
+      if (k === 'cache-control') cacheControl = true;
+      headers.push([k, v]);
+    });
+  }
+  if (!cacheControl) headers.push(['cache-control', 'no-store']);
+  if (timing) headers.push(['server-timing', timingHeader(o, performance.now() - t0)]);
+  return new Response(out.body as Uint8Array<ArrayBuffer> | null, { status: res.status, statusText: res.statusText, headers });
+}
