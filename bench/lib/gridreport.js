@@ -46,8 +46,8 @@ export function renderGridReport({ rows, meta, history = [] }) {
   }
   out.push('<h2>All cells</h2>');
   out.push(table(
-    ['store', 'KEM', 'instances', 'payload', 'status', 'knee c', 'req/s', 'p50 / p99 ms', 'enc/plain req/s', '× vs 1 instance', 'vs memory store', 'server CPU ms/req', 'Redis cmds/req (EVALSHA)', 'handshakes/s', 'server CPU ms/handshake', 'Redis cmds/handshake', 'Redis B/session', 'RSS end MiB (sum)', 'broke at', 'routing'],
-    rows.map((r) => [r.store, r.kem, r.instances, `${r.payload / 1024} KB`, r.status === 'ok' ? 'ok' : `${r.status}: ${r.reason ?? ''}`, r.kneeConcurrency, r.rps, r.p50Ms !== null ? `${r.p50Ms} / ${r.p99Ms}` : null, r.encPlainRatio, r.speedupVs1, r.vsMemoryStore, r.serverCpuMsPerRequest, r.redisCommandsPerRequest !== null ? `${r.redisCommandsPerRequest} (${r.redisEvalshaPerRequest})` : null, r.handshakesPerSecond, r.serverCpuMsPerHandshake, r.redisCommandsPerHandshake, r.redisBytesPerSession, r.rssEndMiB, r.brokeAt, r.routing]),
+    ['store', 'KEM', 'instances', 'payload', 'status', 'knee c', 'req/s', 'p50 / p99 ms', 'enc/plain req/s', '× vs 1 instance', 'vs memory store', 'server CPU ms/req', 'Redis cmds/req (EVALSHA)', 'Redis CPU µs/req', 'handshakes/s', 'server CPU ms/handshake', 'Redis cmds/handshake', 'Redis B/session', 'RSS end MiB (sum)', 'broke at', 'routing'],
+    rows.map((r) => [r.store, r.kem, r.instances, `${r.payload / 1024} KB`, r.status === 'ok' ? 'ok' : `${r.status}: ${r.reason ?? ''}`, r.kneeConcurrency, r.rps, r.p50Ms !== null ? `${r.p50Ms} / ${r.p99Ms}` : null, r.encPlainRatio, r.speedupVs1, r.vsMemoryStore, r.serverCpuMsPerRequest, r.redisCommandsPerRequest !== null ? `${r.redisCommandsPerRequest} (${r.redisEvalshaPerRequest})` : null, r.redisCpuUsPerRequest, r.handshakesPerSecond, r.serverCpuMsPerHandshake, r.redisCommandsPerHandshake, r.redisBytesPerSession, r.rssEndMiB, r.brokeAt, r.routing]),
   ));
   out.push(historySection(history.filter((h) => h.kind !== 'grid'), cs));
   out.push(`<pre>${escapeHtml(JSON.stringify(meta, null, 2))}</pre>`);

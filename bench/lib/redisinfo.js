@@ -88,12 +88,14 @@ export async function createRedisProbe(nodes, { timeoutMs = 3000 } = {}) {
     let commands = 0;
     let usedMemory = 0;
     let keys = 0;
+    let cpuUs = 0;
     const calls = {};
     for (const s of sockets) {
       const info = await infoOnce(s, timeoutMs);
       reads++;
       commands += Number(info.total_commands_processed ?? 0);
       usedMemory += Number(info.used_memory ?? 0);
+      cpuUs += Math.round((Number(info.used_cpu_user ?? 0) + Number(info.used_cpu_sys ?? 0)) * 1e6);
       const db0 = String(info.db0 ?? '');
       const m = /keys=(\d+)/.exec(db0);
       keys += m ? Number(m[1]) : 0;
@@ -103,7 +105,7 @@ export async function createRedisProbe(nodes, { timeoutMs = 3000 } = {}) {
         if (c) calls[k.slice(8)] = (calls[k.slice(8)] ?? 0) + Number(c[1]);
       }
     }
-    return { commands, usedMemory, keys, reads, calls };
+    return { commands, usedMemory, keys, reads, calls, cpuUs };
   };
   return {
     nodes,

@@ -55,6 +55,10 @@ function redisCounter(ctx) {
       const snap = await ctx.redis.read();
       return { ...snap, since: (prev) => commandsBetween(prev, snap) };
     },
+    redisCpuUs: async () => {
+      const snap = await ctx.redis.read();
+      return { ...snap, since: (prev) => snap.cpuUs - prev.cpuUs };
+    },
     redisEvalsha: async () => {
       const snap = await ctx.redis.read();
       return { ...snap, since: (prev) => callsBetween(prev, snap, 'evalsha') };
@@ -73,6 +77,7 @@ function stepRecord(concurrency, r) {
     serverCpuMsPerRequest: m.server?.cpuMsPerRequest ?? null,
     redisCommandsPerRequest: m.counters?.redisCommands?.perRequest ?? null,
     redisEvalshaPerRequest: m.counters?.redisEvalsha?.perRequest ?? null,
+    redisCpuUsPerRequest: m.counters?.redisCpuUs?.perRequest ?? null,
     clientCpuShare: m.client.cpuShareOfMachine,
   });
   const encrypted = mode(r.encrypted);
@@ -128,7 +133,7 @@ async function rampPayload(ctx, clients, size) {
       ctx.progress?.log(
         `  saturation ${label(size)} c=${s.concurrency}: enc ${s.encrypted.rps} req/s p99 ${s.encrypted.p99Ms} ms | plain ${s.plain.rps} req/s p99 ${s.plain.p99Ms} ms` +
           (s.encrypted.serverCpuMsPerRequest !== null ? ` | server CPU ms/req ${s.encrypted.serverCpuMsPerRequest}/${s.plain.serverCpuMsPerRequest}` : '') +
-          (s.encrypted.redisCommandsPerRequest !== null ? ` | redis cmds/req ${s.encrypted.redisCommandsPerRequest} (EVALSHA ${s.encrypted.redisEvalshaPerRequest})` : '') +
+          (s.encrypted.redisCommandsPerRequest !== null ? ` | redis cmds/req ${s.encrypted.redisCommandsPerRequest} (EVALSHA ${s.encrypted.redisEvalshaPerRequest}, Redis CPU ${s.encrypted.redisCpuUsPerRequest} µs)` : '') +
           (s.encrypted.errors || s.plain.errors ? ` | errors ${s.encrypted.errors}/${s.plain.errors}` : ''),
       ),
   });
@@ -187,6 +192,7 @@ async function handshakeWindow(ctx) {
     serverCpuMsPerHandshake: cpuBefore !== null && n ? round((cpuAfter - cpuBefore) / n, 3) : null,
     redisCommandsPerHandshake: redisCmds !== null && n ? round(redisCmds / n, 2) : null,
     redisEvalshaPerHandshake: redisBefore && redisAfter && n ? round(callsBetween(redisBefore, redisAfter, 'evalsha') / n, 2) : null,
+    redisCpuUsPerHandshake: redisBefore && redisAfter && n ? round((redisAfter.cpuUs - redisBefore.cpuUs) / n, 1) : null,
     redisBytesPerSession: redisBefore && redisAfter && n ? Math.round((redisAfter.usedMemory - redisBefore.usedMemory) / n) : null,
     redisKeysAdded: redisBefore && redisAfter ? redisAfter.keys - redisBefore.keys : null,
     heapBytesPerSession: memBefore && memAfter && n && !ctx.redis ? Math.round(((memAfter.heapUsedMiB - memBefore.heapUsedMiB) * MiB) / n) : null,
