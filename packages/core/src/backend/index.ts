@@ -7,7 +7,7 @@ import { createLoadBackend } from './load.js';
 export * from './types.js';
 export type { BackendKind } from './load.js';
 
-/** Loads (once per kind) a crypto backend. 'auto' = node:crypto + Wasm, @noble if Wasm fails. */
+/** Loads (once per kind) a crypto backend. 'auto' = node:crypto + Wasm, `@noble` if Wasm fails. */
 export const loadBackend = createLoadBackend({
   wasm: async () => (await import('./wasm-embedded.js')).loadEmbeddedWasmBackend(),
   node: async (wasm) => (await import('./node.js')).createNodeBackend(wasm),
