@@ -114,12 +114,13 @@ export function saturationSection(sat, cs) {
     out.push(cs.add(chart({ title: `p99 vs concurrency, ${p.label}`, xLabel: 'concurrency', yLabel: 'ms', categorical: true, refLine: sat.budgetP99Ms, x, series: [{ name: 'encrypted', values: p.steps.map((s) => s.encrypted.p99Ms) }, { name: 'plain', values: p.steps.map((s) => s.plain.p99Ms) }] })));
   }
   out.push('</div>');
-  out.push(table(['payload', 'mode', 'knee c', 'req/s at knee', 'p99 at knee ms', 'peak req/s in budget', 'broke at', 'server CPU ms/req at knee', 'Redis cmds/req at knee'], (sat.payloads ?? []).flatMap((p) => ['encrypted', 'plain'].map((m) => {
+  out.push(table(['payload', 'mode', 'knee c', 'req/s at knee', 'p99 at knee ms', 'peak req/s in budget', 'broke at', 'server CPU ms/req at knee', 'Redis cmds (EVALSHA) / req at knee', 'Redis CPU µs/req'], (sat.payloads ?? []).flatMap((p) => ['encrypted', 'plain'].map((m) => {
     const k = p.knee[m];
-    return [p.label, m, k.knee?.concurrency ?? 'none', k.knee?.rps, k.knee?.p99Ms, k.peakInBudget?.rps, k.brokeAt ? `c=${k.brokeAt.concurrency}: ${k.brokeAt.reason}` : 'not reached (ramp ended)', p.atKnee?.[m]?.serverCpuMsPerRequest, p.atKnee?.[m]?.redisCommandsPerRequest];
+    const a = p.atKnee?.[m];
+    return [p.label, m, k.knee?.concurrency ?? 'none', k.knee?.rps, k.knee?.p99Ms, k.peakInBudget?.rps, k.brokeAt ? `c=${k.brokeAt.concurrency}: ${k.brokeAt.reason}` : 'not reached (ramp ended)', a?.serverCpuMsPerRequest, a?.redisCommandsPerRequest != null ? `${a.redisCommandsPerRequest} (${a.redisEvalshaPerRequest})` : null, a?.redisCpuUsPerRequest];
   }))));
   const h = sat.handshakes;
-  if (h) out.push(table(['handshakes c', 'handshakes/s', 'p50 / p99 ms', 'errors', 'server CPU ms/handshake', 'Redis cmds/handshake', 'Redis bytes/session', 'heap bytes/session (memory store, approx.)'], [[h.concurrency, h.handshakesPerSecond, `${h.p50Ms} / ${h.p99Ms}`, h.errors, h.serverCpuMsPerHandshake, h.redisCommandsPerHandshake, h.redisBytesPerSession, h.heapBytesPerSession]]));
+  if (h) out.push(table(['handshakes c', 'handshakes/s', 'p50 / p99 ms', 'errors', 'server CPU ms/handshake', 'Redis cmds (EVALSHA) / handshake', 'Redis CPU µs/handshake', 'Redis bytes/session', 'heap bytes/session (memory store, approx.)'], [[h.concurrency, h.handshakesPerSecond, `${h.p50Ms} / ${h.p99Ms}`, h.errors, h.serverCpuMsPerHandshake, h.redisCommandsPerHandshake != null ? `${h.redisCommandsPerHandshake} (${h.redisEvalshaPerHandshake})` : null, h.redisCpuUsPerHandshake, h.redisBytesPerSession, h.heapBytesPerSession]]));
   return out.join('\n');
 }
 
