@@ -22,6 +22,13 @@ const stages = {
     plain: { requestWireBytes: size, responseWireBytesGzip: size / 5, latencyMs: lat(1) },
     ratios: { encryptedVsPlaintext: 1.01, encryptedVsPlainGzip: 5, encryptedCompressedVsPlainGzip: 1.2 },
   })) } }),
+  saturation: stageEnvelope({ stage: 'saturation', ok: true, startedAt: now, finishedAt: now, environment, data: {
+    budgetP99Ms: 100, routing: 'one instance', payloads: [{ size: 1024, label: '1 KB',
+      steps: [2, 8].map((c) => ({ concurrency: c, encrypted: { rps: 100 * c, p50Ms: 1, p99Ms: c * 10, errors: 0, requests: 10, serverCpuMsPerRequest: 1, redisCommandsPerRequest: 4, redisEvalshaPerRequest: 1, redisCpuUsPerRequest: 12 }, plain: { rps: 110 * c, p50Ms: 1, p99Ms: c * 9, errors: 0, requests: 10 }, ratio: { rps: 0.9 } })),
+      knee: { encrypted: { knee: { concurrency: 8, rps: 800, p99Ms: 80 }, peakInBudget: { rps: 800 }, brokeAt: null }, plain: { knee: { concurrency: 8, rps: 880, p99Ms: 72 }, peakInBudget: { rps: 880 }, brokeAt: null } },
+      atKnee: null }],
+    handshakes: { concurrency: 8, handshakesPerSecond: 300, p50Ms: 5, p99Ms: 20, errors: 0, serverCpuMsPerHandshake: 1.5, redisCommandsPerHandshake: 6, redisEvalshaPerHandshake: 1, redisCpuUsPerHandshake: 30, redisBytesPerSession: 400 },
+  } }),
   memory: stageEnvelope({ stage: 'memory', ok: true, startedAt: now, finishedAt: now, environment, data: { samples: [0, 1, 2].map((t) => ({ t, stage: t < 2 ? 'load' : 'payload', target: 'http://127.0.0.1:3000', requests: t * 100, rss: (100 + t) * 2 ** 20, heapUsed: 50 * 2 ** 20, sessions: 1 })), summary: {} } }),
 };
 
@@ -62,7 +69,7 @@ describe('report', () => {
   it('holds one chart spec per chart, each with a slot: load, wire bytes, memory, history', () => {
     const charts = specs();
     const titles = charts.map((c: { title: string }) => c.title);
-    for (const t of ['Throughput vs concurrency', 'p99 latency vs concurrency', 'Overhead ratio encrypted / plain', 'Response bytes on the wire (json)', 'Server RSS over time', 'Server heap used over time', 'Ratios over runs']) expect(titles).toContain(t);
+    for (const t of ['Throughput vs concurrency, 1 KB', 'p99 vs concurrency, 1 KB', 'Throughput vs concurrency', 'p99 latency vs concurrency', 'Overhead ratio encrypted / plain', 'Response bytes on the wire (json)', 'Server RSS over time', 'Server heap used over time', 'Ratios over runs']) expect(titles).toContain(t);
     expect((html.match(/data-chart="/g) ?? []).length).toBe(charts.length);
     const thr = charts.find((c: { title: string }) => c.title === 'Throughput vs concurrency');
     expect(thr.x).toEqual(['1', '10', '50']);
@@ -70,6 +77,10 @@ describe('report', () => {
     const rss = charts.find((c: { title: string }) => c.title === 'Server RSS over time');
     expect(rss.x).toEqual([0, 1, 2]);
     expect(rss.series[0].values).toEqual([100, 101, 102]);
+    const p99 = charts.find((c: { title: string }) => c.title === 'p99 vs concurrency, 1 KB');
+    expect(p99.refLine).toBe(100); // the budget
+    expect(html).toContain('not reached (ramp ended)');
+    expect(html).toContain('<td>6 (1)</td>'); // Redis commands (EVALSHA) per handshake
     const wire = charts.find((c: { title: string }) => c.title === 'Response bytes on the wire (json)');
     expect(wire).toMatchObject({ kind: 'bar', logY: true, categorical: true });
   });
