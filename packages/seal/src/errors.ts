@@ -18,6 +18,7 @@ export type SealErrorCode =
   | 'NEN_SEAL_KEY'
   | 'NEN_SEAL_RECIPIENT'
   | 'NEN_SEAL_LIMIT'
+  | 'NEN_SEAL_UNAVAILABLE'
   | 'NEN_SEAL_FIELD'
   | 'NEN_SEAL_SIGNATURE'
   | 'NEN_SEAL_USAGE'

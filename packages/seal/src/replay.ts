@@ -5,7 +5,7 @@
  * Pitfalls:
  *  - The memory store is per process: behind several instances use Redis.
  *  - The memory store is bounded: expired keys are dropped when it is full; if every slot is
- *    still live it refuses (throws NEN_SEAL_LIMIT) rather than forget an id, which would let a
+ *    still live it refuses (throws NEN_SEAL_UNAVAILABLE) rather than forget an id, which would let a
  *    replay through. Only deliveries with a valid signature reach the store, so only the
  *    sender can fill it.
  *  - No timers: expiry is checked lazily, nothing keeps the process alive.
@@ -35,7 +35,7 @@ export class MemoryReplayStore implements ReplayStore {
     if (exp !== undefined && exp > t) return false;
     if (exp === undefined && this.seen.size >= this.maxEntries) {
       this.sweep(t);
-      if (this.seen.size >= this.maxEntries) throw new NenSealError('NEN_SEAL_LIMIT', 'nen: webhook replay store is full');
+      if (this.seen.size >= this.maxEntries) throw new NenSealError('NEN_SEAL_UNAVAILABLE', 'nen: webhook replay store is full');
     }
     this.seen.delete(key);
     this.seen.set(key, t + ttlMs);
@@ -49,7 +49,7 @@ export interface RedisSetClient {
 }
 
 export class RedisReplayStore implements ReplayStore {
-  constructor(private readonly redis: RedisSetClient, private readonly prefix = 'nen:webhook:') {}
+  constructor(private readonly redis: RedisSetClient, private readonly prefix = 'nen:') {}
 
   async claimOnce(key: string, ttlMs: number): Promise<boolean> {
     const r = await this.redis.set(this.prefix + key, '1', 'PX', Math.max(1, Math.ceil(ttlMs)), 'NX');

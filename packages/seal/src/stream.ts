@@ -102,6 +102,13 @@ export class PayloadEncryptor {
         this.nonce.next();
         this.pending.reset();
       }
+      if (this.pending.length === 0 && data.length - off > CHUNK_SIZE) {
+        // Zero-copy: a whole chunk with more data after it is a non-final chunk.
+        out.push(this.aead.seal(this.nonce.set(false), EMPTY, data.subarray(off, off + CHUNK_SIZE)));
+        this.nonce.next();
+        off += CHUNK_SIZE;
+        continue;
+      }
       off += this.pending.fill(data.subarray(off));
     }
   }
@@ -143,13 +150,18 @@ export class PayloadDecryptor {
     let off = 0;
     while (off < data.length) {
       if (this.sawLast) throw payloadError('trailing data after the final chunk');
+      if (this.pending.length === 0 && data.length - off >= ENC_CHUNK_SIZE) {
+        // Zero-copy: the whole chunk is in `data`.
+        this.fullChunk(data.subarray(off, off + ENC_CHUNK_SIZE), out);
+        off += ENC_CHUNK_SIZE;
+        continue;
+      }
       off += this.pending.fill(data.subarray(off));
-      if (this.pending.full) this.fullChunk(out);
+      if (this.pending.full) this.fullChunk(this.pending.view(), out);
     }
   }
 
-  private fullChunk(out: Uint8Array[]): void {
-    const chunk = this.pending.view();
+  private fullChunk(chunk: Uint8Array, out: Uint8Array[]): void {
     let pt = this.open(chunk, false);
     if (!pt) {
       pt = this.open(chunk, true);

@@ -94,7 +94,8 @@ export interface WebhookReceiverOptions {
   hmacSecret?: string;
   /** The pinned sender ML-DSA-65 public key (1952 bytes); when set, a valid signature is required. */
   senderPublicKey?: Uint8Array;
-  replayStore: ReplayStore;
+  /** Where webhook ids are claimed: a MemoryReplayStore, a RedisReplayStore, or the session store of @nen/server (`nen.store`). */
+  store: ReplayStore;
   toleranceSeconds?: number;
   maxBodyBytes?: number;
   /** Clock (ms), for tests. */
@@ -123,6 +124,7 @@ const STATUS: Partial<Record<SealErrorCode, number>> = {
   NEN_SEAL_WEBHOOK_REPLAY: 409,
   NEN_SEAL_WEBHOOK_BODY: 400,
   NEN_SEAL_LIMIT: 413,
+  NEN_SEAL_UNAVAILABLE: 503,
 };
 
 const refuse = (code: SealErrorCode, msg: string) => new NenSealError(code, `nen: webhook refused: ${msg}`);
@@ -176,7 +178,14 @@ async function verifyDelivery(o: WebhookReceiverOptions, request: Request): Prom
   if (Math.abs(now - timestamp) > tol) throw refuse('NEN_SEAL_WEBHOOK_TIMESTAMP', 'timestamp outside the accepted window');
   const body = await readBounded(request, o.maxBodyBytes ?? DEFAULT_MAX_BODY);
   checkSignatures(o, sig, signedContent(id, ts, body));
-  if (!(await o.replayStore.claimOnce(id, 2 * tol * 1000 + 1000))) throw refuse('NEN_SEAL_WEBHOOK_REPLAY', 'this webhook-id was already delivered');
+  let first: boolean;
+  try {
+    first = await o.store.claimOnce(`webhook:${id}`, 2 * tol * 1000 + 1000);
+  } catch (e) {
+    // Fail closed: without the store a replay cannot be ruled out.
+    throw new NenSealError('NEN_SEAL_UNAVAILABLE', 'nen: webhook replay store unavailable', { cause: e });
+  }
+  if (!first) throw refuse('NEN_SEAL_WEBHOOK_REPLAY', 'this webhook-id was already delivered');
   return { id, timestamp, body };
 }
 

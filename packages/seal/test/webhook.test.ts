@@ -11,6 +11,7 @@ import {
   MemoryReplayStore, NenSealError, createRedisReplayStore, generateWebhookSigningKey, sealWebhook, withNenWebhook,
   type SealedWebhook, type WebhookReceiverOptions,
 } from '../src/index.js';
+import { memoryStore } from '@nen/server';
 import { pqKeyPair } from './helpers.js';
 import { startRedis, type RedisServer } from './redis.js';
 
@@ -33,7 +34,7 @@ function route(extra: Partial<WebhookReceiverOptions> = {}) {
   const handler = withNenWebhook(async (p, ctx) => {
     runs.push(p.json());
     return { ok: true, id: ctx.id };
-  }, { identity: receiver.identity, hmacSecret: secret, replayStore: new MemoryReplayStore(), ...extra });
+  }, { identity: receiver.identity, hmacSecret: secret, store: new MemoryReplayStore(), ...extra });
   return { handler, runs };
 }
 
@@ -116,8 +117,21 @@ describe('withNenWebhook (receiver)', () => {
     expect(runs.length).toBe(1);
   });
 
+  it("uses @nen/server's session store (nen.store) for ids; a failing store refuses with 503", async () => {
+    const store = memoryStore();
+    const { handler, runs } = route({ store });
+    const w = await sealWebhook(payload, { recipients: receiver.recipient, hmacSecret: secret });
+    expect((await handler(toRequest(w))).status).toBe(200);
+    expect(await refusal(await handler(toRequest(w)))).toEqual({ status: 409, code: 'NEN_SEAL_WEBHOOK_REPLAY' });
+    await store.close();
+    const broken = route({ store: { claimOnce: () => Promise.reject(new Error('down')) } });
+    const w2 = await sealWebhook(payload, { recipients: receiver.recipient, hmacSecret: secret });
+    expect(await refusal(await broken.handler(toRequest(w2)))).toEqual({ status: 503, code: 'NEN_SEAL_UNAVAILABLE' });
+    expect(runs.length + broken.runs.length).toBe(1);
+  });
+
   it('needs at least one sender authentication', () => {
-    expect(() => withNenWebhook(() => null, { identity: receiver.identity, replayStore: new MemoryReplayStore() })).toThrow(NenSealError);
+    expect(() => withNenWebhook(() => null, { identity: receiver.identity, store: new MemoryReplayStore() })).toThrow(NenSealError);
   });
 });
 
@@ -128,7 +142,7 @@ describe('replay stores', () => {
     expect(await s.claimOnce('a', 100)).toBe(true);
     expect(await s.claimOnce('a', 100)).toBe(false);
     expect(await s.claimOnce('b', 100)).toBe(true);
-    await expect(s.claimOnce('c', 100)).rejects.toMatchObject({ code: 'NEN_SEAL_LIMIT' });
+    await expect(s.claimOnce('c', 100)).rejects.toMatchObject({ code: 'NEN_SEAL_UNAVAILABLE' });
     t = 101;
     expect(await s.claimOnce('c', 100)).toBe(true);
     expect(await s.claimOnce('a', 100)).toBe(true);
@@ -148,8 +162,8 @@ describe('replay stores', () => {
       const a = await createRedisReplayStore(redis.url);
       const b = await createRedisReplayStore(redis.url);
       try {
-        const r1 = route({ replayStore: a.store });
-        const r2 = route({ replayStore: b.store });
+        const r1 = route({ store: a.store });
+        const r2 = route({ store: b.store });
         for (let i = 0; i < 5; i++) {
           const w = await sealWebhook({ i }, { recipients: receiver.recipient, hmacSecret: secret });
           const statuses = (await Promise.all([r1.handler(toRequest(w)), r2.handler(toRequest(w))])).map((r) => r.status).sort();
