@@ -39,9 +39,11 @@
  */
 import { createHash } from 'node:crypto';
 import { Cluster, Redis } from 'ioredis';
-import { NenError, loadBackend, type Aead, type Backend } from '@nen/core';
+import { NenError, loadBackend, type Backend } from '@nen/core';
 import { NenConfigError } from '../keys.js';
 import { COMMIT_LUA, CREATE_LUA, UPDATE_LUA } from './redis-scripts.js';
+import { connectRedis } from './redis-connect.js';
+import { unwrap, wrap } from './redis-wrap.js';
 import { StoreUnavailableError, checkClaim, type CommitResult, type SessionRecord, type SessionStore } from './types.js';
 
 /** Something the store reports; never contains secret material. */
@@ -82,11 +84,6 @@ export interface RedisStoreOptions {
 
 /** Extra TTL beyond the logical expiry, so the script (not the key TTL) decides "expired". */
 const TTL_GRACE_MS = 1000;
-const WRAP_VERSION = 0x01;
-const WRAP_SALT_LENGTH = 16;
-const WRAP_LABEL = new TextEncoder().encode('nen/redis-wrap/v1');
-const ZERO_NONCE = new Uint8Array(12);
-const TAG_LENGTH = 16;
 const SESSION_ID = /^[A-Za-z0-9_-]{1,256}$/;
 const U64_LIMIT = 1n << 64n;
 /** SCAN calls per node in size(): bounds the loop. */
@@ -156,39 +153,7 @@ class RedisSessionStore implements SessionStore {
       this.#ownsClient = false;
     } else {
       this.#ownsClient = true;
-      const retry = (attempt: number) => Math.min(50 * 2 ** Math.min(attempt, 10), 2000);
-      const common = {
-        connectTimeout: timeout,
-        commandTimeout: timeout,
-        maxRetriesPerRequest: 0,
-        autoResendUnfulfilledCommands: false,
-      };
-      const url = options.url ?? process.env.REDIS_URL;
-      const seeds = options.clusterNodes?.length ? [...options.clusterNodes] : url?.includes(',') ? url.split(',').map((u) => u.trim()) : [];
-      if (seeds.length > 0) {
-        const parsed = seeds.map((u) => new URL(u));
-        const first = parsed[0]!;
-        const auth = {
-          ...(first.username ? { username: decodeURIComponent(first.username) } : {}),
-          ...(first.password ? { password: decodeURIComponent(first.password) } : {}),
-          ...(first.protocol === 'rediss:' ? { tls: {} } : {}),
-        };
-        this.#client = new Cluster(
-          parsed.map((u) => ({ host: u.hostname, port: Number(u.port || 6379) })),
-          {
-            enableOfflineQueue: false,
-            clusterRetryStrategy: retry,
-            retryDelayOnFailover: 100,
-            retryDelayOnClusterDown: 100,
-            retryDelayOnTryAgain: 100,
-            slotsRefreshTimeout: timeout,
-            redisOptions: { ...common, ...auth },
-          },
-        );
-      } else {
-        if (!url) throw new NenConfigError('nen: redisStore needs url, clusterNodes or client (or REDIS_URL in the environment)');
-        this.#client = new Redis(url, { ...common, enableOfflineQueue: false, retryStrategy: retry });
-      }
+      this.#client = connectRedis(options, timeout);
       this.#client.on('error', this.#onError);
       this.#client.on('ready', () => this.#log({ level: 'info', event: 'redis.ready', message: 'nen: session store connected' }));
       this.#client.on('reconnecting', () =>
@@ -490,51 +455,6 @@ function withDeadline<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
     timer.unref();
   });
   return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
-}
-
-function aadFor(id: string, epoch: number): Uint8Array {
-  const idBytes = new TextEncoder().encode(id);
-  const out = new Uint8Array(WRAP_LABEL.length + 1 + idBytes.length + 8);
-  out.set(WRAP_LABEL, 0);
-  out[WRAP_LABEL.length] = idBytes.length;
-  out.set(idBytes, WRAP_LABEL.length + 1);
-  new DataView(out.buffer).setBigUint64(out.length - 8, BigInt(epoch));
-  return out;
-}
-
-function withWrapAead<T>(backend: Backend, wrapKey: Uint8Array, salt: Uint8Array, f: (aead: Aead) => T): T {
-  const prk = backend.hkdfExtract(salt, wrapKey);
-  const key = backend.hkdfExpand(prk, WRAP_LABEL, 32);
-  prk.fill(0);
-  const aead = backend.createAead(key);
-  key.fill(0);
-  try {
-    return f(aead);
-  } finally {
-    aead.dispose();
-  }
-}
-
-/** 0x01 || salt(16) || ChaCha20-Poly1305(K, 0^12, aad, secret). */
-function wrap(backend: Backend, wrapKey: Uint8Array, id: string, epoch: number, secret: Uint8Array): Uint8Array {
-  const salt = backend.randomBytes(WRAP_SALT_LENGTH);
-  const sealed = withWrapAead(backend, wrapKey, salt, (aead) => aead.seal(ZERO_NONCE, aadFor(id, epoch), secret));
-  const out = new Uint8Array(1 + WRAP_SALT_LENGTH + sealed.length);
-  out[0] = WRAP_VERSION;
-  out.set(salt, 1);
-  out.set(sealed, 1 + WRAP_SALT_LENGTH);
-  return out;
-}
-
-/** The secret, or null when the wrapped value does not authenticate (fails closed). */
-function unwrap(backend: Backend, wrapKey: Uint8Array, id: string, epoch: number, wrapped: Uint8Array): Uint8Array | null {
-  if (wrapped.length < 1 + WRAP_SALT_LENGTH + TAG_LENGTH || wrapped[0] !== WRAP_VERSION || !Number.isSafeInteger(epoch) || epoch < 0) return null;
-  const salt = wrapped.subarray(1, 1 + WRAP_SALT_LENGTH);
-  try {
-    return withWrapAead(backend, wrapKey, salt, (aead) => aead.open(ZERO_NONCE, aadFor(id, epoch), wrapped.subarray(1 + WRAP_SALT_LENGTH)));
-  } catch {
-    return null;
-  }
 }
 
 /** Invalid arguments from the caller (a bug above the store, never wire input): NEN_BAD_INPUT. */

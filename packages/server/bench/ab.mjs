@@ -1,0 +1,131 @@
+#!/usr/bin/env node
+/**
+ * A/B of the server's per-request and per-handshake cost, in ONE process: this package's build
+ * (dist/) against a baseline build of @nen/server (with its own @nen/core), batches interleaved in
+ * alternating order so drift and JIT warm-up hit both sides alike.
+ *
+ * Measured, in-process on real Request objects with the memory store and the 'auto' backend:
+ *  - withNen around a JSON echo handler, 1 KB and 100 KB, vs the same handler unwrapped;
+ *  - the handshake route (pinned X-Wing): Request → ServerHello Response.
+ *
+ * Usage: node bench/ab.mjs --baseline <dir of a built @nen/server> [--quick] [--json out.json]
+ * (build a baseline: `git archive <rev> packages/core packages/server | tar -x -C /tmp/base`, run
+ * tsc -p tsconfig.build.json in both, link base/packages/server/node_modules/@nen/core to base's core).
+ * Figures are medians of batches; compare within one run only.
+ */
+import { writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { KEM_ID, SessionKeys, clientHandshakeStart, formatRequestHeader, loadBackend, parseServerKeyPin, requestAad, sealMessage, toBase64Url } from '@nen/core';
+
+const arg = (name) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
+const quick = process.argv.includes('--quick');
+const baseDir = arg('--baseline');
+if (!baseDir) throw new Error('usage: node bench/ab.mjs --baseline <dir of a built @nen/server>');
+const sides = {
+  baseline: await import(pathToFileURL(join(resolve(baseDir), 'dist/index.js')).href),
+  current: await import(pathToFileURL(resolve(import.meta.dirname, '../dist/index.js')).href),
+};
+const now = () => performance.now();
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const fmt = (x) => (x >= 100 ? x.toFixed(0) : x.toFixed(1));
+const SEED = `k1:${toBase64Url(new Uint8Array(32).fill(5))}`;
+
+/** Median µs per call for each named case; batches interleaved in alternating order. */
+async function interleaved(cases, { batches = quick ? 7 : 21, perBatch }) {
+  const names = Object.keys(cases);
+  const per = Object.fromEntries(names.map((n) => [n, []]));
+  for (const n of names) {
+    await cases[n].setup(perBatch);
+    for (let i = 0; i < perBatch; i++) await cases[n].run(i); // warm-up
+  }
+  for (let b = 0; b < batches; b++) {
+    for (const n of b % 2 ? [...names].reverse() : names) {
+      await cases[n].setup(perBatch);
+      const t0 = now();
+      for (let i = 0; i < perBatch; i++) await cases[n].run(i);
+      per[n].push(((now() - t0) * 1000) / perBatch);
+    }
+  }
+  return Object.fromEntries(names.map((n) => [n, median(per[n])]));
+}
+
+const backend = await loadBackend('auto');
+const results = { env: { node: process.version, cpu: os.cpus()[0]?.model, cores: os.cpus().length, date: new Date().toISOString() } };
+
+// ---------------------------------------------------------------- withNen
+const instances = {};
+for (const [side, mod] of Object.entries(sides)) {
+  const nen = mod.createNen({ backend: 'auto', store: mod.memoryStore({ shared: false }), serverKeys: SEED, logger: () => {}, handshakeRateLimit: 0 });
+  const pin = (await nen.publicKeys())[0].pin;
+  const c = clientHandshakeStart(backend, { pin: parseServerKeyPin(pin) });
+  const hs = await nen.routes.POST(new Request('http://127.0.0.1/api/nen/handshake', { method: 'POST', headers: { 'content-type': 'application/nen-handshake' }, body: c.hello }));
+  const r = c.finish(new Uint8Array(await hs.arrayBuffer()));
+  instances[side] = { nen, pin, r, keys: new SessionKeys(backend, r.secret, 0), seq: 1n, wrapped: nen.withNen(async (_req, _ctx, body) => Response.json(body)) };
+}
+const plainHandler = async (req) => Response.json(JSON.parse(new TextDecoder().decode(new Uint8Array(await req.arrayBuffer()))));
+for (const size of [1024, 100 * 1024]) {
+  const json = new TextEncoder().encode(JSON.stringify({ data: 'x'.repeat(size - 12) }));
+  const cases = {};
+  let plainReqs = [];
+  cases.plain = {
+    setup: (n) => {
+      plainReqs = Array.from({ length: n }, () => new Request('http://127.0.0.1/api/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: json }));
+    },
+    run: async (i) => {
+      await (await plainHandler(plainReqs[i])).arrayBuffer();
+    },
+  };
+  for (const [side, x] of Object.entries(instances)) {
+    let reqs = [];
+    cases[side] = {
+      setup: (n) => {
+        reqs = Array.from({ length: n }, () => {
+          const meta = { sessionId: x.r.sessionId, epoch: 0, seq: x.seq++, timestamp: Date.now(), flags: 0 };
+          const sealed = sealMessage(x.keys.c2s, x.keys.c2sIv, meta.seq, requestAad(meta, 'POST', '/api/echo', 'application/json'), json);
+          return new Request('http://127.0.0.1/api/echo', { method: 'POST', headers: { nen: formatRequestHeader(meta), 'nen-type': 'application/json', 'content-type': 'application/nen' }, body: sealed });
+        });
+      },
+      run: async (i) => {
+        const res = await x.wrapped(reqs[i], {});
+        if (res.status !== 200) throw new Error(`${side}: status ${res.status} ${res.headers.get('nen-error')}`);
+        await res.arrayBuffer();
+      },
+    };
+  }
+  const us = await interleaved(cases, { perBatch: size > 10_000 ? 64 : 256 });
+  results[`withNen/${size}`] = { plainUs: us.plain, baselineUs: us.baseline, currentUs: us.current, baselineAddedUs: us.baseline - us.plain, currentAddedUs: us.current - us.plain };
+  console.log(`withNen ${String(size).padStart(6)} B: plain ${fmt(us.plain)} µs | baseline ${fmt(us.baseline)} µs (+${fmt(us.baseline - us.plain)}) | current ${fmt(us.current)} µs (+${fmt(us.current - us.plain)})`);
+}
+
+// ---------------------------------------------------------------- handshake route
+{
+  const hellos = Array.from({ length: 400 }, () => clientHandshakeStart(backend, { pin: parseServerKeyPin(instances.current.pin) }).hello);
+  const cases = {};
+  for (const [side, x] of Object.entries(instances)) {
+    let reqs = [];
+    let k = 0;
+    cases[side] = {
+      setup: (n) => {
+        reqs = Array.from({ length: n }, () => new Request('http://127.0.0.1/api/nen/handshake', { method: 'POST', headers: { 'content-type': 'application/nen-handshake' }, body: hellos[k++ % hellos.length] }));
+      },
+      run: async (i) => {
+        const res = await x.nen.routes.POST(reqs[i]);
+        if (res.status !== 200) throw new Error(`${side}: handshake ${res.status}`);
+        await res.arrayBuffer();
+      },
+    };
+  }
+  const us = await interleaved(cases, { perBatch: 40, batches: quick ? 5 : 11 });
+  results['handshake/xwing/pinned'] = { baselineUs: us.baseline, currentUs: us.current };
+  console.log(`handshake route (X-Wing, pinned): baseline ${fmt(us.baseline)} µs | current ${fmt(us.current)} µs`);
+}
+
+for (const x of Object.values(instances)) {
+  x.keys.dispose();
+  await x.nen.close();
+}
+const out = arg('--json');
+if (out) writeFileSync(out, JSON.stringify(results, null, 2));
+console.log(`\n${results.env.cpu}, ${results.env.cores} cores, Node ${results.env.node}. Medians of interleaved batches.`);

@@ -1,0 +1,61 @@
+/**
+ * Session secrets at rest in Redis (see ./redis.ts): each write wraps the secret with
+ * ChaCha20-Poly1305 (RFC 8439) under K = HKDF-SHA256(salt, wrapKey, "nen/redis-wrap/v1", 32)
+ * (RFC 5869) with a fresh 16-byte salt, nonce 0^12 (each K seals exactly one message), AAD =
+ * label || len(id) || id || u64 epoch. Stored form: 0x01 || salt || ciphertext || tag.
+ *
+ * Pitfall: a value that does not authenticate (tampered, moved to another session or epoch, wrong
+ * wrapKey) unwraps to null: the caller fails closed (the session reads as unknown).
+ */
+import type { Aead, Backend } from '@nen/core';
+
+const WRAP_VERSION = 0x01;
+const WRAP_SALT_LENGTH = 16;
+const WRAP_LABEL = new TextEncoder().encode('nen/redis-wrap/v1');
+const ZERO_NONCE = new Uint8Array(12);
+const TAG_LENGTH = 16;
+
+function aadFor(id: string, epoch: number): Uint8Array {
+  const idBytes = new TextEncoder().encode(id);
+  const out = new Uint8Array(WRAP_LABEL.length + 1 + idBytes.length + 8);
+  out.set(WRAP_LABEL, 0);
+  out[WRAP_LABEL.length] = idBytes.length;
+  out.set(idBytes, WRAP_LABEL.length + 1);
+  new DataView(out.buffer).setBigUint64(out.length - 8, BigInt(epoch));
+  return out;
+}
+
+function withWrapAead<T>(backend: Backend, wrapKey: Uint8Array, salt: Uint8Array, f: (aead: Aead) => T): T {
+  const prk = backend.hkdfExtract(salt, wrapKey);
+  const key = backend.hkdfExpand(prk, WRAP_LABEL, 32);
+  prk.fill(0);
+  const aead = backend.createAead(key);
+  key.fill(0);
+  try {
+    return f(aead);
+  } finally {
+    aead.dispose();
+  }
+}
+
+/** 0x01 || salt(16) || ChaCha20-Poly1305(K, 0^12, aad, secret). */
+export function wrap(backend: Backend, wrapKey: Uint8Array, id: string, epoch: number, secret: Uint8Array): Uint8Array {
+  const salt = backend.randomBytes(WRAP_SALT_LENGTH);
+  const sealed = withWrapAead(backend, wrapKey, salt, (aead) => aead.seal(ZERO_NONCE, aadFor(id, epoch), secret));
+  const out = new Uint8Array(1 + WRAP_SALT_LENGTH + sealed.length);
+  out[0] = WRAP_VERSION;
+  out.set(salt, 1);
+  out.set(sealed, 1 + WRAP_SALT_LENGTH);
+  return out;
+}
+
+/** The secret, or null when the wrapped value does not authenticate (fails closed). */
+export function unwrap(backend: Backend, wrapKey: Uint8Array, id: string, epoch: number, wrapped: Uint8Array): Uint8Array | null {
+  if (wrapped.length < 1 + WRAP_SALT_LENGTH + TAG_LENGTH || wrapped[0] !== WRAP_VERSION || !Number.isSafeInteger(epoch) || epoch < 0) return null;
+  const salt = wrapped.subarray(1, 1 + WRAP_SALT_LENGTH);
+  try {
+    return withWrapAead(backend, wrapKey, salt, (aead) => aead.open(ZERO_NONCE, aadFor(id, epoch), wrapped.subarray(1 + WRAP_SALT_LENGTH)));
+  } catch {
+    return null;
+  }
+}
