@@ -1,0 +1,390 @@
+/**
+ * The server's answers that PROTOCOL.md states for an independent implementer (issue 10, item 3),
+ * checked with a minimal client built only from the wire codec (handshake, AAD, AEAD, records),
+ * as an implementation in another language would be, against real `createNen()` route handlers:
+ *  - every 400 (and the other pre-handler errors) with its `nen-error` code, and the error format;
+ *  - the lifetime the server grants for a requested 0 / smaller / larger lifetime;
+ *  - `status` and `keys`: field names, JSON types and units;
+ *  - HEAD and null-body responses: content type, `nen-body`, empty body;
+ *  - rotate sent under the previous epoch during the grace period;
+ *  - the confidential query reaches the handler raw; streamed uploads: which routes take them,
+ *    how the handler reads them, and what a missing final record gives.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  type Backend,
+  KEM_ID,
+  KEM_SIZES,
+  RecordSealer,
+  SessionKeys,
+  clientHandshakeStart,
+  decodeHeaderRecord,
+  encodeClientHello,
+  formatRequestHeader,
+  fromBase64Url,
+  loadBackend,
+  nextEpochSecret,
+  openMessage,
+  packConfidentialQuery,
+  parseServerKeyPin,
+  requestAad,
+  responseAad,
+  sealMessage,
+  toBase64Url,
+} from '@nen/core';
+import { createNen, memoryStore, type Nen } from '../src/index.js';
+
+const SEED = toBase64Url(new Uint8Array(32).map((_, i) => i + 1));
+const ORIGIN = 'http://127.0.0.1:3000';
+const enc = new TextEncoder();
+const dec = new TextDecoder();
+
+interface Session {
+  id: Uint8Array;
+  sid: string;
+  epoch: number;
+  keys: SessionKeys;
+  secret: Uint8Array;
+  seq: bigint;
+  lifetime: number;
+  idle: number;
+  serverTime: number;
+}
+
+interface Server {
+  be: Backend;
+  nen: Nen;
+  pin: string;
+  clock: { now: number };
+  route: (r: Request) => Promise<Response>;
+  streamRoute: (r: Request) => Promise<Response>;
+  runs: { n: number };
+  seen: { url: string; body: string; error: string | null }[];
+}
+
+async function server(extra: Parameters<typeof createNen>[0] = {}): Promise<Server> {
+  const be = await loadBackend('noble');
+  const clock = { now: 1_767_225_600_000 };
+  const nen = createNen({ backend: be, store: memoryStore({ shared: false }), serverKeys: `k1:${SEED}`, handshakeRateLimit: 0, now: () => clock.now, logger: () => {}, sessionTtlSeconds: 600, idleTimeoutSeconds: 120, ...extra });
+  const pin = (await nen.publicKeys())[0]!.pin;
+  const runs = { n: 0 };
+  const seen: Server['seen'] = [];
+  const handler = nen.withNen(async (req: Request, _c: unknown, body: unknown) => {
+    runs.n++;
+    if (body instanceof ReadableStream) {
+      // A streamed upload: the handler reads plaintext chunks; a broken upload errors the stream.
+      let text = '';
+      try {
+        const reader = (body as ReadableStream<Uint8Array>).getReader();
+        for (let r = await reader.read(); !r.done; r = await reader.read()) text += dec.decode(r.value, { stream: true });
+      } catch (e) {
+        seen.push({ url: req.url, body: text, error: (e as { code?: string }).code ?? String(e) });
+        throw e;
+      }
+      seen.push({ url: req.url, body: text, error: null });
+      return { got: text };
+    }
+    seen.push({ url: req.url, body: '', error: null });
+    if (req.method === 'DELETE') return new Response(null, { status: 204 });
+    return { url: req.url };
+  });
+  const streamRoute = nen.withNenStream(async function* () {
+    runs.n++;
+    yield 'data: x\n\n';
+  });
+  return { be, nen, pin, clock, route: (r) => handler(r, {}), streamRoute: (r) => streamRoute(r, {}), runs, seen };
+}
+
+async function handshake(s: Server, o: { lifetime?: number; pinned?: boolean } = {}): Promise<Session> {
+  const st = clientHandshakeStart(s.be, { ...(o.pinned === false ? { kem: KEM_ID.XWING } : { pin: parseServerKeyPin(s.pin) }), lifetime: o.lifetime ?? 0 });
+  const res = await s.nen.routes.POST(new Request(`${ORIGIN}/api/nen/handshake`, { method: 'POST', headers: { 'content-type': 'application/nen-handshake' }, body: st.hello as Uint8Array<ArrayBuffer> }));
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toBe('application/nen-handshake');
+  const r = st.finish(new Uint8Array(await res.arrayBuffer()));
+  return { id: r.sessionId, sid: toBase64Url(r.sessionId), epoch: 0, keys: new SessionKeys(s.be, r.secret, 0), secret: r.secret, seq: 0n, lifetime: r.lifetime, idle: r.idleTimeout, serverTime: r.serverTime };
+}
+
+interface Sealed {
+  request: Request;
+  seq: bigint;
+  epoch: number;
+}
+
+/** A sealed request as PROTOCOL.md §5 builds it (the path + query is `target`, already canonical here). */
+function seal(s: Server, ses: Session, method: string, target: string, o: { type?: string; body?: Uint8Array; flags?: number; query?: string; headers?: Record<string, string>; stream?: Uint8Array[] | 'no-final' | 'partial-first'; seq?: bigint } = {}): Sealed {
+  const seq = o.seq ?? ++ses.seq;
+  const flags = o.flags ?? 0;
+  const meta = { sessionId: ses.id, epoch: ses.epoch, seq, timestamp: s.clock.now, flags };
+  const type = o.type ?? '';
+  const aad = requestAad(meta, method, target, type);
+  const headers: Record<string, string> = { nen: formatRequestHeader(meta), ...(type ? { 'nen-type': type } : {}) };
+  let body: BodyInit | undefined;
+  let duplex = false;
+  if (o.stream) {
+    const sealer = new RecordSealer(ses.keys.c2s, ses.keys.c2sIv, seq, aad);
+    const chunks = o.stream === 'no-final' ? [enc.encode('part one ')] : o.stream === 'partial-first' ? [] : o.stream;
+    const parts = chunks.map((c) => sealer.seal(c, false));
+    if (o.stream === 'partial-first') parts.push(sealer.seal(enc.encode('abc'), false).subarray(0, 10));
+    else if (o.stream !== 'no-final') parts.push(sealer.seal(new Uint8Array(0), true));
+    body = new ReadableStream<Uint8Array>({
+      start(c) {
+        for (const p of parts) c.enqueue(p);
+        c.close();
+      },
+    });
+    duplex = true;
+    headers['content-type'] = 'application/nen-stream';
+  } else {
+    const plain = o.query !== undefined ? packConfidentialQuery(o.query, o.body ?? new Uint8Array(0)) : (o.body ?? new Uint8Array(0));
+    const record = sealMessage(ses.keys.c2s, ses.keys.c2sIv, seq, aad, plain);
+    if (method === 'GET' || method === 'HEAD') headers['nen-body'] = toBase64Url(record);
+    else {
+      headers['content-type'] = 'application/nen';
+      body = record as Uint8Array<ArrayBuffer>;
+    }
+  }
+  const init: RequestInit & { duplex?: 'half' } = { method, headers: { ...headers, ...o.headers }, ...(body !== undefined ? { body } : {}), ...(duplex ? { duplex: 'half' } : {}) };
+  return { request: new Request(`${ORIGIN}${target}`, init), seq, epoch: ses.epoch };
+}
+
+/** Opens a sealed (non-stream) response as PROTOCOL.md §5.2 says a client must. */
+async function open(ses: Session, sent: Sealed, res: Response): Promise<{ status: number; type: string; plain: Uint8Array; flags: number }> {
+  const m = /^1\.([0-9])$/.exec(res.headers.get('nen') ?? '');
+  expect(m, `sealed response, got ${res.status} ${res.headers.get('nen-error')}`).not.toBeNull();
+  const flags = Number(m![1]);
+  const type = res.headers.get('nen-type') ?? '';
+  const hb = res.headers.get('nen-body');
+  const record = hb !== null ? decodeHeaderRecord(hb)! : new Uint8Array(await res.arrayBuffer());
+  expect(sent.epoch).toBe(ses.epoch); // a response is sealed under the keys of its request's epoch
+  const aad = responseAad(ses.id, sent.epoch, sent.seq, res.status, flags, type);
+  return { status: res.status, type, flags, plain: openMessage(ses.keys.s2c, ses.keys.s2cIv, sent.seq, aad, record) };
+}
+
+async function openJson(ses: Session, sent: Sealed, res: Response): Promise<Record<string, unknown>> {
+  const r = await open(ses, sent, res);
+  expect(r.type).toBe('application/json');
+  return JSON.parse(dec.decode(r.plain)) as Record<string, unknown>;
+}
+
+/** An unauthenticated protocol error (PROTOCOL.md §7). */
+async function wireError(res: Response): Promise<{ status: number; code: string | null }> {
+  const code = res.headers.get('nen-error');
+  expect(res.headers.get('content-type')).toBe('application/json');
+  expect(res.headers.get('nen')).toBeNull();
+  const body = (await res.json()) as { error: { code: string; message: string } };
+  expect(body.error.code).toBe(code);
+  expect(body.error.message).toMatch(/^nen: /);
+  return { status: res.status, code };
+}
+
+describe('PROTOCOL.md answers for an independent implementer', () => {
+  it('every pre-handler 400 has its code (and 401/409/413/415 around it)', async () => {
+    const s = await server();
+    const ses = await handshake(s);
+    const cases: [string, () => Request, number, string][] = [
+      ['no nen header', () => new Request(`${ORIGIN}/api/x`, { method: 'POST', body: 'x' }), 400, 'NEN_NOT_ENCRYPTED'],
+      ['nen header with 5 fields', () => new Request(`${ORIGIN}/api/x`, { method: 'POST', headers: { nen: `1.${ses.sid}.0.1.1`, 'content-type': 'application/nen' }, body: new Uint8Array(16) }), 400, 'NEN_MALFORMED'],
+      ['nen header version 2', () => new Request(`${ORIGIN}/api/x`, { method: 'POST', headers: { nen: `2.${ses.sid}.0.1.${s.clock.now}.0`, 'content-type': 'application/nen' }, body: new Uint8Array(16) }), 400, 'NEN_UNSUPPORTED_VERSION'],
+      ['leading zero in a number', () => new Request(`${ORIGIN}/api/x`, { method: 'POST', headers: { nen: `1.${ses.sid}.00.1.${s.clock.now}.0`, 'content-type': 'application/nen' }, body: new Uint8Array(16) }), 400, 'NEN_MALFORMED'],
+      ['unknown flag bit', () => new Request(`${ORIGIN}/api/x`, { method: 'POST', headers: { nen: `1.${ses.sid}.0.1.${s.clock.now}.16`, 'content-type': 'application/nen' }, body: new Uint8Array(16) }), 400, 'NEN_MALFORMED'],
+      ['timestamp 31 s off', () => new Request(`${ORIGIN}/api/x`, { method: 'POST', headers: { nen: `1.${ses.sid}.0.1.${s.clock.now - 31_000}.0`, 'content-type': 'application/nen' }, body: new Uint8Array(16) }), 401, 'NEN_TIMESTAMP'],
+      ['CONFIDENTIAL_QUERY with a query in the URL', () => seal(s, ses, 'GET', '/api/x?a=1', { flags: 2, query: 'a=1' }).request, 400, 'NEN_MALFORMED'],
+      ['nen-type longer than 256 bytes', () => seal(s, ses, 'POST', '/api/x', { type: `text/${'a'.repeat(252)}` }).request, 400, 'NEN_MALFORMED'],
+      ['GET without nen-body', () => new Request(`${ORIGIN}/api/x`, { headers: { nen: `1.${ses.sid}.0.90.${s.clock.now}.0` } }), 400, 'NEN_MALFORMED'],
+      ['nen-body not base64url', () => new Request(`${ORIGIN}/api/x`, { headers: { nen: `1.${ses.sid}.0.91.${s.clock.now}.0`, 'nen-body': 'ab+/' } }), 400, 'NEN_MALFORMED'],
+      ['STREAM flag on GET', () => new Request(`${ORIGIN}/api/x`, { headers: { nen: `1.${ses.sid}.0.92.${s.clock.now}.4`, 'nen-body': 'AAAAAAAAAAAAAAAAAAAAAA' } }), 400, 'NEN_MALFORMED'],
+      ['wrong content type', () => seal(s, ses, 'POST', '/api/x', { headers: { 'content-type': 'application/json' } }).request, 415, 'NEN_CONTENT_TYPE'],
+      ['STREAM flag with application/nen', () => seal(s, ses, 'POST', '/api/x', { flags: 4 }).request, 415, 'NEN_CONTENT_TYPE'],
+      ['invalid content-length', () => new Request(`${ORIGIN}/api/x`, { method: 'POST', headers: { nen: `1.${ses.sid}.0.93.${s.clock.now}.0`, 'content-type': 'application/nen', 'content-length': '-1' }, body: new Uint8Array(16) }), 400, 'NEN_MALFORMED'],
+      ['sealed body shorter than the tag', () => new Request(`${ORIGIN}/api/x`, { method: 'POST', headers: { nen: `1.${ses.sid}.0.94.${s.clock.now}.0`, 'content-type': 'application/nen' }, body: new Uint8Array(15) }), 400, 'NEN_MALFORMED'],
+      ['unknown session', () => new Request(`${ORIGIN}/api/x`, { method: 'POST', headers: { nen: `1.${'A'.repeat(22)}.0.1.${s.clock.now}.0`, 'content-type': 'application/nen' }, body: new Uint8Array(16) }), 401, 'NEN_SESSION_UNKNOWN'],
+      ['epoch that was never current', () => new Request(`${ORIGIN}/api/x`, { method: 'POST', headers: { nen: `1.${ses.sid}.1.95.${s.clock.now}.0`, 'content-type': 'application/nen' }, body: new Uint8Array(16) }), 401, 'NEN_SESSION_UNKNOWN'],
+      ['tag does not verify', () => new Request(`${ORIGIN}/api/x`, { method: 'POST', headers: { nen: `1.${ses.sid}.0.96.${s.clock.now}.0`, 'content-type': 'application/nen' }, body: new Uint8Array(16) }), 401, 'NEN_AUTH_FAILED'],
+      ['confidential-query envelope shorter than its u16 length', () => seal(s, ses, 'POST', '/api/x', { flags: 2, body: new Uint8Array([0]) }).request, 400, 'NEN_MALFORMED'],
+      ['confidential query that is not UTF-8', () => seal(s, ses, 'POST', '/api/x', { flags: 2, body: new Uint8Array([0, 1, 0xff]) }).request, 400, 'NEN_MALFORMED'],
+      ['COMPRESSED body that is not raw deflate', () => seal(s, ses, 'POST', '/api/x', { flags: 1, body: new Uint8Array([0xff, 0xff, 0xff]) }).request, 400, 'NEN_MALFORMED'],
+      ['application/json plaintext that is not JSON', () => seal(s, ses, 'POST', '/api/x', { type: 'application/json', body: enc.encode('{nope') }).request, 400, 'NEN_BAD_JSON'],
+      ['body over the limit', () => seal(s, ses, 'POST', '/api/x', { body: new Uint8Array(4 * 1024 * 1024 + 1) }).request, 413, 'NEN_TOO_LARGE'],
+    ];
+    for (const [name, req, status, code] of cases) {
+      const res = await s.route(req());
+      expect(await wireError(res), name).toEqual({ status, code });
+    }
+    expect(s.runs.n).toBe(0);
+    // A replayed sequence number.
+    const first = seal(s, ses, 'POST', '/api/x');
+    const again = first.request.clone();
+    expect((await s.route(first.request)).status).toBe(200);
+    expect(await wireError(await s.route(again))).toEqual({ status: 409, code: 'NEN_REPLAY' });
+    await s.nen.close();
+  });
+
+  it('handshake errors: 400 with NEN_MALFORMED / NEN_UNSUPPORTED_VERSION / NEN_UNSUPPORTED_KEM / NEN_UNKNOWN_KEY_ID, 415, 413', async () => {
+    const s = await server();
+    const good = clientHandshakeStart(s.be, { pin: parseServerKeyPin(s.pin) }).hello;
+    const pk = good.subarray(8, 8 + KEM_SIZES[KEM_ID.XWING].publicKey);
+    const mlkemPk = clientHandshakeStart(s.be, { kem: KEM_ID.MLKEM768 }).hello.subarray(8);
+    const post = (body: Uint8Array, type = 'application/nen-handshake') => s.nen.routes.POST(new Request(`${ORIGIN}/api/nen/handshake`, { method: 'POST', headers: { 'content-type': type }, body: body as Uint8Array<ArrayBuffer> }));
+    const withByte = (i: number, v: number) => {
+      const b = good.slice();
+      b[i] = v;
+      return b;
+    };
+    const cases: [string, Uint8Array, number, string, string?][] = [
+      ['too short', good.subarray(0, 7), 400, 'NEN_MALFORMED'],
+      ['one trailing byte', new Uint8Array([...good, 0]), 400, 'NEN_MALFORMED'],
+      ['version 2', withByte(0, 2), 400, 'NEN_UNSUPPORTED_VERSION'],
+      ['KEM 0x6400', withByte(2, 0x00), 400, 'NEN_UNSUPPORTED_KEM'],
+      ['reserved flag bit', withByte(3, 3), 400, 'NEN_MALFORMED'],
+      ['kid with a "."', encodeClientHello({ version: 1, kem: KEM_ID.XWING, flags: 1, lifetime: 0, pkEph: pk, kid: 'k.1', encStatic: new Uint8Array(1120) }), 400, 'NEN_MALFORMED'],
+      ['unknown kid', encodeClientHello({ version: 1, kem: KEM_ID.XWING, flags: 1, lifetime: 0, pkEph: pk, kid: 'k2', encStatic: new Uint8Array(1120) }), 400, 'NEN_UNKNOWN_KEY_ID'],
+      ['kid of another KEM', encodeClientHello({ version: 1, kem: KEM_ID.MLKEM768, flags: 1, lifetime: 0, pkEph: mlkemPk, kid: 'k1', encStatic: new Uint8Array(1088) }), 400, 'NEN_UNSUPPORTED_KEM'],
+      ['wrong content type', good, 415, 'NEN_CONTENT_TYPE', 'application/octet-stream'],
+      ['over 4096 bytes', new Uint8Array(4097), 413, 'NEN_TOO_LARGE'],
+    ];
+    for (const [name, body, status, code, type] of cases) expect(await wireError(await post(body, type)), name).toEqual({ status, code });
+    expect(await wireError(await s.nen.routes.GET(new Request(`${ORIGIN}/api/nen/handshake`)))).toEqual({ status: 405, code: 'NEN_METHOD_NOT_ALLOWED' });
+    expect(await wireError(await s.nen.routes.POST(new Request(`${ORIGIN}/api/nen/nope`, { method: 'POST' })))).toEqual({ status: 404, code: 'NEN_NOT_FOUND' });
+    await s.nen.close();
+  });
+
+  it('lifetime: 0 asks for the server maximum; a smaller value is granted as is; a larger one is capped', async () => {
+    const s = await server({ sessionTtlSeconds: 600 });
+    expect((await handshake(s, { lifetime: 0 })).lifetime).toBe(600);
+    expect((await handshake(s, { lifetime: 60 })).lifetime).toBe(60);
+    expect((await handshake(s, { lifetime: 0xffffffff })).lifetime).toBe(600);
+    const ses = await handshake(s, { lifetime: 60 });
+    const sent = seal(s, ses, 'POST', '/api/nen/status');
+    const st = await openJson(ses, sent, await s.nen.routes.POST(sent.request));
+    expect(st.expiresAt).toBe(ses.serverTime + 60_000);
+    await s.nen.close();
+  });
+
+  it('status and keys: field names, JSON types and units', async () => {
+    const s = await server({ idleTimeoutSeconds: 120 });
+    const ses = await handshake(s);
+    s.clock.now += 5000;
+    const sent = seal(s, ses, 'GET', '/api/nen/status');
+    const res = await s.nen.routes.GET(sent.request);
+    expect(res.headers.get('content-type')).toBe('application/nen');
+    const st = await openJson(ses, sent, res);
+    expect(Object.keys(st).sort()).toEqual(['epoch', 'expiresAt', 'id', 'idleTimeoutSeconds', 'kem', 'keyId', 'lastSeenAt', 'serverTime'].sort());
+    expect(st).toEqual({
+      id: ses.sid, // 22 base64url characters
+      epoch: 0,
+      expiresAt: ses.serverTime + 600_000, // ms since the Unix epoch: handshake time + lifetime
+      idleTimeoutSeconds: 120, // seconds
+      lastSeenAt: s.clock.now, // ms: this request's commit
+      kem: 'xwing',
+      keyId: 'k1',
+      serverTime: s.clock.now, // ms
+    });
+    expect(st.id).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    const unpinned = await handshake(s, { pinned: false });
+    const sent2 = seal(s, unpinned, 'POST', '/api/nen/status');
+    expect(await openJson(unpinned, sent2, await s.nen.routes.POST(sent2.request))).toMatchObject({ kem: 'xwing', keyId: null });
+
+    const keys = await s.nen.routes.GET(new Request(`${ORIGIN}/api/nen/keys`));
+    expect(keys.status).toBe(200);
+    expect(keys.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(keys.headers.get('nen')).toBeNull();
+    const body = (await keys.json()) as { keys: { kid: string; kem: string; publicKey: string; pin: string }[] };
+    expect(body.keys).toHaveLength(1);
+    const k = body.keys[0]!;
+    expect(Object.keys(k).sort()).toEqual(['kem', 'kid', 'pin', 'publicKey']);
+    expect(k.kid).toBe('k1');
+    expect(k.kem).toBe('xwing');
+    expect(fromBase64Url(k.publicKey)?.length).toBe(1216);
+    expect(k.pin).toBe(`${k.kid}:${k.publicKey}`);
+    await s.nen.close();
+  });
+
+  it('HEAD and null-body responses: content-type application/nen, the record in nen-body, an empty body', async () => {
+    const s = await server();
+    const ses = await handshake(s);
+    const head = seal(s, ses, 'HEAD', '/api/x');
+    const r1 = await s.route(head.request);
+    expect(r1.status).toBe(200);
+    expect(r1.headers.get('content-type')).toBe('application/nen');
+    expect(r1.headers.get('nen-body')).not.toBeNull();
+    expect(r1.body).toBeNull();
+    expect((await open(ses, head, r1)).type).toBe('application/json'); // the GET body's type, bound; body not sent
+    const del = seal(s, ses, 'DELETE', '/api/x');
+    const r2 = await s.route(del.request);
+    expect(r2.status).toBe(204);
+    expect(r2.headers.get('content-type')).toBe('application/nen');
+    expect(r2.headers.get('nen-type')).toBeNull();
+    expect(r2.body).toBeNull();
+    const o = await open(ses, del, r2);
+    expect(o.plain.length).toBe(0);
+    await s.nen.close();
+  });
+
+  it('rotate sent under the previous epoch during the grace period: 401 NEN_SESSION_UNKNOWN, its sequence number consumed', async () => {
+    const s = await server({ rotateGraceMs: 30_000 });
+    const ses = await handshake(s);
+    const rot = seal(s, ses, 'POST', '/api/nen/rotate');
+    expect(await openJson(ses, rot, await s.nen.routes.POST(rot.request))).toEqual({ epoch: 1 });
+    // Still epoch 0 on this side (as a client whose rotate answer was lost): ordinary requests pass in the grace period...
+    const ok = seal(s, ses, 'POST', '/api/x');
+    expect((await s.route(ok.request)).status).toBe(200);
+    const st = seal(s, ses, 'POST', '/api/nen/status');
+    expect(await openJson(ses, st, await s.nen.routes.POST(st.request))).toMatchObject({ epoch: 1 });
+    // ...but not rotate.
+    const again = seal(s, ses, 'POST', '/api/nen/rotate');
+    const replay = again.request.clone();
+    expect(await wireError(await s.nen.routes.POST(again.request))).toEqual({ status: 401, code: 'NEN_SESSION_UNKNOWN' });
+    expect(await wireError(await s.nen.routes.POST(replay))).toEqual({ status: 409, code: 'NEN_REPLAY' });
+    // Under epoch 1 (S_1 = HKDF-Expand(S_0, "nen/1 rekey", 32)) the session goes on, sequence numbers continuing.
+    const s1 = nextEpochSecret(s.be, ses.secret);
+    const next: Session = { ...ses, epoch: 1, keys: new SessionKeys(s.be, s1, 1), secret: s1 };
+    const r2 = seal(s, next, 'POST', '/api/nen/rotate');
+    expect(await openJson(next, r2, await s.nen.routes.POST(r2.request))).toEqual({ epoch: 2 });
+    // After the grace period, epoch 0 is gone for everything.
+    s.clock.now += 30_001;
+    const late = seal(s, ses, 'POST', '/api/x', { seq: 100n });
+    expect(await wireError(await s.route(late.request))).toEqual({ status: 401, code: 'NEN_SESSION_UNKNOWN' });
+    await s.nen.close();
+  });
+
+  it('the confidential query reaches the handler raw (not canonicalised); the AAD binds the path alone', async () => {
+    const s = await server();
+    const ses = await handshake(s);
+    const sent = seal(s, ses, 'GET', '/api/search', { flags: 2, query: 'q=a%20b&tag=~x' });
+    expect(await openJson(ses, sent, await s.route(sent.request))).toEqual({ url: `${ORIGIN}/api/search?q=a%20b&tag=~x` });
+    // An empty q restores a URL without "?".
+    const empty = seal(s, ses, 'GET', '/api/search', { flags: 2, query: '' });
+    expect(await openJson(ses, empty, await s.route(empty.request))).toEqual({ url: `${ORIGIN}/api/search` });
+    await s.nen.close();
+  });
+
+  it('streamed uploads: withNen, withNenStream and the session actions take them; the handler reads plaintext chunks', async () => {
+    const s = await server();
+    const ses = await handshake(s);
+    const up = seal(s, ses, 'POST', '/api/upload', { flags: 4, type: 'text/plain', stream: [enc.encode('hello '), enc.encode('world')] });
+    expect(await openJson(ses, up, await s.route(up.request))).toEqual({ got: 'hello world' });
+    const toStream = seal(s, ses, 'POST', '/api/stream', { flags: 4, stream: [enc.encode('x')] });
+    const sr = await s.streamRoute(toStream.request);
+    expect(sr.status).toBe(200);
+    expect(sr.headers.get('content-type')).toBe('application/nen-stream');
+    await sr.arrayBuffer();
+    const st = seal(s, ses, 'POST', '/api/nen/status', { flags: 4, stream: [enc.encode('ignored')] });
+    expect(await openJson(ses, st, await s.nen.routes.POST(st.request))).toMatchObject({ id: ses.sid });
+    await s.nen.close();
+  });
+
+  it('an upload without its final record: before the first record 400 NEN_MALFORMED (handler not run); after it the handler body stream errors and a handler that lets it propagate gives a sealed 500 NEN_INTERNAL', async () => {
+    const s = await server();
+    const ses = await handshake(s);
+    const none = seal(s, ses, 'POST', '/api/upload', { flags: 4, stream: 'partial-first' });
+    expect(await wireError(await s.route(none.request))).toEqual({ status: 400, code: 'NEN_MALFORMED' });
+    expect(s.runs.n).toBe(0);
+    const cut = seal(s, ses, 'POST', '/api/upload', { flags: 4, stream: 'no-final' });
+    const res = await s.route(cut.request);
+    expect(s.runs.n).toBe(1);
+    expect(s.seen.at(-1)).toMatchObject({ body: 'part one ', error: 'NEN_MALFORMED' });
+    expect(res.status).toBe(500);
+    expect(await openJson(ses, cut, res)).toEqual({ error: { code: 'NEN_INTERNAL', message: 'nen: internal error' } });
+    await s.nen.close();
+  });
+});
