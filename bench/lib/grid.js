@@ -102,6 +102,7 @@ export function gridRows(cells, payloads = GRID_AXES.payload) {
         redisCommandsPerRequest: at?.encrypted?.redisCommandsPerRequest ?? null,
         redisEvalshaPerRequest: at?.encrypted?.redisEvalshaPerRequest ?? null,
         redisCpuUsPerRequest: at?.encrypted?.redisCpuUsPerRequest ?? null,
+        redisScriptUsPerRequest: at?.encrypted?.redisEvalshaUsPerRequest ?? null,
         brokeAt: p?.brokeAt ? `c=${p.brokeAt.concurrency}: ${p.brokeAt.reason}` : p ? 'ramp ended in budget' : null,
         errors: p?.maxErrors ?? null,
         handshakesPerSecond: c.handshakes?.handshakesPerSecond ?? null,

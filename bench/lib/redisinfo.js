@@ -90,6 +90,7 @@ export async function createRedisProbe(nodes, { timeoutMs = 3000 } = {}) {
     let keys = 0;
     let cpuUs = 0;
     const calls = {};
+    const usec = {};
     for (const s of sockets) {
       const info = await infoOnce(s, timeoutMs);
       reads++;
@@ -102,10 +103,12 @@ export async function createRedisProbe(nodes, { timeoutMs = 3000 } = {}) {
       for (const [k, v] of Object.entries(info)) {
         if (!k.startsWith('cmdstat_')) continue;
         const c = /calls=(\d+)/.exec(String(v));
+        const u = /(?:^|,)usec=(\d+)/.exec(String(v));
         if (c) calls[k.slice(8)] = (calls[k.slice(8)] ?? 0) + Number(c[1]);
+        if (u) usec[k.slice(8)] = (usec[k.slice(8)] ?? 0) + Number(u[1]);
       }
     }
-    return { commands, usedMemory, keys, reads, calls, cpuUs };
+    return { commands, usedMemory, keys, reads, calls, usec, cpuUs };
   };
   return {
     nodes,
@@ -119,6 +122,12 @@ export async function createRedisProbe(nodes, { timeoutMs = 3000 } = {}) {
       for (const s of sockets) s.destroy();
     },
   };
+}
+
+/** Execution µs of one command (cmdstat_<name> usec, scripts include their inner commands) between two reads. */
+export function usecBetween(before, after, name) {
+  if (!before || !after) return null;
+  return (after.usec?.[name] ?? 0) - (before.usec?.[name] ?? 0);
 }
 
 /** Calls of one command (cmdstat_<name>) between two reads. */

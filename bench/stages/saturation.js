@@ -17,7 +17,7 @@ import { runInterleaved, runSlice, createAccumulator, finish } from '../lib/driv
 import { findKnee, breach, rampUntilSaturated } from '../lib/saturation.js';
 import { realisticJson } from '../lib/payloads.js';
 import { fetchMetrics } from '../lib/memory.js';
-import { commandsBetween, callsBetween } from '../lib/redisinfo.js';
+import { commandsBetween, callsBetween, usecBetween } from '../lib/redisinfo.js';
 import { ratio, round } from '../lib/stats.js';
 import { echoOps } from './load.js';
 
@@ -59,6 +59,10 @@ function redisCounter(ctx) {
       const snap = await ctx.redis.read();
       return { ...snap, since: (prev) => snap.cpuUs - prev.cpuUs };
     },
+    redisEvalshaUs: async () => {
+      const snap = await ctx.redis.read();
+      return { ...snap, since: (prev) => usecBetween(prev, snap, 'evalsha') };
+    },
     redisEvalsha: async () => {
       const snap = await ctx.redis.read();
       return { ...snap, since: (prev) => callsBetween(prev, snap, 'evalsha') };
@@ -78,6 +82,8 @@ function stepRecord(concurrency, r) {
     redisCommandsPerRequest: m.counters?.redisCommands?.perRequest ?? null,
     redisEvalshaPerRequest: m.counters?.redisEvalsha?.perRequest ?? null,
     redisCpuUsPerRequest: m.counters?.redisCpuUs?.perRequest ?? null,
+    /** script execution time only (commandstats usec of EVALSHA); redisCpuUs adds I/O and event loop */
+    redisEvalshaUsPerRequest: m.counters?.redisEvalshaUs?.perRequest ?? null,
     clientCpuShare: m.client.cpuShareOfMachine,
   });
   const encrypted = mode(r.encrypted);
@@ -133,7 +139,7 @@ async function rampPayload(ctx, clients, size) {
       ctx.progress?.log(
         `  saturation ${label(size)} c=${s.concurrency}: enc ${s.encrypted.rps} req/s p99 ${s.encrypted.p99Ms} ms | plain ${s.plain.rps} req/s p99 ${s.plain.p99Ms} ms` +
           (s.encrypted.serverCpuMsPerRequest !== null ? ` | server CPU ms/req ${s.encrypted.serverCpuMsPerRequest}/${s.plain.serverCpuMsPerRequest}` : '') +
-          (s.encrypted.redisCommandsPerRequest !== null ? ` | redis cmds/req ${s.encrypted.redisCommandsPerRequest} (EVALSHA ${s.encrypted.redisEvalshaPerRequest}, Redis CPU ${s.encrypted.redisCpuUsPerRequest} µs)` : '') +
+          (s.encrypted.redisCommandsPerRequest !== null ? ` | redis cmds/req ${s.encrypted.redisCommandsPerRequest} (EVALSHA ${s.encrypted.redisEvalshaPerRequest}, Redis CPU ${s.encrypted.redisCpuUsPerRequest} µs, script ${s.encrypted.redisEvalshaUsPerRequest} µs)` : '') +
           (s.encrypted.errors || s.plain.errors ? ` | errors ${s.encrypted.errors}/${s.plain.errors}` : ''),
       ),
   });

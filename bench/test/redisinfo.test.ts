@@ -6,7 +6,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseInfo, commandsBetween, callsBetween, createRedisProbe } from '../lib/redisinfo.js';
+import { parseInfo, commandsBetween, callsBetween, usecBetween, createRedisProbe } from '../lib/redisinfo.js';
 
 const hasRedis = spawnSync('redis-server', ['--version']).status === 0;
 
@@ -48,6 +48,8 @@ describe.skipIf(!hasRedis)('against redis-server', () => {
     expect(commandsBetween(a, b)).toBe(5);
     expect(callsBetween(a, b, 'set')).toBe(5);
     expect(callsBetween(a, b, 'evalsha')).toBe(0);
+    expect(usecBetween(a, b, 'set')).toBeGreaterThanOrEqual(0);
+    expect(b.cpuUs).toBeGreaterThanOrEqual(a.cpuUs);
     expect(b.keys - a.keys).toBe(5);
     expect(b.usedMemory).toBeGreaterThan(0);
     const c = await probe.read();
