@@ -45,7 +45,6 @@ function pqKey() {
 
 const rows = [];
 const row = (what, ours, typage, ageCmd, note = '') => rows.push({ what, ours, typage, age: ageCmd, note });
-const fmt = (v, unit) => (v === undefined ? '—' : `${v.toFixed(unit === 'MB/s' ? 0 : unit === 's' ? 3 : 1)} ${unit}`);
 
 // 1. per-recipient wrap / unwrap
 {

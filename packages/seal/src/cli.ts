@@ -59,7 +59,11 @@ function parseArgs(argv: readonly string[]): Args {
   for (let i = 0; i < rest.length; i++) {
     const f = rest[i] as string;
     const v = rest[i + 1];
-    const need = () => (v === undefined ? usage(`${f} needs a value`) : (i++, v));
+    const need = (): string => {
+      if (v === undefined) usage(`${f} needs a value`);
+      i++;
+      return v;
+    };
     if (cmd === 'seal' && (f === '-r' || f === '--recipient')) a.recipients.push(need());
     else if (cmd === 'seal' && (f === '-R' || f === '--recipients-file')) a.recipients.push(...recipientLines(need()));
     else if (cmd === 'seal' && (f === '-a' || f === '--armor')) a.armor = true;

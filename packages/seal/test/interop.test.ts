@@ -95,7 +95,13 @@ describe('interop with the age command', () => {
       let left = 100;
       return new ReadableStream<Uint8Array>({ pull: (c) => (left-- === 0 ? c.close() : c.enqueue(block)) });
     };
-    const hashSink = (h: ReturnType<typeof createHash>) => new Writable({ write: (c, _e, cb) => (h.update(c), cb()) });
+    const hashSink = (h: ReturnType<typeof createHash>) =>
+      new Writable({
+        write(c, _e, cb) {
+          h.update(c);
+          cb();
+        },
+      });
 
     // ours seal → age -d
     const dec = spawn(AGE, ['-d', '-i', keyFile], { stdio: ['pipe', 'pipe', 'inherit'] });

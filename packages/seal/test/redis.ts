@@ -26,10 +26,15 @@ function freePort(): Promise<number> {
 function ping(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const s = new Socket();
-    const t = setTimeout(() => (s.destroy(), resolve(false)), 500);
+    const done = (ok: boolean) => {
+      clearTimeout(t);
+      s.destroy();
+      resolve(ok);
+    };
+    const t = setTimeout(() => done(false), 500);
     t.unref();
-    s.on('error', () => (clearTimeout(t), s.destroy(), resolve(false)));
-    s.on('data', (d) => (clearTimeout(t), s.destroy(), resolve(d.toString().startsWith('+PONG'))));
+    s.on('error', () => done(false));
+    s.on('data', (d) => done(d.toString().startsWith('+PONG')));
     s.connect(port, HOST, () => s.write('PING\r\n'));
   });
 }
