@@ -237,11 +237,14 @@ run_grid() {
       "$grid_dir/cells/$1/not-run.json" "$2" "$3" "$4" "$5"
     log "cell $1: NOT RUN ($5)"
   }
+  # keys for every KEM up front (one `nen keygen` each), so every cell of a KEM shares its key
+  declare -A kem_keys=()
+  for kem in ${grid_kems//,/ }; do kem_keys[$kem]="$(keygen_var NEN_SERVER_KEYS "$kem")"; done
   for store in ${grid_stores//,/ }; do
     reason=""
     start_store "$store" >"$grid_dir/store-$store.log" 2>&1 || reason="store $store did not start (see $grid_dir/store-$store.log)"
     for kem in ${grid_kems//,/ }; do
-      keys="$(keygen_var NEN_SERVER_KEYS "$kem")"
+      keys="${kem_keys[$kem]:-}"
       for n in ${grid_instances//,/ }; do
         label="store=$store,kem=$kem,instances=$n"
         if [ -n "$reason" ]; then not_run "$label" "$store" "$kem" "$n" "$reason"; continue; fi

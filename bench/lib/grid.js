@@ -141,7 +141,7 @@ export function formatGridTable(rows) {
     lines.push([
       pad(r.store, 8), pad(r.kem, 9), pad(r.instances, 5), pad(r.payload >= 1024 ? `${r.payload / 1024} KB` : r.payload, 8), pad(r.kneeConcurrency, 7), pad(r.rps, 8),
       pad(r.p50Ms !== null ? `${r.p50Ms}/${r.p99Ms}` : '–', 13), pad(r.encPlainRatio, 10), pad(r.speedupVs1, 7), pad(r.serverCpuMsPerRequest, 15), pad(r.redisCommandsPerRequest, 14),
-      pad(r.handshakesPerSecond, 7), pad(r.rssEndMiB, 8), r.status === 'ok' ? 'ok' : `${r.status}: ${r.reason ?? ''}`,
+      pad(r.handshakesPerSecond, 7), pad(r.rssEndMiB, 8), r.status !== 'ok' ? `${r.status}: ${r.reason ?? ''}` : r.rps === null ? `ok, no knee: ${r.brokeAt}` : 'ok',
     ].join(' '));
   }
   return lines.join('\n');
