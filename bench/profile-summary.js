@@ -2,8 +2,8 @@
 /**
  * `node bench/profile-summary.js FILE.cpuprofile [--top 25]`: where the CPU went in a V8 profile
  * (from `node --cpu-prof`, e.g. `next start` of the demo or run-all.js itself during a load run).
- * Self time grouped by component (@nen/core, @nen/server, @nen/client, Wasm, Next.js, React,
- * undici, Node internals, GC, idle) and the top functions by self time.
+ * Self time grouped by component (@nen/core, @nen/server, @nen/client, Wasm, node:crypto, Next.js,
+ * React, undici, Node internals, GC, idle) and the top functions by self time.
  *
  * Pitfall: sampling profiles attribute time to the innermost JS frame; time inside native code
  * called from JS (node:crypto, zlib) shows up under the calling function or "(program)".
@@ -25,6 +25,7 @@ export function component(url, name) {
   if (/undici/.test(url)) return 'undici';
   if (/autocannon|hdr-histogram/.test(url)) return 'autocannon';
   if (/\/bench\//.test(url)) return 'bench';
+  if (url.startsWith('node:internal/crypto')) return 'node:crypto';
   if (url.startsWith('node:') || url === '') return 'Node internals';
   return 'other';
 }

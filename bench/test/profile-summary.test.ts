@@ -24,6 +24,7 @@ describe('profile-summary', () => {
     expect(component('file:///x/.next/server/chunks/apps_demo_lib_nen_ts_0i4._.js', 'f')).toBe('@nen/server');
     expect(component('wasm://wasm/abc', 'f')).toBe('Wasm');
     expect(component('node:net', 'f')).toBe('Node internals');
+    expect(component('node:internal/crypto/cipher', 'update')).toBe('node:crypto');
   });
   it('keeps only the samples inside a time window (µs, same clock as profile.startTime)', () => {
     const frame = (functionName: string, url: string) => ({ functionName, url, lineNumber: 0, columnNumber: 0, scriptId: '0' });
