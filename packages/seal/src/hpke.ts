@@ -6,7 +6,7 @@
  * Why here and not in @nen/core: the core Backend exposes HPKE through the secret-export
  * interface only (RFC 9180 §5.3); age needs the AEAD context (key, base_nonce, seq 0). The key
  * schedule runs on the Backend's HKDF and AEAD; the KEM is built from @noble/post-quantum
- * ML-KEM-768 and @noble/curves X25519, like @nen/core's @noble backend (a test checks both give
+ * ML-KEM-768 and X25519 (./x25519.ts: node:crypto or @noble/curves), like @nen/core's @noble backend (a test checks both give
  * the same public key for the same seed).
  *
  * Pitfalls:
@@ -18,7 +18,9 @@
  */
 import type { Backend } from '@nen/core';
 import { concatBytes, u16, utf8 } from './bytes.js';
-import { x25519 } from '@noble/curves/ed25519.js';
+import { LowOrderError, X25519 } from './x25519.js';
+
+export { LowOrderError };
 import { sha3_256, shake256 } from '@noble/hashes/sha3.js';
 import { ml_kem768 } from '@noble/post-quantum/ml-kem.js';
 
@@ -33,13 +35,11 @@ const HPKE_V1 = utf8('HPKE-v1');
 const SUITE_ID = concatBytes(utf8('HPKE'), u16(XWING_KEM_ID), u16(0x0001), u16(0x0003));
 const EMPTY = new Uint8Array(0);
 
-/** Thrown (as a plain marker) when the X25519 part yields the all-zero shared secret. */
-export class LowOrderError extends Error {}
-
 export interface XWingKey {
   readonly publicKey: Uint8Array;
   readonly dkM: Uint8Array;
-  readonly skX: Uint8Array;
+  /** X25519(skX, ·), with the scalar prepared once. */
+  readonly dhX: (publicKey: Uint8Array) => Uint8Array;
   readonly pkX: Uint8Array;
 }
 
@@ -49,25 +49,10 @@ export function expandXWing(seed: Uint8Array): XWingKey {
   const { publicKey: ekM, secretKey: dkM } = ml_kem768.keygen(expanded.subarray(0, 64));
   const skX = expanded.slice(64, 96);
   expanded.fill(0);
-  const pkX = x25519.getPublicKey(skX);
-  return { publicKey: concatBytes(ekM, pkX), dkM, skX, pkX };
-}
-
-function isZero(b: Uint8Array): boolean {
-  let acc = 0;
-  for (const x of b) acc |= x;
-  return acc === 0;
-}
-
-function x25519Shared(sk: Uint8Array, pk: Uint8Array): Uint8Array {
-  let ss: Uint8Array;
-  try {
-    ss = x25519.getSharedSecret(sk, pk);
-  } catch {
-    throw new LowOrderError('X25519 all-zero shared secret');
-  }
-  if (isZero(ss)) throw new LowOrderError('X25519 all-zero shared secret');
-  return ss;
+  const pkX = X25519.publicKey(skX);
+  const dhX = X25519.bind(skX);
+  skX.fill(0);
+  return { publicKey: concatBytes(ekM, pkX), dkM, dhX, pkX };
 }
 
 function combine(ssM: Uint8Array, ssX: Uint8Array, ctX: Uint8Array, pkX: Uint8Array): Uint8Array {
@@ -79,20 +64,17 @@ function encap(backend: Backend, publicKey: Uint8Array): { ss: Uint8Array; enc: 
   const ekM = publicKey.subarray(0, MLKEM_EK);
   const pkX = publicKey.subarray(MLKEM_EK);
   const m = ml_kem768.encapsulate(ekM, backend.randomBytes(32));
-  const eskX = backend.randomBytes(32);
-  const ctX = x25519.getPublicKey(eskX);
-  const ssX = x25519Shared(eskX, pkX);
+  const { share: ctX, shared: ssX } = X25519.ephemeral(pkX);
   const ss = combine(m.sharedSecret, ssX, ctX, pkX);
   m.sharedSecret.fill(0);
   ssX.fill(0);
-  eskX.fill(0);
   return { ss, enc: concatBytes(m.cipherText, ctX) };
 }
 
 function decap(key: XWingKey, enc: Uint8Array): Uint8Array {
   const ctX = enc.subarray(MLKEM_CT);
   const ssM = ml_kem768.decapsulate(enc.subarray(0, MLKEM_CT), key.dkM);
-  const ssX = x25519Shared(key.skX, ctX);
+  const ssX = key.dhX(ctX);
   const ss = combine(ssM, ssX, ctX, key.pkX);
   ssM.fill(0);
   ssX.fill(0);

@@ -10,7 +10,7 @@
  * files may hold comments (#) and blank lines; a key string never appears in an error message.
  */
 import { KEM_ID, fromBase64Url, loadBackend, toBase64Url, type Backend } from '@nen/core';
-import { x25519 } from '@noble/curves/ed25519.js';
+import { X25519 } from './x25519.js';
 import { decodeBech32, encodeBech32 } from './encoding.js';
 import { NenSealError, keyError } from './errors.js';
 import { XWING_PUBLIC_KEY_LENGTH, XWING_SEED_LENGTH, expandXWing } from './hpke.js';
@@ -131,5 +131,5 @@ export function parseIdentityFile(text: string): Identity[] {
 
 /** `age1…` of an X25519 scalar (for tests and tooling). */
 export function x25519RecipientOf(secretKey: Uint8Array): string {
-  return encodeBech32('age', x25519.getPublicKey(secretKey));
+  return encodeBech32('age', X25519.publicKey(secretKey));
 }

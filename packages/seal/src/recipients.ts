@@ -15,11 +15,11 @@
  */
 import type { Backend } from '@nen/core';
 import { concatBytes, utf8 } from './bytes.js';
-import { x25519 } from '@noble/curves/ed25519.js';
 import { scrypt } from '@noble/hashes/scrypt.js';
 import { decodeBase64, encodeBase64 } from './encoding.js';
 import { headerError } from './errors.js';
-import { LowOrderError, XWING_ENC_LENGTH, openBase, sealBase, type XWingKey } from './hpke.js';
+import { XWING_ENC_LENGTH, openBase, sealBase, type XWingKey } from './hpke.js';
+import { LowOrderError, X25519 } from './x25519.js';
 
 export const FILE_KEY_LENGTH = 16;
 const BODY_LENGTH = 32;
@@ -127,10 +127,7 @@ export class XWingIdentity implements Identity {
 export class X25519Recipient implements Recipient {
   constructor(readonly publicKey: Uint8Array) {}
   wrap(b: Backend, fileKey: Uint8Array): Stanza[] {
-    const esk = b.randomBytes(32);
-    const share = x25519.getPublicKey(esk);
-    const ss = x25519.getSharedSecret(esk, this.publicKey);
-    esk.fill(0);
+    const { share, shared: ss } = X25519.ephemeral(this.publicKey);
     const key = hkdf(b, ss, concatBytes(share, this.publicKey), X25519_INFO);
     ss.fill(0);
     try {
@@ -143,8 +140,10 @@ export class X25519Recipient implements Recipient {
 
 export class X25519Identity implements Identity {
   readonly publicKey: Uint8Array;
-  constructor(private readonly secretKey: Uint8Array) {
-    this.publicKey = x25519.getPublicKey(secretKey);
+  private readonly dh: (publicKey: Uint8Array) => Uint8Array;
+  constructor(secretKey: Uint8Array) {
+    this.publicKey = X25519.publicKey(secretKey);
+    this.dh = X25519.bind(secretKey);
   }
   unwrap(b: Backend, stanzas: readonly Stanza[]): Uint8Array | null {
     return firstOf(stanzas, 'X25519', (s) => {
@@ -152,11 +151,11 @@ export class X25519Identity implements Identity {
       const share = argBytes(s, 1, 32, 'share');
       let ss: Uint8Array;
       try {
-        ss = x25519.getSharedSecret(this.secretKey, share);
-      } catch {
-        throw headerError('X25519 share yields the all-zero secret');
+        ss = this.dh(share);
+      } catch (e) {
+        if (e instanceof LowOrderError) throw headerError('X25519 share yields the all-zero secret');
+        throw e;
       }
-      if (ss.every((x) => x === 0)) throw headerError('X25519 share yields the all-zero secret');
       const key = hkdf(b, ss, concatBytes(share, this.publicKey), X25519_INFO);
       ss.fill(0);
       try {
