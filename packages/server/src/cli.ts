@@ -127,8 +127,22 @@ async function keygen(args: KeygenArgs): Promise<number> {
   }
 }
 
+/** `nen seal` / `nen open` live in @nen/seal (optional): loaded only when asked for. */
+async function sealCli(argv: string[]): Promise<number> {
+  const specifier = '@nen/seal/cli';
+  let mod: { runSealCli(argv: readonly string[]): Promise<number> };
+  try {
+    mod = await import(specifier);
+  } catch {
+    console.error('nen: `nen seal` / `nen open` need the @nen/seal package installed next to @nen/server');
+    return 2;
+  }
+  return mod.runSealCli(argv);
+}
+
 async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
+  if (cmd === 'seal' || cmd === 'open') return sealCli(argv);
   if (cmd !== 'keygen') {
     console.error(USAGE);
     return cmd === undefined || cmd === '--help' || cmd === '-h' ? 0 : 2;
