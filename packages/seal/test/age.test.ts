@@ -84,6 +84,18 @@ describe('seal / open', () => {
   });
 });
 
+describe('backends', () => {
+  it('wasm, noble and node backends interoperate (seal on one, open on another)', async () => {
+    const k = await pqKeyPair();
+    const kinds = ['wasm', 'noble', 'node'] as const;
+    const pt = new Uint8Array(randomBytes(70_000));
+    for (const a of kinds) {
+      const ct = await seal(pt, k.recipient, { backend: await loadBackend(a) });
+      for (const b of kinds) expect(Buffer.compare(Buffer.from(await open(ct, k.identity, { backend: await loadBackend(b) })), Buffer.from(pt))).toBe(0);
+    }
+  });
+});
+
 describe('key conversion with nen keygen output', () => {
   it('a Nen X-Wing server key is an age identity; its pin is the age1pq recipient', async () => {
     const b = await loadBackend('auto');

@@ -64,7 +64,7 @@ describe('streams', () => {
       if ((total & 0xffffff) < CH) peak = Math.max(peak, process.memoryUsage().rss - before);
     }
     expect(total).toBe(256 << 20);
-    expect(peak).toBeLessThan(96 << 20);
+    expect(peak).toBeLessThan(160 << 20); // holding the stream would be ≥ 256 MiB
   });
 
   it('truncation: dropping the final chunk releases the verified prefix, then fails', async () => {
