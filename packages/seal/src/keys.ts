@@ -111,6 +111,18 @@ export function parseIdentity(s: string): Identity {
   throw keyError('nen: unrecognised identity (expected AGE-SECRET-KEY-PQ-1…, AGE-SECRET-KEY-1… or a Nen X-Wing key kid:base64url)');
 }
 
+/** The `kid:seed` entries of a NEN_SERVER_KEYS value (comma list or JSON object form). */
+function serverKeyEntries(value: string): string[] {
+  const v = value.trim().replace(/^'(.*)'$/, '$1');
+  if (!v.startsWith('{')) return v.split(',');
+  try {
+    const o = JSON.parse(v) as Record<string, unknown>;
+    return Object.entries(o).map(([kid, seed]) => `${kid}:${String(seed)}`);
+  } catch {
+    throw keyError('nen: NEN_SERVER_KEYS is not valid JSON');
+  }
+}
+
 /** Parses an identity file: one identity per line, `#` comments and blank lines ignored; `nen keygen` output accepted. */
 export function parseIdentityFile(text: string): Identity[] {
   const out: Identity[] = [];
@@ -120,7 +132,7 @@ export function parseIdentityFile(text: string): Identity[] {
     const env = /^([A-Z][A-Z0-9_]*)=(.*)$/.exec(line);
     if (env) {
       // `nen keygen` output: the NEN_SERVER_KEYS line holds the keys; the pin / store key lines are skipped.
-      if (env[1] === 'NEN_SERVER_KEYS') for (const e of (env[2] as string).split(',')) out.push(parseIdentity(e));
+      if (env[1] === 'NEN_SERVER_KEYS') for (const e of serverKeyEntries(env[2] as string)) out.push(parseIdentity(e));
       continue;
     }
     out.push(parseIdentity(line));

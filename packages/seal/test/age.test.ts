@@ -4,7 +4,7 @@ import { KEM_ID, fromBase64Url, loadBackend, toBase64Url } from '@nen/core';
 import { describe, expect, it } from 'vitest';
 import {
   NenSealError, ScryptIdentity, ScryptRecipient, X25519Identity, ageIdentityToNenKey, decodeBech32, nenKeyToAgeIdentity,
-  nenPinToAgeRecipient, open, openText, parseHeader, parseRecipient, seal, sealArmored, x25519RecipientOf,
+  nenPinToAgeRecipient, open, openText, parseHeader, parseIdentityFile, parseRecipient, seal, sealArmored, x25519RecipientOf,
 } from '../src/index.js';
 import { expandXWing } from '../src/hpke.js';
 import { pqKeyPair } from './helpers.js';
@@ -113,6 +113,11 @@ describe('key conversion with nen keygen output', () => {
     // Seal to the pin or the recipient, open with the Nen entry or the age identity.
     expect(await openText(await seal('a', pin), entry)).toBe('a');
     expect(await openText(await seal('b', recipient), identity)).toBe('b');
+    // Identity files: the comma list and the JSON form of NEN_SERVER_KEYS, next to other env lines.
+    const other = b.generateKeyPair(KEM_ID.XWING);
+    const list = `NEN_SERVER_KEYS=k0:${toBase64Url(other.privateKey)},${entry}\nNEN_STORE_KEY=x\n`;
+    const json = `NEN_SERVER_KEYS={"k0":"${toBase64Url(other.privateKey)}","k1":"${toBase64Url(kp.privateKey)}"}\n`;
+    for (const text of [list, json]) expect(await openText(await seal('c', pin), parseIdentityFile(text))).toBe('c');
   });
 
   it('refuses ML-KEM-768 Nen keys (no age encoding)', async () => {
