@@ -9,7 +9,10 @@
  *  - rotate sent under the previous epoch during the grace period;
  *  - the confidential query reaches the handler raw; streamed uploads: which routes take them,
  *    how the handler reads them, and what a missing final record gives.
+ * The expected answers are the `answers` section of packages/core/src/protocol/worked-example.vectors.json
+ * (the machine-readable form of PROTOCOL.md), so that file and the server cannot disagree.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   type Backend,
@@ -33,6 +36,34 @@ import {
   toBase64Url,
 } from '@nen/core';
 import { createNen, memoryStore, type Nen } from '../src/index.js';
+
+interface Expected {
+  request: string;
+  status: number;
+  code: string;
+}
+interface Answers {
+  refusals: Expected[];
+  handshakeRefusals: Expected[];
+  lifetime: { serverMaximum: number; grants: { requested: number; granted: number }[] };
+  status: { fields: Record<string, string> };
+  keys: { item: Record<string, string> };
+  bodilessResponses: { contentType: string };
+  rotateUnderPreviousEpochInGrace: { status: number; code: string; sequenceNumberConsumed: boolean };
+  streams: { uploadWithoutFinalRecord: { beforeFirstRecord: { status: number; code: string }; afterFirstRecord: { status: number; handlerBodyError: string; body: unknown } } };
+}
+const ANSWERS = (JSON.parse(readFileSync(new URL('../../core/src/protocol/worked-example.vectors.json', import.meta.url), 'utf8')) as { answers: Answers }).answers;
+const REFUSALS = ANSWERS.refusals;
+const HANDSHAKE_REFUSALS = ANSWERS.handshakeRefusals;
+
+/** Checks `got` (request name → response) against the expected list, names included. */
+async function checkAll(expected: Expected[], got: Map<string, () => Promise<Response>>): Promise<void> {
+  expect([...got.keys()].sort()).toEqual(expected.map((e) => e.request).sort());
+  for (const e of expected) {
+    const res = await got.get(e.request)!();
+    expect(await wireError(res), e.request).toEqual({ status: e.status, code: e.code });
+  }
+}
 
 const SEED = toBase64Url(new Uint8Array(32).map((_, i) => i + 1));
 const ORIGIN = 'http://127.0.0.1:3000';
@@ -181,41 +212,40 @@ describe('PROTOCOL.md answers for an independent implementer', () => {
   it('every pre-handler 400 has its code (and 401/409/413/415 around it)', async () => {
     const s = await server();
     const ses = await handshake(s);
-    const cases: [string, () => Request, number, string][] = [
-      ['no nen header', () => new Request(`${ORIGIN}/api/x`, { method: 'POST', body: 'x' }), 400, 'NEN_NOT_ENCRYPTED'],
-      ['nen header with 5 fields', () => new Request(`${ORIGIN}/api/x`, { method: 'POST', headers: { nen: `1.${ses.sid}.0.1.1`, 'content-type': 'application/nen' }, body: new Uint8Array(16) }), 400, 'NEN_MALFORMED'],
-      ['nen header version 2', () => new Request(`${ORIGIN}/api/x`, { method: 'POST', headers: { nen: `2.${ses.sid}.0.1.${s.clock.now}.0`, 'content-type': 'application/nen' }, body: new Uint8Array(16) }), 400, 'NEN_UNSUPPORTED_VERSION'],
-      ['leading zero in a number', () => new Request(`${ORIGIN}/api/x`, { method: 'POST', headers: { nen: `1.${ses.sid}.00.1.${s.clock.now}.0`, 'content-type': 'application/nen' }, body: new Uint8Array(16) }), 400, 'NEN_MALFORMED'],
-      ['unknown flag bit', () => new Request(`${ORIGIN}/api/x`, { method: 'POST', headers: { nen: `1.${ses.sid}.0.1.${s.clock.now}.16`, 'content-type': 'application/nen' }, body: new Uint8Array(16) }), 400, 'NEN_MALFORMED'],
-      ['timestamp 31 s off', () => new Request(`${ORIGIN}/api/x`, { method: 'POST', headers: { nen: `1.${ses.sid}.0.1.${s.clock.now - 31_000}.0`, 'content-type': 'application/nen' }, body: new Uint8Array(16) }), 401, 'NEN_TIMESTAMP'],
-      ['CONFIDENTIAL_QUERY with a query in the URL', () => seal(s, ses, 'GET', '/api/x?a=1', { flags: 2, query: 'a=1' }).request, 400, 'NEN_MALFORMED'],
-      ['nen-type longer than 256 bytes', () => seal(s, ses, 'POST', '/api/x', { type: `text/${'a'.repeat(252)}` }).request, 400, 'NEN_MALFORMED'],
-      ['GET without nen-body', () => new Request(`${ORIGIN}/api/x`, { headers: { nen: `1.${ses.sid}.0.90.${s.clock.now}.0` } }), 400, 'NEN_MALFORMED'],
-      ['nen-body not base64url', () => new Request(`${ORIGIN}/api/x`, { headers: { nen: `1.${ses.sid}.0.91.${s.clock.now}.0`, 'nen-body': 'ab+/' } }), 400, 'NEN_MALFORMED'],
-      ['STREAM flag on GET', () => new Request(`${ORIGIN}/api/x`, { headers: { nen: `1.${ses.sid}.0.92.${s.clock.now}.4`, 'nen-body': 'AAAAAAAAAAAAAAAAAAAAAA' } }), 400, 'NEN_MALFORMED'],
-      ['wrong content type', () => seal(s, ses, 'POST', '/api/x', { headers: { 'content-type': 'application/json' } }).request, 415, 'NEN_CONTENT_TYPE'],
-      ['STREAM flag with application/nen', () => seal(s, ses, 'POST', '/api/x', { flags: 4 }).request, 415, 'NEN_CONTENT_TYPE'],
-      ['invalid content-length', () => new Request(`${ORIGIN}/api/x`, { method: 'POST', headers: { nen: `1.${ses.sid}.0.93.${s.clock.now}.0`, 'content-type': 'application/nen', 'content-length': '-1' }, body: new Uint8Array(16) }), 400, 'NEN_MALFORMED'],
-      ['sealed body shorter than the tag', () => new Request(`${ORIGIN}/api/x`, { method: 'POST', headers: { nen: `1.${ses.sid}.0.94.${s.clock.now}.0`, 'content-type': 'application/nen' }, body: new Uint8Array(15) }), 400, 'NEN_MALFORMED'],
-      ['unknown session', () => new Request(`${ORIGIN}/api/x`, { method: 'POST', headers: { nen: `1.${'A'.repeat(22)}.0.1.${s.clock.now}.0`, 'content-type': 'application/nen' }, body: new Uint8Array(16) }), 401, 'NEN_SESSION_UNKNOWN'],
-      ['epoch that was never current', () => new Request(`${ORIGIN}/api/x`, { method: 'POST', headers: { nen: `1.${ses.sid}.1.95.${s.clock.now}.0`, 'content-type': 'application/nen' }, body: new Uint8Array(16) }), 401, 'NEN_SESSION_UNKNOWN'],
-      ['tag does not verify', () => new Request(`${ORIGIN}/api/x`, { method: 'POST', headers: { nen: `1.${ses.sid}.0.96.${s.clock.now}.0`, 'content-type': 'application/nen' }, body: new Uint8Array(16) }), 401, 'NEN_AUTH_FAILED'],
-      ['confidential-query envelope shorter than its u16 length', () => seal(s, ses, 'POST', '/api/x', { flags: 2, body: new Uint8Array([0]) }).request, 400, 'NEN_MALFORMED'],
-      ['confidential query that is not UTF-8', () => seal(s, ses, 'POST', '/api/x', { flags: 2, body: new Uint8Array([0, 1, 0xff]) }).request, 400, 'NEN_MALFORMED'],
-      ['COMPRESSED body that is not raw deflate', () => seal(s, ses, 'POST', '/api/x', { flags: 1, body: new Uint8Array([0xff, 0xff, 0xff]) }).request, 400, 'NEN_MALFORMED'],
-      ['application/json plaintext that is not JSON', () => seal(s, ses, 'POST', '/api/x', { type: 'application/json', body: enc.encode('{nope') }).request, 400, 'NEN_BAD_JSON'],
-      ['body over the limit', () => seal(s, ses, 'POST', '/api/x', { body: new Uint8Array(4 * 1024 * 1024 + 1) }).request, 413, 'NEN_TOO_LARGE'],
-    ];
-    for (const [name, req, status, code] of cases) {
-      const res = await s.route(req());
-      expect(await wireError(res), name).toEqual({ status, code });
-    }
-    expect(s.runs.n).toBe(0);
-    // A replayed sequence number.
     const first = seal(s, ses, 'POST', '/api/x');
     const again = first.request.clone();
-    expect((await s.route(first.request)).status).toBe(200);
-    expect(await wireError(await s.route(again))).toEqual({ status: 409, code: 'NEN_REPLAY' });
+    const cases: [string, () => Request][] = [
+      ['no nen header', () => new Request(`${ORIGIN}/api/x`, { method: 'POST', body: 'x' })],
+      ['nen header with 5 fields', () => new Request(`${ORIGIN}/api/x`, { method: 'POST', headers: { nen: `1.${ses.sid}.0.1.1`, 'content-type': 'application/nen' }, body: new Uint8Array(16) })],
+      ['nen header version 2', () => new Request(`${ORIGIN}/api/x`, { method: 'POST', headers: { nen: `2.${ses.sid}.0.1.${s.clock.now}.0`, 'content-type': 'application/nen' }, body: new Uint8Array(16) })],
+      ['leading zero in a number', () => new Request(`${ORIGIN}/api/x`, { method: 'POST', headers: { nen: `1.${ses.sid}.00.1.${s.clock.now}.0`, 'content-type': 'application/nen' }, body: new Uint8Array(16) })],
+      ['unknown flag bit', () => new Request(`${ORIGIN}/api/x`, { method: 'POST', headers: { nen: `1.${ses.sid}.0.1.${s.clock.now}.16`, 'content-type': 'application/nen' }, body: new Uint8Array(16) })],
+      ['timestamp 31 s off', () => new Request(`${ORIGIN}/api/x`, { method: 'POST', headers: { nen: `1.${ses.sid}.0.1.${s.clock.now - 31_000}.0`, 'content-type': 'application/nen' }, body: new Uint8Array(16) })],
+      ['CONFIDENTIAL_QUERY with a query in the URL', () => seal(s, ses, 'GET', '/api/x?a=1', { flags: 2, query: 'a=1' }).request],
+      ['nen-type longer than 256 bytes', () => seal(s, ses, 'POST', '/api/x', { type: `text/${'a'.repeat(252)}` }).request],
+      ['GET without nen-body', () => new Request(`${ORIGIN}/api/x`, { headers: { nen: `1.${ses.sid}.0.90.${s.clock.now}.0` } })],
+      ['nen-body not base64url', () => new Request(`${ORIGIN}/api/x`, { headers: { nen: `1.${ses.sid}.0.91.${s.clock.now}.0`, 'nen-body': 'ab+/' } })],
+      ['STREAM flag on GET', () => new Request(`${ORIGIN}/api/x`, { headers: { nen: `1.${ses.sid}.0.92.${s.clock.now}.4`, 'nen-body': 'AAAAAAAAAAAAAAAAAAAAAA' } })],
+      ['wrong content type', () => seal(s, ses, 'POST', '/api/x', { headers: { 'content-type': 'application/json' } }).request],
+      ['STREAM flag with application/nen', () => seal(s, ses, 'POST', '/api/x', { flags: 4 }).request],
+      ['invalid content-length', () => new Request(`${ORIGIN}/api/x`, { method: 'POST', headers: { nen: `1.${ses.sid}.0.93.${s.clock.now}.0`, 'content-type': 'application/nen', 'content-length': '-1' }, body: new Uint8Array(16) })],
+      ['sealed body shorter than the tag', () => new Request(`${ORIGIN}/api/x`, { method: 'POST', headers: { nen: `1.${ses.sid}.0.94.${s.clock.now}.0`, 'content-type': 'application/nen' }, body: new Uint8Array(15) })],
+      ['unknown session', () => new Request(`${ORIGIN}/api/x`, { method: 'POST', headers: { nen: `1.${'A'.repeat(22)}.0.1.${s.clock.now}.0`, 'content-type': 'application/nen' }, body: new Uint8Array(16) })],
+      ['epoch that was never current', () => new Request(`${ORIGIN}/api/x`, { method: 'POST', headers: { nen: `1.${ses.sid}.1.95.${s.clock.now}.0`, 'content-type': 'application/nen' }, body: new Uint8Array(16) })],
+      ['tag does not verify', () => new Request(`${ORIGIN}/api/x`, { method: 'POST', headers: { nen: `1.${ses.sid}.0.96.${s.clock.now}.0`, 'content-type': 'application/nen' }, body: new Uint8Array(16) })],
+      ['confidential-query envelope shorter than its u16 length', () => seal(s, ses, 'POST', '/api/x', { flags: 2, body: new Uint8Array([0]) }).request],
+      ['confidential query that is not UTF-8', () => seal(s, ses, 'POST', '/api/x', { flags: 2, body: new Uint8Array([0, 1, 0xff]) }).request],
+      ['COMPRESSED body that is not raw deflate', () => seal(s, ses, 'POST', '/api/x', { flags: 1, body: new Uint8Array([0xff, 0xff, 0xff]) }).request],
+      ['application/json plaintext that is not JSON', () => seal(s, ses, 'POST', '/api/x', { type: 'application/json', body: enc.encode('{nope') }).request],
+      ['body over the limit', () => seal(s, ses, 'POST', '/api/x', { body: new Uint8Array(4 * 1024 * 1024 + 1) }).request],
+    ];
+    const got = new Map(cases.map(([name, req]) => [name, () => s.route(req())]));
+    got.set('replayed sequence number', async () => {
+      expect((await s.route(first.request)).status).toBe(200);
+      return s.route(again);
+    });
+    await checkAll(REFUSALS, got);
+    expect(s.runs.n).toBe(1); // the replay's original only
     await s.nen.close();
   });
 
@@ -230,29 +260,28 @@ describe('PROTOCOL.md answers for an independent implementer', () => {
       b[i] = v;
       return b;
     };
-    const cases: [string, Uint8Array, number, string, string?][] = [
-      ['too short', good.subarray(0, 7), 400, 'NEN_MALFORMED'],
-      ['one trailing byte', new Uint8Array([...good, 0]), 400, 'NEN_MALFORMED'],
-      ['version 2', withByte(0, 2), 400, 'NEN_UNSUPPORTED_VERSION'],
-      ['KEM 0x6400', withByte(2, 0x00), 400, 'NEN_UNSUPPORTED_KEM'],
-      ['reserved flag bit', withByte(3, 3), 400, 'NEN_MALFORMED'],
-      ['kid with a "."', encodeClientHello({ version: 1, kem: KEM_ID.XWING, flags: 1, lifetime: 0, pkEph: pk, kid: 'k.1', encStatic: new Uint8Array(1120) }), 400, 'NEN_MALFORMED'],
-      ['unknown kid', encodeClientHello({ version: 1, kem: KEM_ID.XWING, flags: 1, lifetime: 0, pkEph: pk, kid: 'k2', encStatic: new Uint8Array(1120) }), 400, 'NEN_UNKNOWN_KEY_ID'],
-      ['kid of another KEM', encodeClientHello({ version: 1, kem: KEM_ID.MLKEM768, flags: 1, lifetime: 0, pkEph: mlkemPk, kid: 'k1', encStatic: new Uint8Array(1088) }), 400, 'NEN_UNSUPPORTED_KEM'],
-      ['wrong content type', good, 415, 'NEN_CONTENT_TYPE', 'application/octet-stream'],
-      ['over 4096 bytes', new Uint8Array(4097), 413, 'NEN_TOO_LARGE'],
+    const cases: [string, Uint8Array, string?][] = [
+      ['too short', good.subarray(0, 7)],
+      ['one trailing byte', new Uint8Array([...good, 0])],
+      ['version 2', withByte(0, 2)],
+      ['KEM 0x6400', withByte(2, 0x00)],
+      ['reserved flag bit', withByte(3, 3)],
+      ['kid with a "."', encodeClientHello({ version: 1, kem: KEM_ID.XWING, flags: 1, lifetime: 0, pkEph: pk, kid: 'k.1', encStatic: new Uint8Array(1120) })],
+      ['unknown kid', encodeClientHello({ version: 1, kem: KEM_ID.XWING, flags: 1, lifetime: 0, pkEph: pk, kid: 'k2', encStatic: new Uint8Array(1120) })],
+      ['kid of another KEM', encodeClientHello({ version: 1, kem: KEM_ID.MLKEM768, flags: 1, lifetime: 0, pkEph: mlkemPk, kid: 'k1', encStatic: new Uint8Array(1088) })],
+      ['wrong content type', good, 'application/octet-stream'],
+      ['over 4096 bytes', new Uint8Array(4097)],
     ];
-    for (const [name, body, status, code, type] of cases) expect(await wireError(await post(body, type)), name).toEqual({ status, code });
-    expect(await wireError(await s.nen.routes.GET(new Request(`${ORIGIN}/api/nen/handshake`)))).toEqual({ status: 405, code: 'NEN_METHOD_NOT_ALLOWED' });
-    expect(await wireError(await s.nen.routes.POST(new Request(`${ORIGIN}/api/nen/nope`, { method: 'POST' })))).toEqual({ status: 404, code: 'NEN_NOT_FOUND' });
+    const got = new Map(cases.map(([name, body, type]) => [name, () => post(body, type)]));
+    got.set('GET', () => s.nen.routes.GET(new Request(`${ORIGIN}/api/nen/handshake`)));
+    got.set('unknown action', () => s.nen.routes.POST(new Request(`${ORIGIN}/api/nen/nope`, { method: 'POST' })));
+    await checkAll(HANDSHAKE_REFUSALS, got);
     await s.nen.close();
   });
 
   it('lifetime: 0 asks for the server maximum; a smaller value is granted as is; a larger one is capped', async () => {
-    const s = await server({ sessionTtlSeconds: 600 });
-    expect((await handshake(s, { lifetime: 0 })).lifetime).toBe(600);
-    expect((await handshake(s, { lifetime: 60 })).lifetime).toBe(60);
-    expect((await handshake(s, { lifetime: 0xffffffff })).lifetime).toBe(600);
+    const s = await server({ sessionTtlSeconds: ANSWERS.lifetime.serverMaximum });
+    for (const g of ANSWERS.lifetime.grants) expect((await handshake(s, { lifetime: g.requested })).lifetime).toBe(g.granted);
     const ses = await handshake(s, { lifetime: 60 });
     const sent = seal(s, ses, 'POST', '/api/nen/status');
     const st = await openJson(ses, sent, await s.nen.routes.POST(sent.request));
@@ -268,7 +297,7 @@ describe('PROTOCOL.md answers for an independent implementer', () => {
     const res = await s.nen.routes.GET(sent.request);
     expect(res.headers.get('content-type')).toBe('application/nen');
     const st = await openJson(ses, sent, res);
-    expect(Object.keys(st).sort()).toEqual(['epoch', 'expiresAt', 'id', 'idleTimeoutSeconds', 'kem', 'keyId', 'lastSeenAt', 'serverTime'].sort());
+    expect(Object.keys(st).sort()).toEqual(Object.keys(ANSWERS.status.fields).sort());
     expect(st).toEqual({
       id: ses.sid, // 22 base64url characters
       epoch: 0,
@@ -291,7 +320,7 @@ describe('PROTOCOL.md answers for an independent implementer', () => {
     const body = (await keys.json()) as { keys: { kid: string; kem: string; publicKey: string; pin: string }[] };
     expect(body.keys).toHaveLength(1);
     const k = body.keys[0]!;
-    expect(Object.keys(k).sort()).toEqual(['kem', 'kid', 'pin', 'publicKey']);
+    expect(Object.keys(k).sort()).toEqual(Object.keys(ANSWERS.keys.item).sort());
     expect(k.kid).toBe('k1');
     expect(k.kem).toBe('xwing');
     expect(fromBase64Url(k.publicKey)?.length).toBe(1216);
@@ -305,7 +334,7 @@ describe('PROTOCOL.md answers for an independent implementer', () => {
     const head = seal(s, ses, 'HEAD', '/api/x');
     const r1 = await s.route(head.request);
     expect(r1.status).toBe(200);
-    expect(r1.headers.get('content-type')).toBe('application/nen');
+    expect(r1.headers.get('content-type')).toBe(ANSWERS.bodilessResponses.contentType);
     expect(r1.headers.get('nen-body')).not.toBeNull();
     expect(r1.body).toBeNull();
     expect((await open(ses, head, r1)).type).toBe('application/json'); // the GET body's type, bound; body not sent
@@ -333,7 +362,9 @@ describe('PROTOCOL.md answers for an independent implementer', () => {
     // ...but not rotate.
     const again = seal(s, ses, 'POST', '/api/nen/rotate');
     const replay = again.request.clone();
-    expect(await wireError(await s.nen.routes.POST(again.request))).toEqual({ status: 401, code: 'NEN_SESSION_UNKNOWN' });
+    const want = ANSWERS.rotateUnderPreviousEpochInGrace;
+    expect(await wireError(await s.nen.routes.POST(again.request))).toEqual({ status: want.status, code: want.code });
+    expect(want.sequenceNumberConsumed).toBe(true);
     expect(await wireError(await s.nen.routes.POST(replay))).toEqual({ status: 409, code: 'NEN_REPLAY' });
     // Under epoch 1 (S_1 = HKDF-Expand(S_0, "nen/1 rekey", 32)) the session goes on, sequence numbers continuing.
     const s1 = nextEpochSecret(s.be, ses.secret);
@@ -377,14 +408,15 @@ describe('PROTOCOL.md answers for an independent implementer', () => {
     const s = await server();
     const ses = await handshake(s);
     const none = seal(s, ses, 'POST', '/api/upload', { flags: 4, stream: 'partial-first' });
-    expect(await wireError(await s.route(none.request))).toEqual({ status: 400, code: 'NEN_MALFORMED' });
+    const want = ANSWERS.streams.uploadWithoutFinalRecord;
+    expect(await wireError(await s.route(none.request))).toEqual({ status: want.beforeFirstRecord.status, code: want.beforeFirstRecord.code });
     expect(s.runs.n).toBe(0);
     const cut = seal(s, ses, 'POST', '/api/upload', { flags: 4, stream: 'no-final' });
     const res = await s.route(cut.request);
     expect(s.runs.n).toBe(1);
-    expect(s.seen.at(-1)).toMatchObject({ body: 'part one ', error: 'NEN_MALFORMED' });
-    expect(res.status).toBe(500);
-    expect(await openJson(ses, cut, res)).toEqual({ error: { code: 'NEN_INTERNAL', message: 'nen: internal error' } });
+    expect(s.seen.at(-1)).toMatchObject({ body: 'part one ', error: want.afterFirstRecord.handlerBodyError });
+    expect(res.status).toBe(want.afterFirstRecord.status);
+    expect(await openJson(ses, cut, res)).toEqual(want.afterFirstRecord.body);
     await s.nen.close();
   });
 });
