@@ -192,6 +192,28 @@ describe('Quick start files', () => {
     expect(env.NEXT_PUBLIC_NEN_SERVER_KEY?.split(':')[0]).toBe(env.NEN_SERVER_KEYS?.split(':')[0]);
   });
 
+  it("Node: the README's default-client claims (relative URL needs baseUrl, no pin refuses, unpinned: true warns once)", () => {
+    const pin = envLocal().NEXT_PUBLIC_NEN_SERVER_KEY as string;
+    const run = (code: string, extra: Record<string, string>) =>
+      sh(`node --input-type=module -e "${code.replace(/"/g, '\\"')}"`, app, userEnv(extra), 30_000);
+    const show = "const show = (e) => console.log('caught', e.code, e.message);";
+    // A relative URL in Node without baseUrl: a typed error that names the fix.
+    const relative = run(`import { nenFetch } from '@nen/client'; ${show} await nenFetch('/api/notes').then(() => console.log('no error'), show);`, {
+      NEXT_PUBLIC_NEN_SERVER_KEY: pin,
+    });
+    expect(relative.stdout).toMatch(/^caught NEN_BAD_INPUT .*baseUrl/m);
+    // No pin anywhere: the default client refuses to start.
+    const unpinned = run(`import { nenFetch, defaultNenClient } from '@nen/client'; ${show}
+      try { defaultNenClient({ baseUrl: 'http://127.0.0.1:9' }); console.log('no error'); } catch (e) { show(e); }`, {});
+    expect(unpinned.stdout).toMatch(/^caught NEN_BAD_SERVER_KEY /m);
+    // unpinned: true on purpose: it runs (here against a closed loopback port) and warns exactly once.
+    const optIn = run(`import { nenFetch, defaultNenClient } from '@nen/client'; ${show}
+      defaultNenClient({ baseUrl: 'http://127.0.0.1:9', unpinned: true });
+      for (let i = 0; i < 2; i++) await nenFetch('/api/notes').then(() => console.log('no error'), show);`, {});
+    expect(optIn.stdout).not.toContain('no error');
+    expect(optIn.stderr.match(/^nen: /gm)?.length, optIn.stderr).toBe(1);
+  });
+
   it('require() of every package works on Node 20 and Node 24 (engines: ^20.19 || >=22.12)', () => {
     expect(existsSync(NODE24), 'Node 24 missing: run scripts/setup.sh').toBe(true);
     const probe = `const s = require('@nen/server'), c = require('@nen/client');
