@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite (the README's test command): setup, build, Rust tests (vectors), then every
 # package's vitest suite under Node 20 (the machine's) and the library packages again under Node 24.
+# Also: Biome lint, publint + attw on each published package, the TypeDoc API reference (no
+# warnings), and tests/consumer (the README Quick start in a fresh create-next-app project, from
+# the packed tarballs; part of the Node 20 vitest stage).
 # Tests that need servers (redis-server, next start, chromium) start and stop them themselves.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
