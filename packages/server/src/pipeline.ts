@@ -143,7 +143,7 @@ export async function openIncoming(ctx: ServerContext, request: Request, limit: 
     const session = committed(ctx, await ctx.store.commit(head.sid, head.meta.seq, now), head, now);
     const storeTotal = storeMs + performance.now() - tc;
     const { query, body } = decodeRequestPlaintext(head, opened, limit, inflate);
-    const hr = handlerRequest(request, head.url, query, head.method, head.contentType, body.length ? body : null);
+    const hr = handlerRequest(request, head, query, body.length ? body : null);
     return { head, entry, session, handlerRequest: hr, body: decodeBody(body, head.contentType), cryptoMs: performance.now() - t0 - storeTotal, storeMs: storeTotal };
   } catch (e) {
     ctx.cache.release(entry);

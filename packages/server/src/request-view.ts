@@ -8,7 +8,7 @@
  *  - Nothing is built until a handler asks for it: one allocation per request otherwise (a real
  *    Request plus its abort-signal link costs more than the whole AEAD open on Node 20).
  */
-import { HEADER, isBodylessMethod } from '@nen/core';
+import { HEADER, type RequestHead, isBodylessMethod } from '@nen/core';
 
 /** Request headers a handler never sees: Nen's own, and the sealed body's framing (content type restored below). */
 const HIDDEN_REQUEST_HEADERS: ReadonlySet<string> = new Set([HEADER.nen, HEADER.type, HEADER.body, 'content-length', 'content-encoding', 'content-type']);
@@ -95,7 +95,8 @@ function asBody(b: Uint8Array): BodyInit {
 }
 
 /** The handler's view of a decrypted request (`query` null: the URL is unchanged). */
-export function handlerRequest(request: Request, url: URL, query: string | null, method: string, contentType: string, body: Uint8Array | ReadableStream<Uint8Array> | null): Request {
-  const u = query === null ? request.url : `${url.origin}${url.pathname}${query ? `?${query}` : ''}`;
+export function handlerRequest(request: Request, head: RequestHead, query: string | null, body: Uint8Array | ReadableStream<Uint8Array> | null): Request {
+  const { method, contentType } = head;
+  const u = query === null ? request.url : `${head.origin}${head.path}${query ? `?${query}` : ''}`;
   return new Proxy(request, new DecryptedRequestView(request, u, method, contentType, isBodylessMethod(method) ? null : body));
 }

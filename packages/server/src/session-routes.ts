@@ -85,9 +85,20 @@ async function sessionAction(ctx: ServerContext, action: Action, request: Reques
   }
 }
 
+/** The last path segment (trailing slashes ignored) without a URL parse: a Request's url is serialized. */
 function actionOf(request: Request): string {
-  const p = new URL(request.url).pathname.replace(/\/+$/, '');
-  return p.slice(p.lastIndexOf('/') + 1);
+  const raw = request.url;
+  const scheme = raw.indexOf('://');
+  const pathStart = scheme < 0 ? -1 : raw.indexOf('/', scheme + 3);
+  if (pathStart < 0) return '';
+  let end = raw.length;
+  for (const c of ['?', '#']) {
+    const i = raw.indexOf(c, pathStart);
+    if (i >= 0 && i < end) end = i;
+  }
+  while (end > pathStart && raw.charCodeAt(end - 1) === 0x2f) end--; // trailing '/'
+  if (end === pathStart) return '';
+  return raw.slice(raw.lastIndexOf('/', end - 1) + 1, end);
 }
 
 export function sessionRoutes(ctx: ServerContext, limiter: HandshakeRateLimiter): SessionRoutes {
@@ -102,7 +113,8 @@ export function sessionRoutes(ctx: ServerContext, limiter: HandshakeRateLimiter)
   };
   const dispatch = async (method: Method, request: Request): Promise<Response> => {
     try {
-      const methods = Object.hasOwn(table, actionOf(request)) ? table[actionOf(request)] : undefined;
+      const action = actionOf(request);
+      const methods = Object.hasOwn(table, action) ? table[action] : undefined;
       if (!methods) return errorResponse('NEN_NOT_FOUND');
       const handler = methods[method];
       if (!handler) return errorResponse('NEN_METHOD_NOT_ALLOWED', { allow: Object.keys(methods).join(', ') });

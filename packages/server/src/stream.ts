@@ -67,14 +67,14 @@ export async function openStreamedUpload(ctx: ServerContext, request: Request, h
       return reader.cancel(reason);
     },
   }, { highWaterMark: 0 });
-  const hr = handlerRequest(request, head.url, null, head.method, head.contentType, stream);
+  const hr = handlerRequest(request, head, null, stream);
   return { head, entry, session, handlerRequest: hr, body: stream, cryptoMs: performance.now() - t0 - storeMs, storeMs };
 }
 
 /** The sealed streaming Response of `withNenStream`; `release` runs once when the stream ends or is cancelled. */
 export function streamedResponse(ctx: ServerContext, o: Opened, it: AsyncIterator<string | Uint8Array> | Iterator<string | Uint8Array>, contentType: string, release: () => void): Response {
   const { headers, sealer } = sealResponseStream({ keys: o.entry.keys, meta: o.head.meta, method: o.head.method }, contentType);
-  const path = o.head.url.pathname.slice(0, 200);
+  const path = o.head.path.slice(0, 200);
   const body = new ReadableStream<Uint8Array>({
     async pull(c) {
       try {

@@ -165,7 +165,10 @@ export interface RequestHead {
   readonly meta: RequestMeta;
   /** Upper-case method. */
   readonly method: string;
-  readonly url: URL;
+  /** Scheme, authority (the URL's origin) and path of the request URL, and its query ('' or '?…'). */
+  readonly origin: string;
+  readonly path: string;
+  readonly search: string;
   readonly contentType: string;
   readonly confidential: boolean;
   readonly stream: boolean;
@@ -184,10 +187,10 @@ export function parseRequest(headers: HeaderSource, method: string, rawUrl: stri
   const meta = parseRequestHeader(headers.get(HEADER.nen));
   if (Math.abs(meta.timestamp - now) > timestampWindowMs) throw wireError('NEN_TIMESTAMP', `request timestamp off by ${meta.timestamp - now} ms`);
   const m = method.toUpperCase();
-  const url = new URL(rawUrl);
+  const { origin, path, search } = splitUrl(rawUrl);
   const confidential = (meta.flags & REQ_FLAG.CONFIDENTIAL_QUERY) !== 0;
   const stream = (meta.flags & REQ_FLAG.STREAM) !== 0;
-  if (confidential && url.search !== '') throw wireError('NEN_MALFORMED', 'confidential-query flag set but the URL has a query');
+  if (confidential && search !== '') throw wireError('NEN_MALFORMED', 'confidential-query flag set but the URL has a query');
   const contentType = headers.get(HEADER.type) ?? '';
   if (contentType.length > 256) throw wireError('NEN_MALFORMED', 'nen-type too long');
   let headerRecord: Uint8Array | null = null;
@@ -202,7 +205,24 @@ export function parseRequest(headers: HeaderSource, method: string, rawUrl: stri
     const want = stream ? MEDIA_TYPE.stream : MEDIA_TYPE.sealed;
     if (ct !== want) throw wireError('NEN_CONTENT_TYPE', `content-type ${JSON.stringify(ct.slice(0, 60))}, want ${want}`);
   }
-  return { meta, method: m, url, contentType, confidential, stream, headerRecord, sid: toBase64Url(meta.sessionId) };
+  return { meta, method: m, origin, path, search, contentType, confidential, stream, headerRecord, sid: toBase64Url(meta.sessionId) };
+}
+
+/**
+ * Origin, path and query of an absolute URL. A Request's `url` is already WHATWG-serialized, so
+ * slicing it gives exactly what `new URL(raw)` would (at a fraction of the cost, on every request);
+ * anything unusual (credentials, a fragment, no path) goes through URL.
+ */
+function splitUrl(raw: string): { origin: string; path: string; search: string } {
+  const s = raw.indexOf('://');
+  const p = s < 0 ? -1 : raw.indexOf('/', s + 3);
+  if (p < 0 || raw.includes('#') || raw.lastIndexOf('@', p) > s) {
+    const u = new URL(raw);
+    return { origin: u.origin, path: u.pathname, search: u.search };
+  }
+  const q = raw.indexOf('?', p);
+  if (q < 0) return { origin: raw.slice(0, p), path: raw.slice(p), search: '' };
+  return { origin: raw.slice(0, p), path: raw.slice(p, q), search: q === raw.length - 1 ? '' : raw.slice(q) };
 }
 
 /** Largest sealed body to read for a plaintext limit (tag, and the confidential query's room). */
@@ -211,7 +231,7 @@ export function sealedBodyLimit(head: RequestHead, plaintextLimit: number): numb
 }
 
 function requestAadOf(head: RequestHead): Uint8Array {
-  return requestAad(head.meta, head.method, head.url.pathname + head.url.search, head.contentType);
+  return requestAad(head.meta, head.method, head.path + head.search, head.contentType);
 }
 
 /** AEAD-opens a sealed request (server); NEN_AUTH_FAILED when it does not authenticate. */

@@ -74,12 +74,30 @@ export function parseResponseHeader(value: string | null): { flags: number } | n
 
 const aadEncoder = new TextEncoder();
 
-/** Writes lp(s) (u16 length + UTF-8) at `o`; returns the new offset. */
+/**
+ * Writes lp(s) (u16 length + UTF-8) at `o`; returns the new offset. ASCII (every method, almost
+ * every path and content type) is copied code unit by code unit: on Node 20 that is several times
+ * faster than TextEncoder.encodeInto for strings this short; the first non-ASCII unit hands the
+ * rest to encodeInto (the bytes are the same UTF-8 either way).
+ */
 function putField(out: Uint8Array, dv: DataView, o: number, s: string, what: string): number {
-  const r = aadEncoder.encodeInto(s, out.subarray(o + 2));
-  if (r.read !== s.length || r.written > 0xffff) throw wireError('NEN_MALFORMED', `${what} longer than 65535 bytes`);
-  dv.setUint16(o, r.written);
-  return o + 2 + r.written;
+  const n = s.length;
+  const base = o + 2;
+  let i = 0;
+  for (; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x80) break;
+    out[base + i] = c;
+  }
+  let written = i;
+  if (i < n) {
+    const r = aadEncoder.encodeInto(s.slice(i), out.subarray(base + i));
+    if (r.read !== n - i) throw wireError('NEN_MALFORMED', `${what} longer than 65535 bytes`);
+    written += r.written;
+  }
+  if (written > 0xffff) throw wireError('NEN_MALFORMED', `${what} longer than 65535 bytes`);
+  dv.setUint16(o, written);
+  return base + written;
 }
 
 /**
@@ -109,9 +127,9 @@ export function requestAad(m: RequestMeta, method: string, rawTarget: string, co
   const target = canonicalTarget(rawTarget);
   // UTF-8 needs at most 3 bytes per UTF-16 code unit.
   const max = LABEL.request.length + 1 + SESSION_ID_LENGTH + 4 + 8 + 8 + 1 + 6 + 3 * (method.length + target.length + contentType.length);
-  for (const [f, what] of [[method, 'method'], [target, 'request target'], [contentType, 'content type']] as const) {
-    if (f.length > 0xffff) throw wireError('NEN_MALFORMED', `${what} longer than 65535 bytes`);
-  }
+  if (method.length > 0xffff) throw wireError('NEN_MALFORMED', 'method longer than 65535 bytes');
+  if (target.length > 0xffff) throw wireError('NEN_MALFORMED', 'request target longer than 65535 bytes');
+  if (contentType.length > 0xffff) throw wireError('NEN_MALFORMED', 'content type longer than 65535 bytes');
   const out = new Uint8Array(max);
   const dv = new DataView(out.buffer);
   out.set(LABEL.request, 0);
