@@ -11,7 +11,7 @@
  * unauthenticated terminate / rotate refused, oversize → 413, malformed input → 400, rate limit → 429.
  */
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createNenClient, type NenClient, type NenClientOptions, type WireExchange } from '@nen/client';
 import { type Backend, type BackendKind, loadBackend, NenProtocolError, toBase64Url } from '@nen/core';
 import { createNen, memoryStore, StoreUnavailableError, type Nen, type NenLogEvent, type SessionStore } from '../src/index.js';
@@ -798,6 +798,35 @@ describe('limits and failures with dedicated servers (noble)', () => {
       const hang: typeof fetch = (_i, init) => new Promise((_r, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal!.reason)));
       await expect(ctx.client({ fetch: hang, timeoutMs: 100 }).handshake()).rejects.toMatchObject({ code: 'NEN_TIMEOUT' });
     } finally {
+      await ctx.server.close();
+      await ctx.nen.close();
+    }
+  });
+});
+
+describe('the default client against a real server (issue 9 item 4)', () => {
+  it('pins NEXT_PUBLIC_NEN_SERVER_KEY with no code: nenFetch runs pinned, a wrong pinned key fails the handshake', async () => {
+    const ctx = await setup('noble');
+    const saved = process.env.NEXT_PUBLIC_NEN_SERVER_KEY;
+    try {
+      process.env.NEXT_PUBLIC_NEN_SERVER_KEY = ctx.pin;
+      vi.resetModules();
+      const m = await import('@nen/client');
+      m.defaultNenClient({ baseUrl: ctx.server.url, backend: 'noble' }); // Node needs a base URL; no serverKey given
+      const res = await m.nenFetch('/api/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":1}' });
+      expect(await res.json()).toEqual({ a: 1 });
+      expect(m.defaultNenClient().session?.keyId).toBe('k1');
+      // The variable decides the pin: another server key there → the handshake fails closed.
+      const other = createNen({ backend: ctx.backend, serverKeys: `k1:${OTHER_SEED}`, logger: () => {} });
+      process.env.NEXT_PUBLIC_NEN_SERVER_KEY = (await other.publicKeys())[0]!.pin;
+      await other.close();
+      vi.resetModules();
+      const m2 = await import('@nen/client');
+      m2.defaultNenClient({ baseUrl: ctx.server.url, backend: 'noble' });
+      await expect(m2.handshake()).rejects.toMatchObject({ code: 'NEN_HANDSHAKE_FAILED' });
+    } finally {
+      if (saved === undefined) delete process.env.NEXT_PUBLIC_NEN_SERVER_KEY;
+      else process.env.NEXT_PUBLIC_NEN_SERVER_KEY = saved;
       await ctx.server.close();
       await ctx.nen.close();
     }
