@@ -5,9 +5,9 @@
  *
  * Why here and not in @nen/core: the core Backend exposes HPKE through the secret-export
  * interface only (RFC 9180 §5.3); age needs the AEAD context (key, base_nonce, seq 0). The key
- * schedule runs on the Backend's HKDF and AEAD; the KEM is built from @noble/post-quantum
- * ML-KEM-768 and X25519 (./x25519.ts: node:crypto or @noble/curves), like @nen/core's @noble backend (a test checks both give
- * the same public key for the same seed).
+ * schedule runs on the Backend's HKDF and AEAD; the KEM is built from ML-KEM-768 (./mlkem.ts:
+ * node:crypto where OpenSSL ≥ 3.5 has it, else @noble/post-quantum) and X25519 (./x25519.ts),
+ * like @nen/core's @noble backend (a test checks both give the same public key for a seed).
  *
  * Pitfalls:
  *  - An all-zero X25519 shared secret (low-order share) is rejected: age requires it
@@ -18,11 +18,11 @@
  */
 import type { Backend } from '@nen/core';
 import { concatBytes, u16, utf8 } from './bytes.js';
+import { MLKEM } from './mlkem.js';
 import { LowOrderError, X25519 } from './x25519.js';
 
 export { LowOrderError };
-import { sha3_256, shake256 } from '@noble/hashes/sha3.js';
-import { ml_kem768 } from '@noble/post-quantum/ml-kem.js';
+import { shake256 } from '@noble/hashes/sha3.js';
 
 export const XWING_KEM_ID = 0x647a;
 export const XWING_SEED_LENGTH = 32;
@@ -37,7 +37,8 @@ const EMPTY = new Uint8Array(0);
 
 export interface XWingKey {
   readonly publicKey: Uint8Array;
-  readonly dkM: Uint8Array;
+  /** ML-KEM-768 Decaps with the expanded key prepared once. */
+  readonly decapM: (ct: Uint8Array) => Uint8Array;
   /** X25519(skX, ·), with the scalar prepared once. */
   readonly dhX: (publicKey: Uint8Array) => Uint8Array;
   readonly pkX: Uint8Array;
@@ -46,24 +47,24 @@ export interface XWingKey {
 /** Expands a 32-byte X-Wing seed: SHAKE256(seed, 96) → ML-KEM d||z (64) and the X25519 scalar. */
 export function expandXWing(seed: Uint8Array): XWingKey {
   const expanded = shake256(seed, { dkLen: 96 });
-  const { publicKey: ekM, secretKey: dkM } = ml_kem768.keygen(expanded.subarray(0, 64));
+  const { publicKey: ekM, decapsulate: decapM } = MLKEM.fromSeed(expanded.subarray(0, 64));
   const skX = expanded.slice(64, 96);
   expanded.fill(0);
   const pkX = X25519.publicKey(skX);
   const dhX = X25519.bind(skX);
   skX.fill(0);
-  return { publicKey: concatBytes(ekM, pkX), dkM, dhX, pkX };
+  return { publicKey: concatBytes(ekM, pkX), decapM, dhX, pkX };
 }
 
 function combine(ssM: Uint8Array, ssX: Uint8Array, ctX: Uint8Array, pkX: Uint8Array): Uint8Array {
-  return sha3_256.create().update(ssM).update(ssX).update(ctX).update(pkX).update(XWING_LABEL).digest();
+  return MLKEM.sha3_256(ssM, ssX, ctX, pkX, XWING_LABEL);
 }
 
 /** X-Wing Encaps(pk): throws on an invalid ML-KEM encapsulation key (FIPS 203 §7.2). */
-function encap(backend: Backend, publicKey: Uint8Array): { ss: Uint8Array; enc: Uint8Array } {
+function encap(publicKey: Uint8Array): { ss: Uint8Array; enc: Uint8Array } {
   const ekM = publicKey.subarray(0, MLKEM_EK);
   const pkX = publicKey.subarray(MLKEM_EK);
-  const m = ml_kem768.encapsulate(ekM, backend.randomBytes(32));
+  const m = MLKEM.encapsulate(ekM);
   const { share: ctX, shared: ssX } = X25519.ephemeral(pkX);
   const ss = combine(m.sharedSecret, ssX, ctX, pkX);
   m.sharedSecret.fill(0);
@@ -73,7 +74,7 @@ function encap(backend: Backend, publicKey: Uint8Array): { ss: Uint8Array; enc: 
 
 function decap(key: XWingKey, enc: Uint8Array): Uint8Array {
   const ctX = enc.subarray(MLKEM_CT);
-  const ssM = ml_kem768.decapsulate(enc.subarray(0, MLKEM_CT), key.dkM);
+  const ssM = key.decapM(enc.subarray(0, MLKEM_CT));
   const ssX = key.dhX(ctX);
   const ss = combine(ssM, ssX, ctX, key.pkX);
   ssM.fill(0);
@@ -122,7 +123,7 @@ function withContext<T>(b: Backend, ss: Uint8Array, info: Uint8Array, f: (aead: 
 
 /** SealBase(pkR, info, aad = "", pt): returns enc and the ciphertext. */
 export function sealBase(b: Backend, publicKey: Uint8Array, info: Uint8Array, pt: Uint8Array): { enc: Uint8Array; ct: Uint8Array } {
-  const { ss, enc } = encap(b, publicKey);
+  const { ss, enc } = encap(publicKey);
   try {
     return { enc, ct: withContext(b, ss, info, (aead, nonce) => aead.seal(nonce, EMPTY, pt)) };
   } finally {
