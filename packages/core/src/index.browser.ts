@@ -4,11 +4,11 @@ export type { BackendKind } from './backend/index.browser.js';
 export {
   NenError,
   NenCryptoError,
+  NenProtocolError,
 } from './errors.js';
 export {
   WIRE_ERRORS,
   CLIENT_ERRORS,
-  NenProtocolError,
   isWireErrorCode,
   wireError,
   clientError,

@@ -12,11 +12,11 @@ export type { BackendKind } from './backend/index.js';
 export {
   NenError,
   NenCryptoError,
+  NenProtocolError,
 } from './errors.js';
 export {
   WIRE_ERRORS,
   CLIENT_ERRORS,
-  NenProtocolError,
   isWireErrorCode,
   wireError,
   clientError,

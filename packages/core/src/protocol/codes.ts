@@ -8,7 +8,9 @@
  *  - A protocol error response is NOT authenticated (it is sent when no session key could be
  *    used). Clients must treat it as a hint: at most one re-handshake with backoff, never as data.
  */
-import { NenError } from '../errors.js';
+import { NenProtocolError } from '../errors.js';
+
+export { NenProtocolError };
 
 export type ClientAction = 'rehandshake-retry' | 'rehandshake-once' | 'fail';
 
@@ -61,22 +63,6 @@ export const CLIENT_ERRORS = {
 } as const;
 
 export type ClientErrorCode = keyof typeof CLIENT_ERRORS;
-
-/**
- * A protocol-level error. On the server it carries the HTTP status and a precise (log-only)
- * reason; on the client, `status` is the status the server reported.
- */
-export class NenProtocolError extends NenError {
-  readonly status: number | undefined;
-  /** Precise reason, for the server log only; never sent on the wire. */
-  readonly reason: string | undefined;
-  constructor(code: string, message: string, options?: { status?: number; reason?: string; cause?: unknown }) {
-    super(code, message, options?.cause === undefined ? undefined : { cause: options.cause });
-    this.name = 'NenProtocolError';
-    this.status = options?.status;
-    this.reason = options?.reason;
-  }
-}
 
 /** Server helper: a protocol error with the catalog status and message. */
 export function wireError(code: WireErrorCode, reason: string, cause?: unknown): NenProtocolError {
