@@ -264,7 +264,7 @@ run_grid() {
         log "cell $label: bench against $TARGET_URL"
         code=0
         node bench/run-all.js --only saturation --kem "$kem" --cell "$label" --out "$cell_dir" --no-history \
-          "${sticky[@]}" "${redis_args[@]}" "${bench_args[@]}" || code=$?
+          "${sticky[@]}" "${redis_args[@]}" "${bench_args[@]}" 2> >(tee "$cell_dir/bench-stderr.log" >&2) || code=$?
         echo "$code" >"$cell_dir/exit-code"
         stop_pids "${instance_pids[@]}"; forget_pids "${instance_pids[@]}"
       done

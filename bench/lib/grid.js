@@ -39,7 +39,16 @@ export function readCell(dir) {
   }
   const runs = fs.readdirSync(dir).filter((d) => d !== 'latest' && d !== 'history' && fs.existsSync(path.join(dir, d, 'saturation.json'))).sort();
   const exitCode = fs.existsSync(path.join(dir, 'exit-code')) ? Number(fs.readFileSync(path.join(dir, 'exit-code'), 'utf8').trim()) : null;
-  if (!runs.length) return [{ ...id, status: 'not run', reason: `the bench wrote no saturation result (exit code ${exitCode ?? '?'})`, payloads: null }];
+  if (!runs.length) {
+    // the bench's own last words (stderr, kept by main.sh) say why, e.g. an unreachable target
+    let why = '';
+    try {
+      why = fs.readFileSync(path.join(dir, 'bench-stderr.log'), 'utf8').split('\n').map((l) => l.replace(/\x1b\[[0-9;]*m/g, '').trim()).filter((l) => l && !l.startsWith('[bench')).pop() ?? '';
+    } catch {
+      /* no log */
+    }
+    return [{ ...id, status: 'not run', reason: `the bench wrote no saturation result (exit code ${exitCode ?? '?'})${why ? `: ${why.slice(0, 240)}` : ''}`, payloads: null }];
+  }
   const st = readJson(path.join(dir, runs[runs.length - 1], 'saturation.json'));
   const d = st.data ?? {};
   return [{
@@ -78,8 +87,14 @@ export function collectGrid(gridDir) {
   return cells;
 }
 
-/** Flat rows: one per (cell, payload), not-run cells once per payload of the axes. */
-export function gridRows(cells, payloads = GRID_AXES.payload) {
+/** Payload sizes measured by any cell (the axis default when none ran). */
+export function gridPayloads(cells) {
+  const seen = [...new Set(cells.flatMap((c) => (c.payloads ?? []).map((p) => p.size)))].sort((a, b) => a - b);
+  return seen.length ? seen : GRID_AXES.payload;
+}
+
+/** Flat rows: one per (cell, payload), not-run cells once per payload of the run. */
+export function gridRows(cells, payloads = gridPayloads(cells)) {
   const rows = [];
   for (const c of cells) {
     for (const size of payloads) {

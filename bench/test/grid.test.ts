@@ -37,6 +37,7 @@ cell('store=memory,kem=xwing,instances=2', sat(1800));
 cell('store=redis,kem=xwing,instances=2', sat(1500, false));
 cell('store=cluster,kem=mlkem768,instances=4', null, 'store cluster did not start');
 mkdirSync(join(root, 'cells', 'store=redis,kem=xwing,instances=1'), { recursive: true }); // started, but wrote nothing
+writeFileSync(join(root, 'cells', 'store=redis,kem=xwing,instances=1', 'bench-stderr.log'), '[bench 0s] x\nbench: target http://127.0.0.1:1 is not reachable (ECONNREFUSED); is the app running?\n');
 
 describe('grid assembly', () => {
   const history = join(root, 'history');
@@ -48,7 +49,7 @@ describe('grid assembly', () => {
     expect(rows).toHaveLength(10); // x 2 payloads
     const nr = rows.find((r) => r.store === 'cluster');
     expect(nr).toMatchObject({ status: 'not run', reason: 'store cluster did not start', rps: null });
-    expect(rows.find((r) => r.store === 'redis' && r.instances === 1)?.reason).toMatch(/no saturation result/);
+    expect(rows.find((r) => r.store === 'redis' && r.instances === 1)?.reason).toMatch(/no saturation result \(exit code \?\): bench: target .* is not reachable/);
   });
 
   it('derives knee figures and scaling vs one instance', () => {
@@ -70,6 +71,13 @@ describe('grid assembly', () => {
     const h = readdirSync(history);
     expect(h).toHaveLength(1);
     expect(JSON.parse(readFileSync(join(history, h[0]!), 'utf8'))).toMatchObject({ kind: 'grid', commit: 'c0ffee', ok: false });
+  });
+
+  it('rows cover the payloads that were measured', async () => {
+    const { gridPayloads } = await import('../lib/grid.js');
+    expect(gridPayloads(cells)).toEqual([1024, 102400]);
+    expect(gridPayloads([{ payloads: [{ size: 1024 }] }] as never)).toEqual([1024]);
+    expect(gridPayloads([])).toEqual([1024, 102400]);
   });
 
   it('parses cell labels', () => {
