@@ -90,17 +90,19 @@ function labeledExpand(b: Backend, prk: Uint8Array, label: string, info: Uint8Ar
   return b.hkdfExpand(prk, concatBytes(u16(length), HPKE_V1, SUITE_ID, utf8(label), info), length);
 }
 
-const contextCache = new Map<string, Uint8Array>();
+/** Per info object (callers pass module constants) and backend: the schedule context is constant. */
+const contextCache = new WeakMap<Uint8Array, Map<string, Uint8Array>>();
 
 /** RFC 9180 §5.1 key_schedule_context for mode_base, psk = psk_id = "" (cached per info). */
 function scheduleContext(b: Backend, info: Uint8Array): Uint8Array {
-  const k = `${b.name}:${Array.from(info).join(',')}`;
-  let ctx = contextCache.get(k);
+  let byBackend = contextCache.get(info);
+  if (!byBackend) contextCache.set(info, (byBackend = new Map()));
+  let ctx = byBackend.get(b.name);
   if (!ctx) {
     const pskIdHash = labeledExtract(b, EMPTY, 'psk_id_hash', EMPTY);
     const infoHash = labeledExtract(b, EMPTY, 'info_hash', info);
     ctx = concatBytes(new Uint8Array([0]), pskIdHash, infoHash);
-    if (contextCache.size < 16) contextCache.set(k, ctx);
+    byBackend.set(b.name, ctx);
   }
   return ctx;
 }
