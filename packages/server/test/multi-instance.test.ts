@@ -70,6 +70,13 @@ describe('two instances, one Redis', () => {
     expect(instances.map((x) => x.nen.store.kind)).toEqual(['redis', 'redis']);
   });
 
+  it('nen.store.claimOnce is one claim across both instances (what withNenWebhook({ store: nen.store }) relies on)', async () => {
+    const key = `webhook:${Date.now()}:${Math.random()}`;
+    const both = await Promise.all([instances[0]!.nen.store.claimOnce(key, 60_000), instances[1]!.nen.store.claimOnce(key, 60_000)]);
+    expect(both.filter(Boolean)).toHaveLength(1);
+    expect(await instances[0]!.nen.store.claimOnce(key, 60_000)).toBe(false);
+  });
+
   it('a session made on one instance works on the other; one Redis command per request in steady state', async () => {
     const rr = roundRobin();
     const pin = (await instances[0]!.nen.publicKeys())[0]!.pin;
