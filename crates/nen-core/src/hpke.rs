@@ -234,6 +234,28 @@ impl PrivateKey {
         let ss = self.decap(enc)?;
         key_schedule(self.kem(), ss.as_bytes(), info)
     }
+
+    /// X-Wing only: the X25519 scalar `sk_X` expanded from the seed, for a native X25519
+    /// (see [`PrivateKey::setup_base_r_with_x25519`]). Secret. ML-KEM-768 keys:
+    /// [`Error::UnsupportedKem`].
+    pub fn xwing_x25519_secret(&self) -> Result<SecretBytes<32>, Error> {
+        match self {
+            PrivateKey::XWing(k) => Ok(k.x25519_secret()),
+            PrivateKey::MlKem768 { .. } => Err(Error::UnsupportedKem(Kem::MLKEM768_ID)),
+        }
+    }
+
+    /// X-Wing SetupBaseR(enc, skR, info) with the X25519 half computed by the caller:
+    /// `ss_x = X25519(sk_X, enc[1088..1120])`. ML-KEM-768 keys: [`Error::UnsupportedKem`].
+    pub fn setup_base_r_with_x25519(&self, enc: &[u8], ss_x: &[u8], info: &[u8]) -> Result<Context, Error> {
+        match self {
+            PrivateKey::XWing(k) => {
+                let ss = k.decapsulate_with_x25519(enc, ss_x)?;
+                key_schedule(Kem::XWing, ss.as_bytes(), info)
+            }
+            PrivateKey::MlKem768 { .. } => Err(Error::UnsupportedKem(Kem::MLKEM768_ID)),
+        }
+    }
 }
 
 /// An HPKE recipient public key, validated.
@@ -307,6 +329,19 @@ impl PublicKey {
     pub fn setup_base_s(&self, info: &[u8]) -> Result<(Vec<u8>, Context), Error> {
         let (ss, enc) = self.encap()?;
         Ok((enc, key_schedule(self.kem(), ss.as_bytes(), info)?))
+    }
+
+    /// X-Wing SetupBaseS(pkR, info) with the X25519 half computed by the caller: for a fresh
+    /// ephemeral X25519 scalar `ek_X`, `ct_x = X25519(ek_X, 9)` and `ss_x = X25519(ek_X, pk_X)`
+    /// (`pk_X` = the last 32 bytes of pkR). ML-KEM-768 keys: [`Error::UnsupportedKem`].
+    pub fn setup_base_s_with_x25519(&self, ct_x: &[u8], ss_x: &[u8], info: &[u8]) -> Result<(Vec<u8>, Context), Error> {
+        match self {
+            PublicKey::XWing(pk) => {
+                let (ct, ss) = pk.encapsulate_with_x25519(ct_x, ss_x)?;
+                Ok((ct.to_vec(), key_schedule(Kem::XWing, ss.as_bytes(), info)?))
+            }
+            PublicKey::MlKem768(_) => Err(Error::UnsupportedKem(Kem::MLKEM768_ID)),
+        }
     }
 
     /// SetupBaseS with caller-given `ikmE` (tests only).

@@ -1,7 +1,7 @@
 //! wasm-bindgen bindings: the JavaScript API of `@nen/core`'s Wasm backend.
 //!
 //! Classes `Aead`, `RecipientKey`, `KeyPair`, `SenderExport`; functions `generate_key_pair`,
-//! `derive_key_pair`, `setup_base_s_export`, `sha256`, `hmac_sha256`, `hkdf_extract`,
+//! `derive_key_pair`, `setup_base_s_export`, `setup_base_s_export_x25519`, `sha256`, `hmac_sha256`, `hkdf_extract`,
 //! `hkdf_expand`; `hazmat_*` functions (deterministic, vectors only) when built with the
 //! `hazmat` feature. See the crate README for the signatures.
 //!
@@ -89,6 +89,26 @@ impl RecipientKey {
         let ctx = self.key.setup_base_r(enc, info).map_err(js)?;
         ctx.export(exporter_context, len(length)).map_err(js)
     }
+
+    /// X-Wing keys: the X25519 scalar `sk_X` (a copy; secret), for a native X25519 that then
+    /// feeds [`RecipientKey::setup_base_r_export_x25519`]. ML-KEM-768 keys: `NEN_CRYPTO_UNSUPPORTED`.
+    pub fn x25519_secret(&self) -> Result<Vec<u8>, JsError> {
+        Ok(self.key.xwing_x25519_secret().map_err(js)?.as_bytes().to_vec())
+    }
+
+    /// X-Wing SetupBaseR then Export, with `ss_x = X25519(sk_X, enc[1088..])` computed by the
+    /// caller: ML-KEM-768 decapsulation (unpacked key), combiner, key schedule and export in one call.
+    pub fn setup_base_r_export_x25519(
+        &self,
+        enc: &[u8],
+        ss_x: &[u8],
+        info: &[u8],
+        exporter_context: &[u8],
+        length: u32,
+    ) -> Result<Vec<u8>, JsError> {
+        let ctx = self.key.setup_base_r_with_x25519(enc, ss_x, info).map_err(js)?;
+        ctx.export(exporter_context, len(length)).map_err(js)
+    }
 }
 
 /// A key pair: public key and private key (HPKE seed form; for `hazmat_mlkem768_*` the 2400-byte
@@ -165,6 +185,24 @@ pub fn setup_base_s_export(
 ) -> Result<SenderExport, JsError> {
     let pk = PublicKey::from_bytes(kem(kem_id)?, public_key).map_err(js)?;
     let (enc, ctx) = pk.setup_base_s(info).map_err(js)?;
+    let exported = Zeroizing::new(ctx.export(exporter_context, len(length)).map_err(js)?);
+    Ok(SenderExport { enc, exported })
+}
+
+/// X-Wing SetupBaseS then Export with the X25519 half computed by the caller: for a fresh
+/// ephemeral X25519 scalar `ek_X`, `ct_x = X25519(ek_X, 9)` and `ss_x = X25519(ek_X, pk_X)`.
+/// Validates pkR (length, ML-KEM modulus check); rejects an all-zero `ss_x` (`NEN_CRYPTO_KEY`).
+#[wasm_bindgen]
+pub fn setup_base_s_export_x25519(
+    public_key: &[u8],
+    ct_x: &[u8],
+    ss_x: &[u8],
+    info: &[u8],
+    exporter_context: &[u8],
+    length: u32,
+) -> Result<SenderExport, JsError> {
+    let pk = PublicKey::from_bytes(Kem::XWing, public_key).map_err(js)?;
+    let (enc, ctx) = pk.setup_base_s_with_x25519(ct_x, ss_x, info).map_err(js)?;
     let exported = Zeroizing::new(ctx.export(exporter_context, len(length)).map_err(js)?);
     Ok(SenderExport { enc, exported })
 }

@@ -18,8 +18,11 @@
 //! - Decapsulation of a modified ML-KEM part yields a different key (implicit rejection), never
 //!   an error: key confirmation above this layer must catch it.
 //! - X25519 uses curve25519-dalek with `precomputed-tables` (base-point multiplication ~3x
-//!   faster in Wasm).
+//!   faster in Wasm). `encapsulate_with_x25519` / `decapsulate_with_x25519` take the X25519
+//!   half from the caller instead (Node's OpenSSL X25519 is ~2x faster than dalek in Wasm):
+//!   the caller must compute exactly the X-Wing values; the all-zero check still runs here.
 
+use subtle::ConstantTimeEq;
 use x25519_dalek::{PublicKey as X25519Public, StaticSecret};
 use zeroize::Zeroize;
 
@@ -60,6 +63,21 @@ fn x25519(k: &StaticSecret, u: [u8; 32]) -> Result<SecretBytes<32>, Error> {
         return Err(Error::InvalidKey("X25519 share is a low-order point"));
     }
     Ok(SecretBytes::new(shared.to_bytes()))
+}
+
+/// A 32-byte X25519 value from a slice (`what` names it in the length error).
+fn x25519_bytes(what: &'static str, b: &[u8]) -> Result<[u8; 32], Error> {
+    b.try_into().map_err(|_| Error::InvalidLength { what, expected: 32, actual: b.len(), at_most: false })
+}
+
+/// A caller-computed X25519 shared secret, with the all-zero (low-order) result rejected in
+/// constant time, as [`x25519`] does.
+fn x25519_share(ss_x: &[u8]) -> Result<SecretBytes<32>, Error> {
+    let ss = SecretBytes::new(x25519_bytes("X25519 shared secret", ss_x)?);
+    if bool::from(ss.as_bytes().ct_eq(&[0u8; 32])) {
+        return Err(Error::InvalidKey("X25519 share is a low-order point"));
+    }
+    Ok(ss)
 }
 
 /// SHA3-256(ss_M || ss_X || ct_X || pk_X || label).
@@ -116,6 +134,32 @@ impl EncapsulationKey {
         ek.zeroize();
         let ct_x = X25519Public::from(&ek_x).to_bytes();
         let ss_x = x25519(&ek_x, self.pk_x)?;
+        let ss = combiner(ss_m.as_bytes(), ss_x.as_bytes(), &ct_x, &self.pk_x);
+        let mut ct = [0u8; CIPHERTEXT_LEN];
+        ct[..mlkem768::CIPHERTEXT_LEN].copy_from_slice(&ct_m);
+        ct[mlkem768::CIPHERTEXT_LEN..].copy_from_slice(&ct_x);
+        Ok((ct, ss))
+    }
+
+    /// The X25519 part `pk_X` of the key.
+    pub fn x25519_public(&self) -> &[u8; 32] {
+        &self.pk_x
+    }
+
+    /// X-Wing Encaps with the X25519 half computed by the caller (a native X25519 such as
+    /// OpenSSL's through `node:crypto`): for a fresh ephemeral scalar `ek_X` the caller drew,
+    /// `ct_x = X25519(ek_X, 9)` and `ss_x = X25519(ek_X, pk_X)`; the ML-KEM half draws its own
+    /// `m`. An all-zero `ss_x` (low-order `pk_X`) is rejected as [`Error::InvalidKey`].
+    pub fn encapsulate_with_x25519(
+        &self,
+        ct_x: &[u8],
+        ss_x: &[u8],
+    ) -> Result<([u8; CIPHERTEXT_LEN], SecretBytes<SHARED_SECRET_LEN>), Error> {
+        let ct_x = x25519_bytes("X25519 ciphertext share", ct_x)?;
+        let ss_x = x25519_share(ss_x)?;
+        let mut m = SecretBytes::<{ mlkem768::ENCAPS_RANDOMNESS_LEN }>::zero();
+        fill_random(m.as_mut())?;
+        let (ct_m, ss_m) = self.pk_m.encapsulate_internal(m.as_bytes());
         let ss = combiner(ss_m.as_bytes(), ss_x.as_bytes(), &ct_x, &self.pk_x);
         let mut ct = [0u8; CIPHERTEXT_LEN];
         ct[..mlkem768::CIPHERTEXT_LEN].copy_from_slice(&ct_m);
@@ -199,5 +243,23 @@ impl DecapsulationKey {
         let ss_m = self.dk_m.decapsulate(ct_m)?;
         let ss_x = x25519(&self.sk_x, ct_x_arr)?;
         Ok(combiner(ss_m.as_bytes(), ss_x.as_bytes(), &ct_x_arr, &self.public.pk_x))
+    }
+
+    /// The X25519 scalar `sk_X` expanded from the seed (unclamped, as X25519 clamps it). Secret:
+    /// for handing the X25519 half of decapsulation to a native X25519.
+    pub fn x25519_secret(&self) -> SecretBytes<32> {
+        SecretBytes::new(self.sk_x.to_bytes())
+    }
+
+    /// X-Wing Decaps with the X25519 half computed by the caller:
+    /// `ss_x = X25519(sk_X, ct_X)`, `ct_X` being the last 32 bytes of `ct`. Wrong lengths and an
+    /// all-zero `ss_x` are errors, as in [`DecapsulationKey::decapsulate`].
+    pub fn decapsulate_with_x25519(&self, ct: &[u8], ss_x: &[u8]) -> Result<SecretBytes<SHARED_SECRET_LEN>, Error> {
+        Error::check_len("X-Wing ciphertext", CIPHERTEXT_LEN, ct.len())?;
+        let (ct_m, ct_x) = ct.split_at(mlkem768::CIPHERTEXT_LEN);
+        let ct_x = x25519_bytes("X25519 ciphertext share", ct_x)?;
+        let ss_x = x25519_share(ss_x)?;
+        let ss_m = self.dk_m.decapsulate(ct_m)?;
+        Ok(combiner(ss_m.as_bytes(), ss_x.as_bytes(), &ct_x, &self.public.pk_x))
     }
 }

@@ -220,3 +220,68 @@ fn hash_mac_kdf_known_answers() {
         "19ef24a32c717b167f33a91d6f648bdf96596776afdb6377ac434c1c293ccb04"
     );
 }
+
+/// X25519(k, u) with x25519-dalek (the reference for the caller-computed X25519 halves).
+fn x25519(k: [u8; 32], u: [u8; 32]) -> [u8; 32] {
+    x25519_dalek::x25519(k, u)
+}
+
+#[test]
+fn xwing_with_caller_x25519_matches_the_whole_kem() {
+    let sk = Kem::XWing.derive_key_pair(b"split x25519");
+    let pkb = sk.public_key_bytes();
+    let pk = PublicKey::from_bytes(Kem::XWing, &pkb).expect("pk");
+    let pk_x: [u8; 32] = pkb[1184..].try_into().expect("pk_X");
+    let sk_x = *sk.xwing_x25519_secret().expect("sk_X").as_bytes();
+    // Recipient side: the split decapsulation equals the whole one on a regular encapsulation.
+    let (enc, s) = pk.setup_base_s(b"info").expect("S");
+    let ct_x: [u8; 32] = enc[1088..].try_into().expect("ct_X");
+    let r = sk.setup_base_r_with_x25519(&enc, &x25519(sk_x, ct_x), b"info").expect("R split");
+    assert_eq!(s.export(b"c", 32).expect("e"), r.export(b"c", 32).expect("e"));
+    // A wrong X25519 share gives another key (no error), like a modified ciphertext.
+    let r_bad = sk.setup_base_r_with_x25519(&enc, &[7u8; 32], b"info").expect("R bad share");
+    assert_ne!(s.export(b"c", 32).expect("e"), r_bad.export(b"c", 32).expect("e"));
+    // Sender side: the split encapsulation is decapsulated by the whole KEM.
+    let ek_x = [0x42u8; 32];
+    let ct_x = x25519(ek_x, x25519_dalek::X25519_BASEPOINT_BYTES);
+    let (enc2, s2) = pk.setup_base_s_with_x25519(&ct_x, &x25519(ek_x, pk_x), b"info").expect("S split");
+    assert_eq!(&enc2[1088..], &ct_x);
+    let r2 = sk.setup_base_r(&enc2, b"info").expect("R");
+    assert_eq!(s2.export(b"c", 32).expect("e"), r2.export(b"c", 32).expect("e"));
+    // Fresh ML-KEM randomness per call even with the same X25519 half.
+    let (enc3, _) = pk.setup_base_s_with_x25519(&ct_x, &x25519(ek_x, pk_x), b"info").expect("S split");
+    assert_ne!(enc2[..1088], enc3[..1088]);
+}
+
+#[test]
+fn xwing_caller_x25519_rejects_bad_input() {
+    let sk = Kem::XWing.derive_key_pair(b"split x25519 errors");
+    let pk = PublicKey::from_bytes(Kem::XWing, &sk.public_key_bytes()).expect("pk");
+    let (enc, _) = pk.setup_base_s(b"info").expect("S");
+    // All-zero shared secret = low-order share, rejected as on the whole path.
+    assert!(matches!(sk.setup_base_r_with_x25519(&enc, &[0u8; 32], b""), Err(Error::InvalidKey(_))));
+    assert!(matches!(pk.setup_base_s_with_x25519(&[9u8; 32], &[0u8; 32], b""), Err(Error::InvalidKey(_))));
+    // Lengths.
+    assert!(is_len(sk.setup_base_r_with_x25519(&enc, &[1u8; 31], b"")));
+    assert!(is_len(sk.setup_base_r_with_x25519(&enc[..1119], &[1u8; 32], b"")));
+    assert!(is_len(pk.setup_base_s_with_x25519(&[9u8; 33], &[1u8; 32], b"")));
+    assert!(is_len(pk.setup_base_s_with_x25519(&[9u8; 32], &[1u8; 33], b"")));
+    // ML-KEM-768 keys have no X25519 half.
+    let msk = Kem::MlKem768.derive_key_pair(b"mlkem");
+    let mpk = PublicKey::from_bytes(Kem::MlKem768, &msk.public_key_bytes()).expect("pk");
+    assert!(matches!(msk.xwing_x25519_secret(), Err(Error::UnsupportedKem(0x0041))));
+    assert!(matches!(msk.setup_base_r_with_x25519(&[0u8; 1088], &[1u8; 32], b""), Err(Error::UnsupportedKem(0x0041))));
+    assert!(matches!(mpk.setup_base_s_with_x25519(&[9u8; 32], &[1u8; 32], b""), Err(Error::UnsupportedKem(0x0041))));
+}
+
+#[test]
+fn mlkem_unpacked_key_serialises_to_the_expanded_form() {
+    let (dk, ek) = mlkem768::DecapsulationKey::from_seed(&[3u8; 64]);
+    let expanded = dk.expanded_bytes();
+    assert_eq!(&expanded[1152..2336], ek.as_bytes());
+    assert_eq!(dk.encapsulation_key_bytes(), ek.as_bytes());
+    let again = mlkem768::DecapsulationKey::from_expanded_bytes(&*expanded).expect("hash check");
+    let (c, k) = ek.encapsulate().expect("encaps");
+    assert_eq!(again.decapsulate(&c).expect("decaps"), k);
+    assert_eq!(dk.decapsulate(&c).expect("decaps"), k);
+}

@@ -14,8 +14,9 @@
  *  - ML-KEM-768 on Node 24 (OpenSSL 3.5) was tried and dropped: raw encaps/decaps are faster
  *    (≈ 42 / 56 µs vs 52 / 88 µs) but importing raw keys as KeyObjects plus a key schedule over
  *    createHmac made full HPKE SetupBaseS/R ≈ 150 / 116 µs (best) vs the Wasm's 40 / 38 µs.
- *  - X25519 through node:crypto KeyObjects (ephemeral keygen + DH + export ≈ 220 µs on the loaded
- *    VM) was no faster than the Wasm's X-Wing share of the work, so X-Wing stays in Wasm.
+ *  - X25519 through node:crypto KeyObjects imported from DER (ephemeral keygen + DH + export
+ *    ≈ 220 µs on the loaded VM) was no faster than the Wasm; imported as JWK (raw EVP_PKEY) it
+ *    is ≈ 2× faster than the Wasm's ladder, so X-Wing's X25519 half runs here (./node-xwing.ts).
  *
  * Pitfalls:
  *  - `createCipheriv('chacha20-poly1305')` must get `authTagLength: 16`, and the decipher needs
@@ -28,8 +29,10 @@
  */
 import { createCipheriv, createDecipheriv, createHash, createHmac } from 'node:crypto';
 import { NenCryptoError } from '../errors.js';
-import { AEAD_KEY_LENGTH, AEAD_TAG_LENGTH, type Aead, type Backend } from './types.js';
-import { assertBytes, assertLength, assertOutputLength, randomBytes, wipe, assertCiphertextAndTag, useAeadKey, KeyHandle, type KeyHandleJson } from './util.js';
+import { NodeXWingRecipientKey, xwingSetupBaseSExport } from './node-xwing.js';
+import { AEAD_KEY_LENGTH, AEAD_TAG_LENGTH, KEM_ID, type Aead, type Backend } from './types.js';
+import { assertBytes, assertKem, assertLength, assertOutputLength, kemSizes, randomBytes, wipe, assertCiphertextAndTag, useAeadKey, KeyHandle, type KeyHandleJson } from './util.js';
+import { WasmRecipientKey, wasmGlueOf } from './wasm.js';
 
 const copy = (b: Uint8Array): Uint8Array => new Uint8Array(b);
 
@@ -121,9 +124,14 @@ function hkdfExpand(prk: Uint8Array, info: Uint8Array, length: number): Uint8Arr
 /** Inputs shorter than this (bytes) are hashed by the Wasm: per-call overhead dominates there. */
 export const SMALL_INPUT = 2048;
 
-/** node:crypto for AEAD and large hashes, `wasm` (the Wasm backend) for KEM, HPKE, small hashes. */
+/**
+ * node:crypto for AEAD, large hashes and X-Wing's X25519 half (./node-xwing.ts); `wasm` (the
+ * Wasm backend) for ML-KEM, HPKE, small hashes. A `wasm` that is not a Wasm backend (no glue)
+ * keeps X-Wing wholly in it.
+ */
 export function createNodeBackend(wasm: Backend): Backend {
   const kem = wasm;
+  const glue = wasmGlueOf(wasm);
   const backend: Backend = {
     name: 'node' as const,
     randomBytes,
@@ -153,8 +161,19 @@ export function createNodeBackend(wasm: Backend): Backend {
     createAead: (key: Uint8Array) => new NodeAead(key, wasm),
     generateKeyPair: (k) => kem.generateKeyPair(k),
     deriveKeyPair: (k, ikm) => kem.deriveKeyPair(k, ikm),
-    createRecipientKey: (k, sk) => kem.createRecipientKey(k, sk),
-    setupBaseSExport: (k, pk, info, ctx, length) => kem.setupBaseSExport(k, pk, info, ctx, length),
+    createRecipientKey(k, sk) {
+      const key = kem.createRecipientKey(k, sk);
+      return glue && key.kem === KEM_ID.XWING && key instanceof WasmRecipientKey ? new NodeXWingRecipientKey(key) : key;
+    },
+    setupBaseSExport(k, pk, info, ctx, length) {
+      if (!glue || k !== KEM_ID.XWING) return kem.setupBaseSExport(k, pk, info, ctx, length);
+      assertKem(k);
+      assertLength(pk, kemSizes(k).publicKey, 'public key');
+      assertBytes(info, 'info');
+      assertBytes(ctx, 'exporter context');
+      assertOutputLength(length, 'export length');
+      return xwingSetupBaseSExport(glue, pk, info, ctx, length);
+    },
   };
   return Object.freeze(backend);
 }

@@ -99,7 +99,8 @@ class WasmAead extends KeyHandle implements Aead {
   }
 }
 
-class WasmRecipientKey extends KeyHandle implements HpkeRecipientKey {
+/** The Wasm recipient key; the node backend also uses its X25519-split methods (X-Wing keys). */
+export class WasmRecipientKey extends KeyHandle implements HpkeRecipientKey {
   readonly kem: KemId;
   #inner: Glue.RecipientKey | null;
   #publicKey: Uint8Array;
@@ -125,6 +126,18 @@ class WasmRecipientKey extends KeyHandle implements HpkeRecipientKey {
     assertOutputLength(length, 'export length');
     return callWasm(() => inner.setup_base_r_export(enc, info, exporterContext, length));
   }
+  /** X-Wing keys: a copy of the X25519 scalar sk_X (secret; the caller wipes it). */
+  x25519Secret(): Uint8Array {
+    const inner = this.#inner;
+    if (!inner) throw disposedError('HpkeRecipientKey');
+    return callWasm(() => inner.x25519_secret());
+  }
+  /** X-Wing SetupBaseR + Export with ssX = X25519(sk_X, enc[1088..]) computed by the caller. */
+  setupBaseRExportX25519(enc: Uint8Array, ssX: Uint8Array, info: Uint8Array, exporterContext: Uint8Array, length: number): Uint8Array {
+    const inner = this.#inner;
+    if (!inner) throw disposedError('HpkeRecipientKey');
+    return callWasm(() => inner.setup_base_r_export_x25519(enc, ssX, info, exporterContext, length));
+  }
   dispose(): void {
     this.#inner = release(this, this.#inner);
   }
@@ -141,6 +154,14 @@ export function senderExport(se: Glue.SenderExport): HpkeSenderExport {
   return take(se, (o) => ({ enc: o.enc, exported: o.exported }));
 }
 
+
+/** The glue behind each Wasm backend object (for the node backend's X25519 split). */
+const glueOf = new WeakMap<Backend, WasmGlue>();
+
+/** The wasm-bindgen glue a Wasm backend was built on, if `backend` is one. */
+export function wasmGlueOf(backend: Backend): WasmGlue | undefined {
+  return glueOf.get(backend);
+}
 
 /** The Backend over an initialised wasm-bindgen glue module. */
 export function createWasmBackend(glue: WasmGlue): Backend {
@@ -188,5 +209,7 @@ export function createWasmBackend(glue: WasmGlue): Backend {
       return senderExport(callWasm(() => glue.setup_base_s_export(kem, publicKey, info, exporterContext, length)));
     },
   };
-  return Object.freeze(backend);
+  Object.freeze(backend);
+  glueOf.set(backend, glue);
+  return backend;
 }

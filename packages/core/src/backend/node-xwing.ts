@@ -1,0 +1,123 @@
+/**
+ * X-Wing (draft-connolly-cfrg-xwing-kem; HPKE KEM 0x647a) for the node backend: the X25519 half
+ * (RFC 7748) runs in node:crypto (OpenSSL), the ML-KEM-768 half, the X-Wing combiner, the HPKE
+ * key schedule (RFC 9180 §5.1) and Export (§5.3) run in the Wasm in one call
+ * (`setup_base_s_export_x25519`, `RecipientKey.setup_base_r_export_x25519`).
+ *
+ * Chosen by measurement (crates/nen-core/README.md "Handshake compute"): an X25519 Montgomery
+ * ladder costs ≈ 65 µs in Wasm (curve25519-dalek, 32-bit backend) and ≈ 25–30 µs in OpenSSL
+ * including the JWK import of the peer's share, so the static key's SetupBaseR and the
+ * SetupBaseS to a client's ephemeral key both get faster. Byte-identical to the Wasm backend
+ * (cross-tests and the Go HPKE vectors run through this path).
+ *
+ * Pitfalls:
+ *  - Keys are imported as JWK (`{ kty: 'OKP', crv: 'X25519' }`): node:crypto builds a raw
+ *    EVP_PKEY from it directly, while SPKI / PKCS#8 DER go through OpenSSL's decoders, which
+ *    made an earlier KeyObject attempt slower than the Wasm.
+ *  - OpenSSL throws on an all-zero X25519 result (low-order point); that is mapped to
+ *    NEN_CRYPTO_KEY, as the Wasm reports it, and the Wasm checks the share again.
+ *  - The static scalar sk_X leaves the Wasm once per key, into an OpenSSL KeyObject; the byte
+ *    copy is wiped, but the base64url string handed to the JWK import (and, per handshake, the
+ *    ephemeral scalar's) cannot be: strings are immutable and live until garbage collection.
+ *    The ML-KEM half never leaves the Wasm, so the X-Wing key stays hybrid-protected.
+ *  - A private JWK needs a string `x`, which node:crypto does not read for private keys;
+ *    OpenSSL derives the public key, exported here as the X-Wing `ct_X`.
+ */
+import { createPrivateKey, createPublicKey, diffieHellman, type KeyObject } from 'node:crypto';
+import { NenCryptoError } from '../errors.js';
+import { KEM_ID, KEM_SIZES, type HpkeRecipientKey, type HpkeSenderExport } from './types.js';
+import { assertBytes, assertLength, assertOutputLength, disposedError, randomBytes, wipe, KeyHandle, type KeyHandleJson } from './util.js';
+import { callWasm, senderExport, type WasmGlue, type WasmRecipientKey } from './wasm.js';
+
+/** Offset of ct_X in an X-Wing ciphertext and of pk_X in an X-Wing public key. */
+const CT_X_OFFSET = 1088;
+const PK_X_OFFSET = 1184;
+
+const b64url = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('base64url');
+
+function x25519Public(u: Uint8Array): KeyObject {
+  return createPublicKey({ key: { kty: 'OKP', crv: 'X25519', x: b64url(u) }, format: 'jwk' });
+}
+
+function x25519Private(scalar: Uint8Array, pub: Uint8Array | undefined): KeyObject {
+  return createPrivateKey({ key: { kty: 'OKP', crv: 'X25519', d: b64url(scalar), x: pub ? b64url(pub) : '' }, format: 'jwk' });
+}
+
+/** X25519(k, u) as a fresh Uint8Array; a low-order u (all-zero result) is NEN_CRYPTO_KEY. */
+function x25519(k: KeyObject, u: Uint8Array): Uint8Array {
+  let out: Buffer;
+  try {
+    out = diffieHellman({ privateKey: k, publicKey: x25519Public(u) });
+  } catch (cause) {
+    throw new NenCryptoError('NEN_CRYPTO_KEY', 'nen: X25519 share is a low-order point', { cause });
+  }
+  const copy = new Uint8Array(out);
+  out.fill(0);
+  return copy;
+}
+
+/** An X-Wing recipient key: ML-KEM-768 half in the Wasm key object, X25519 half in OpenSSL. */
+export class NodeXWingRecipientKey extends KeyHandle implements HpkeRecipientKey {
+  readonly kem = KEM_ID.XWING;
+  #inner: WasmRecipientKey | null;
+  #skX: KeyObject | null;
+  constructor(inner: WasmRecipientKey) {
+    super();
+    const skX = inner.x25519Secret();
+    try {
+      this.#skX = x25519Private(skX, inner.publicKey.subarray(PK_X_OFFSET));
+    } catch (cause) {
+      inner.dispose();
+      throw new NenCryptoError('NEN_CRYPTO_INTERNAL', 'nen: could not load the X25519 key into node:crypto', { cause });
+    } finally {
+      wipe(skX);
+    }
+    this.#inner = inner;
+  }
+  get publicKey(): Uint8Array {
+    if (!this.#inner) throw disposedError('HpkeRecipientKey');
+    return this.#inner.publicKey;
+  }
+  setupBaseRExport(enc: Uint8Array, info: Uint8Array, exporterContext: Uint8Array, length: number): Uint8Array {
+    const inner = this.#inner;
+    const skX = this.#skX;
+    if (!inner || !skX) throw disposedError('HpkeRecipientKey');
+    assertLength(enc, KEM_SIZES[KEM_ID.XWING].enc, 'enc');
+    assertBytes(info, 'info');
+    assertBytes(exporterContext, 'exporter context');
+    assertOutputLength(length, 'export length');
+    const ssX = x25519(skX, enc.subarray(CT_X_OFFSET));
+    try {
+      return inner.setupBaseRExportX25519(enc, ssX, info, exporterContext, length);
+    } finally {
+      wipe(ssX);
+    }
+  }
+  dispose(): void {
+    this.#inner?.dispose();
+    this.#inner = null;
+    this.#skX = null;
+  }
+  toJSON(): KeyHandleJson {
+    return { type: 'HpkeRecipientKey', backend: 'node', kem: this.kem };
+  }
+}
+
+/**
+ * X-Wing SetupBaseS(pkR, info) + Export: a fresh X25519 scalar ek_X imported into OpenSSL,
+ * ct_X = its public key, ss_X = X25519(ek_X, pk_X); the Wasm draws the ML-KEM randomness,
+ * validates pkR and does the rest. The caller has checked the argument types and lengths.
+ */
+export function xwingSetupBaseSExport(glue: WasmGlue, publicKey: Uint8Array, info: Uint8Array, exporterContext: Uint8Array, length: number): HpkeSenderExport {
+  const ek = randomBytes(32);
+  let ssX: Uint8Array | undefined;
+  try {
+    const ekKey = x25519Private(ek, undefined);
+    const ctX = Buffer.from(createPublicKey(ekKey).export({ format: 'jwk' }).x as string, 'base64url');
+    ssX = x25519(ekKey, publicKey.subarray(PK_X_OFFSET));
+    const s = ssX;
+    return senderExport(callWasm(() => glue.setup_base_s_export_x25519(publicKey, ctX, s, info, exporterContext, length)));
+  } finally {
+    wipe(ek, ssX);
+  }
+}
