@@ -38,13 +38,38 @@ export function encodeBase64(bytes: Uint8Array, pad = false): string {
   return out;
 }
 
+const ALPHABET_BYTES = new TextEncoder().encode(ALPHABET);
+
+/** Padded base64 of `src` written as ASCII bytes into `dst` at `off`; returns the new offset. */
+export function encodeBase64Into(src: Uint8Array, dst: Uint8Array, off: number): number {
+  const A = ALPHABET_BYTES;
+  let i = 0;
+  for (; i + 2 < src.length; i += 3) {
+    const n = ((src[i] as number) << 16) | ((src[i + 1] as number) << 8) | (src[i + 2] as number);
+    dst[off++] = A[n >> 18] as number;
+    dst[off++] = A[(n >> 12) & 63] as number;
+    dst[off++] = A[(n >> 6) & 63] as number;
+    dst[off++] = A[n & 63] as number;
+  }
+  const rest = src.length - i;
+  if (rest > 0) {
+    const n = ((src[i] as number) << 16) | (rest === 2 ? (src[i + 1] as number) << 8 : 0);
+    dst[off++] = A[n >> 18] as number;
+    dst[off++] = A[(n >> 12) & 63] as number;
+    dst[off++] = rest === 2 ? (A[(n >> 6) & 63] as number) : 61;
+    dst[off++] = 61;
+  }
+  return off;
+}
+
 /**
  * Decodes canonical base64 given as char codes [start, end) of `src` (string or ASCII bytes).
  * `padded`: '=' padding required to a multiple of 4 (armor); else no '=' allowed at all.
  * Returns null for any non-canonical or invalid input.
  */
 export function decodeBase64(src: string | Uint8Array, padded = false, start = 0, end = src.length): Uint8Array | null {
-  const at = typeof src === 'string' ? (i: number) => src.charCodeAt(i) : (i: number) => src[i] as number;
+  if (typeof src !== 'string') return decodeBytes(src, padded, start, end);
+  const at = (i: number) => src.charCodeAt(i);
   let len = end - start;
   if (padded) {
     if (len % 4 !== 0) return null;
@@ -68,6 +93,46 @@ export function decodeBase64(src: string | Uint8Array, padded = false, start = 0
     }
   }
   if (bits > 0 && (acc & ((1 << bits) - 1)) !== 0) return null;
+  if (padded && end - start - len !== (len % 4 === 0 ? 0 : 4 - (len % 4))) return null;
+  return out;
+}
+
+/** decodeBase64 for ASCII bytes (the hot path of the armor decoder). */
+function decodeBytes(src: Uint8Array, padded: boolean, start: number, end: number): Uint8Array | null {
+  let len = end - start;
+  if (padded) {
+    if (len % 4 !== 0) return null;
+    if (len > 0 && src[end - 1] === 61) len--;
+    if (len > 0 && src[start + len - 1] === 61) len--;
+  }
+  if (len % 4 === 1) return null;
+  const out = new Uint8Array(Math.floor((len * 3) / 4));
+  let o = 0;
+  let i = start;
+  const stop = start + len;
+  for (; i + 3 < stop; i += 4) {
+    const a = DECODE[src[i] as number] as number;
+    const b = DECODE[src[i + 1] as number] as number;
+    const c = DECODE[src[i + 2] as number] as number;
+    const d = DECODE[src[i + 3] as number] as number;
+    if ((a | b | c | d) < 0) return null;
+    const n = (a << 18) | (b << 12) | (c << 6) | d;
+    out[o++] = n >> 16;
+    out[o++] = (n >> 8) & 0xff;
+    out[o++] = n & 0xff;
+  }
+  const rest = stop - i;
+  if (rest > 0) {
+    const a = DECODE[src[i] as number] as number;
+    const b = DECODE[src[i + 1] as number] as number;
+    const c = rest === 3 ? (DECODE[src[i + 2] as number] as number) : 0;
+    if ((a | b | c) < 0) return null;
+    const n = (a << 18) | (b << 12) | (c << 6);
+    out[o++] = n >> 16;
+    if (rest === 3) out[o++] = (n >> 8) & 0xff;
+    // Canonical: the unused low bits of the last character are zero.
+    if ((rest === 2 ? n & 0xffff : n & 0xff) !== 0) return null;
+  }
   if (padded && end - start - len !== (len % 4 === 0 ? 0 : 4 - (len % 4))) return null;
   return out;
 }
