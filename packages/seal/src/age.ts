@@ -132,6 +132,7 @@ export class Opener {
   private mode: 'detect' | 'armor' | 'binary';
   private readonly armor = new ArmorDecoder();
   private buf: Uint8Array = new Uint8Array(0);
+  private store: Uint8Array = new Uint8Array(0);
   private searchFrom = 0;
   private dec: PayloadDecryptor | null = null;
   private readonly maxHeader: number;
@@ -164,7 +165,7 @@ export class Opener {
 
   private pushBinary(data: Uint8Array, out: Uint8Array[]): void {
     if (this.dec) return this.dec.push(data, out);
-    this.buf = this.buf.length === 0 ? data.slice() : concat([this.buf, data]);
+    this.append(data);
     const end = findHeaderEnd(this.buf, this.searchFrom);
     if (end < 0) {
       if (this.buf.length > this.maxHeader) throw new NenSealError('NEN_SEAL_LIMIT', `nen: age header larger than ${this.maxHeader} bytes`);
@@ -174,7 +175,20 @@ export class Opener {
     if (this.buf.length < end + PAYLOAD_NONCE_SIZE) return;
     const rest = this.buf;
     this.buf = new Uint8Array(0);
+    this.store = this.buf;
     this.start(rest, end, out);
+  }
+
+  /** Appends to the header buffer with capacity doubling (no quadratic copying of big headers). */
+  private append(data: Uint8Array): void {
+    const n = this.buf.length + data.length;
+    if (n > this.store.length) {
+      const grown = new Uint8Array(Math.max(n, 2 * this.store.length, 4096));
+      grown.set(this.buf);
+      this.store = grown;
+    }
+    this.store.set(data, this.buf.length);
+    this.buf = this.store.subarray(0, n);
   }
 
   private start(buf: Uint8Array, headerEnd: number, out: Uint8Array[]): void {

@@ -42,6 +42,16 @@ describe('streams', () => {
     }
   });
 
+  it('a large header (300 recipients) fed in 97-byte pieces opens; maxHeaderBytes bounds it', async () => {
+    const keys = await Promise.all(Array.from({ length: 300 }, () => pqKeyPair()));
+    const ct = await seal('many', keys.map((k) => k.recipient));
+    const r = await drain(openStream(sourceOf(ct, 97), (keys[299] as { identity: string }).identity));
+    expect(r.error).toBeNull();
+    expect(r.bytes.toString()).toBe('many');
+    const small = await drain(openStream(sourceOf(ct, 97), (keys[0] as { identity: string }).identity, { maxHeaderBytes: 100_000 }));
+    expect(codeOf(small.error)).toBe('NEN_SEAL_LIMIT');
+  });
+
   it('constant memory: 256 MiB through seal and open piped, heap growth bounded', async () => {
     const k = await pqKeyPair();
     const block = new Uint8Array(randomBytes(1 << 20));
