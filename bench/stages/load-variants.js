@@ -23,7 +23,7 @@ import { runInterleaved, runSlice, createAccumulator } from '../lib/driver.js';
 import { ratio, round } from '../lib/stats.js';
 import { ECHO_1K, realisticJson } from '../lib/payloads.js';
 import { BROWSER_ACCEPT_ENCODING } from '../lib/transport.js';
-import { slope } from '../lib/memory.js';
+import { slope, MIN_REQUESTS_FOR_GROWTH } from '../lib/memory.js';
 import { pinUnavailable, withPinning } from '../lib/pin.js';
 import { echoOps } from './load.js';
 
@@ -144,9 +144,11 @@ export async function attributeMemory(ctx) {
     await ctx.sampler.sampleOnce();
     ctx.phase = null;
     const s = ctx.sampler.samples.filter((x) => x.stage === tag && typeof x.rss === 'number');
+    const covered = s.length ? s[s.length - 1].requests - s[0].requests : 0;
     const per1000 = (field) => {
       const pts = s.filter((x) => typeof x[field] === 'number').map((x) => [x.requests, x[field]]);
-      const k = pts.length >= 3 ? slope(pts) : null;
+      // as lib/memory.js: a slope over a few samples or a few hundred requests is GC noise
+      const k = pts.length >= 5 && covered >= MIN_REQUESTS_FOR_GROWTH ? slope(pts) : null;
       return k === null ? null : round((k * 1000) / 1024, 2);
     };
     const first = s[0];
