@@ -94,6 +94,18 @@ describe('withNenWebhook (receiver)', () => {
     expect(runs.length).toBe(1);
   });
 
+  it('oversized bodies (413 NEN_SEAL_LIMIT) and malformed timestamps (400) are refused before any crypto', async () => {
+    const { handler, runs } = route({ maxBodyBytes: 1000 });
+    const big = await sealWebhook({ blob: 'x'.repeat(5000) }, { recipients: receiver.recipient, hmacSecret: secret });
+    expect(await refusal(await handler(toRequest(big)))).toEqual({ status: 413, code: 'NEN_SEAL_LIMIT' });
+    const w = await sealWebhook(payload, { recipients: receiver.recipient, hmacSecret: secret });
+    for (const ts of ['12.5', '-5', '0x10', '']) {
+      const bad = { body: w.body, headers: { ...w.headers, 'webhook-timestamp': ts } };
+      expect(await refusal(await handler(toRequest(bad)))).toEqual({ status: 400, code: 'NEN_SEAL_WEBHOOK_HEADERS' });
+    }
+    expect(runs.length).toBe(0);
+  });
+
   it('a correctly signed body sealed to another key is refused (NEN_SEAL_WEBHOOK_BODY)', async () => {
     const { handler, runs } = route();
     const elsewhere = await pqKeyPair();
