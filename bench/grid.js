@@ -20,7 +20,8 @@ export function assemble(gridDir, { history = true, historyDir = path.join(path.
   const rows = scaling(gridRows(cells));
   const first = cells.find((c) => c.environment);
   const meta = {
-    description: 'Each cell: the demo app (`next start`) on loopback, N instances, one KEM key, the session store; the saturation stage ramps the concurrency (encrypted and plain interleaved) until the encrypted p99 exceeds the budget or errors appear. Memory store with several instances: each client keeps to one instance (sticky); Redis / Cluster: round-robin over the instances.',
+    description:
+      'Each cell: the demo app (`next start`) on loopback, N instances, one KEM key, the session store; the saturation stage ramps the concurrency (encrypted and plain interleaved) until the encrypted p99 exceeds the budget or errors appear. Memory store with several instances: each client keeps to one instance (sticky); Redis / Cluster: round-robin over the instances.',
     budgetP99Ms: cells.find((c) => c.budgetP99Ms)?.budgetP99Ms ?? null,
     commit: first?.environment?.commit ?? null,
     cpu: first?.environment?.cpu ?? null,
@@ -31,7 +32,20 @@ export function assemble(gridDir, { history = true, historyDir = path.join(path.
   fs.writeFileSync(path.join(gridDir, 'grid.json'), JSON.stringify({ meta, cells, rows }, null, 2) + '\n');
   let historyFile = null;
   if (history) {
-    historyFile = writeHistory(historyDir, { schema: HISTORY_SCHEMA, kind: 'grid', date: new Date().toISOString(), commit: meta.commit, dirty: null, ok: rows.every((r) => r.status === 'ok'), quick: false, store: 'grid', instances: null, kem: null, cpu: meta.cpu, figures: gridFigures(rows) });
+    historyFile = writeHistory(historyDir, {
+      schema: HISTORY_SCHEMA,
+      kind: 'grid',
+      date: new Date().toISOString(),
+      commit: meta.commit,
+      dirty: null,
+      ok: rows.every((r) => r.status === 'ok'),
+      quick: false,
+      store: 'grid',
+      instances: null,
+      kem: null,
+      cpu: meta.cpu,
+      figures: gridFigures(rows),
+    });
   }
   fs.writeFileSync(path.join(gridDir, 'report.html'), renderGridReport({ rows, meta, history: readHistory(historyDir) }));
   return { cells, rows, meta, historyFile };

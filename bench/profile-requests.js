@@ -67,23 +67,31 @@ export function perRequestGroups(summary, requests, procCpuUsPerRequest = null) 
 
 export function costTable(rows) {
   const keys = [...Object.keys(GROUPS), 'sampled'];
-  const lines = ['| µs of server CPU per request | ' + rows.map((r) => r.mode).join(' | ') + ' | difference |', '|---|' + rows.map(() => '---|').join('') + '---|'];
+  const lines = [
+    '| µs of server CPU per request | ' + rows.map((r) => r.mode).join(' | ') + ' | difference |',
+    '|---|' + rows.map(() => '---|').join('') + '---|',
+  ];
   for (const k of keys) {
     const vals = rows.map((r) => r.perRequestUs[k]);
     const diff = vals.length === 2 && vals.every((v) => typeof v === 'number') ? vals[1] - vals[0] : null;
-    lines.push(`| ${k === 'sampled' ? 'sampled wall time on the thread (for reference)' : k} | ${vals.map((v) => v ?? '–').join(' | ')} | ${diff === null ? '–' : (diff > 0 ? '+' : '') + diff} |`);
+    lines.push(
+      `| ${k === 'sampled' ? 'sampled wall time on the thread (for reference)' : k} | ${vals.map((v) => v ?? '–').join(' | ')} | ${diff === null ? '–' : (diff > 0 ? '+' : '') + diff} |`,
+    );
   }
   const tot = rows.map((r) => r.procCpuUsPerRequest);
-  lines.push(`| total (/proc utime+stime) | ${tot.map((v) => v ?? '–').join(' | ')} | ${tot.length === 2 && tot.every((v) => typeof v === 'number') ? (tot[1] - tot[0] > 0 ? '+' : '') + (tot[1] - tot[0]) : '–'} |`);
+  lines.push(
+    `| total (/proc utime+stime) | ${tot.map((v) => v ?? '–').join(' | ')} | ${tot.length === 2 && tot.every((v) => typeof v === 'number') ? (tot[1] - tot[0] > 0 ? '+' : '') + (tot[1] - tot[0]) : '–'} |`,
+  );
   return lines.join('\n');
 }
 
-const freePort = () => new Promise((resolve) => {
-  const s = net.createServer().listen(0, '127.0.0.1', () => {
-    const p = s.address().port;
-    s.close(() => resolve(p));
+const freePort = () =>
+  new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const p = s.address().port;
+      s.close(() => resolve(p));
+    });
   });
-});
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const nowUs = () => Number(process.hrtime.bigint() / 1000n);
 
@@ -166,7 +174,11 @@ async function profileMode(mode, { requests, concurrency, body, outDir, pin }) {
 }
 
 export async function main(argv = process.argv.slice(2)) {
-  const { values } = parseArgs({ args: argv, options: { requests: { type: 'string' }, concurrency: { type: 'string' }, size: { type: 'string' }, pin: { type: 'boolean' } }, strict: true });
+  const { values } = parseArgs({
+    args: argv,
+    options: { requests: { type: 'string' }, concurrency: { type: 'string' }, size: { type: 'string' }, pin: { type: 'boolean' } },
+    strict: true,
+  });
   const pin = Boolean(values.pin);
   if (pin) execFileSync('taskset', ['-a', '-c', '-p', '1', String(process.pid)], { stdio: 'ignore' });
   const requests = Number(values.requests ?? 20000);
@@ -182,7 +194,9 @@ export async function main(argv = process.argv.slice(2)) {
     rows.push(await profileMode(mode, { requests, concurrency, body, outDir, pin }));
   }
   fs.writeFileSync(path.join(outDir, 'profile.json'), JSON.stringify({ requests, concurrency, size, pin, rows }, null, 2) + '\n');
-  console.log(`${size} B JSON echo, ${requests} requests at c=${concurrency} per mode${pin ? ', server pinned to core 0, load generator to core 1' : ', shared cores'} (${rows.map((r) => `${r.mode} ${r.rps} req/s`).join(', ')}):\n`);
+  console.log(
+    `${size} B JSON echo, ${requests} requests at c=${concurrency} per mode${pin ? ', server pinned to core 0, load generator to core 1' : ', shared cores'} (${rows.map((r) => `${r.mode} ${r.rps} req/s`).join(', ')}):\n`,
+  );
   console.log(costTable(rows));
   console.log(`\nprofiles and profile.json: ${outDir}`);
   return 0;

@@ -67,8 +67,13 @@ export function summarizeProfile(profile, top = 25, window = {}) {
   return {
     totalMs: Math.round(totalUs / 1000),
     busyMs: Math.round(busyUs / 1000),
-    components: [...comps].sort((a, b) => b[1] - a[1]).map(([c, us]) => ({ component: c, ms: Math.round(us / 1000), pctOfBusy: c === 'idle' ? null : pct(us, busyUs) })),
-    topFunctions: [...fns].sort((a, b) => b[1].us - a[1].us).slice(0, top).map(([f, v]) => ({ fn: f, component: v.c, ms: Math.round(v.us / 1000), pctOfBusy: pct(v.us, busyUs) })),
+    components: [...comps]
+      .sort((a, b) => b[1] - a[1])
+      .map(([c, us]) => ({ component: c, ms: Math.round(us / 1000), pctOfBusy: c === 'idle' ? null : pct(us, busyUs) })),
+    topFunctions: [...fns]
+      .sort((a, b) => b[1].us - a[1].us)
+      .slice(0, top)
+      .map(([f, v]) => ({ fn: f, component: v.c, ms: Math.round(v.us / 1000), pctOfBusy: pct(v.us, busyUs) })),
   };
 }
 

@@ -100,10 +100,21 @@ export async function main(argv = process.argv.slice(2)) {
     targets,
     storeKind,
     options: {
-      quick: options.quick, keepGoing: options.keepGoing, soakRequests: options.stages.includes('soak') ? options.soakRequests : null, levels: options.levels,
-      durationSeconds: options.durationSeconds, sliceSeconds: options.sliceSeconds, stages: options.stages, kem: options.kem, sticky: options.sticky, cell: options.cell,
-      ...(options.stages.includes('saturation') ? { budgetP99Ms: options.budgetP99Ms, ramp: options.ramp, windowSeconds: options.windowSeconds, payloads: options.payloads } : {}),
-      redisNodes: options.redis, pin: options.pin,
+      quick: options.quick,
+      keepGoing: options.keepGoing,
+      soakRequests: options.stages.includes('soak') ? options.soakRequests : null,
+      levels: options.levels,
+      durationSeconds: options.durationSeconds,
+      sliceSeconds: options.sliceSeconds,
+      stages: options.stages,
+      kem: options.kem,
+      sticky: options.sticky,
+      cell: options.cell,
+      ...(options.stages.includes('saturation')
+        ? { budgetP99Ms: options.budgetP99Ms, ramp: options.ramp, windowSeconds: options.windowSeconds, payloads: options.payloads }
+        : {}),
+      redisNodes: options.redis,
+      pin: options.pin,
     },
   });
   const outRoot = path.resolve(options.out ?? path.join(benchDir, 'results'));
@@ -114,10 +125,16 @@ export async function main(argv = process.argv.slice(2)) {
   ctx.metricsAgent = metricsAgent;
   ctx.redis = redis;
   let currentStage = null;
-  const sampler = createMemorySampler({ targets, dispatcher: metricsAgent, requestCount: () => ctx.requests, stageName: () => (ctx.phase ? `${currentStage}:${ctx.phase}` : currentStage) });
+  const sampler = createMemorySampler({
+    targets,
+    dispatcher: metricsAgent,
+    requestCount: () => ctx.requests,
+    stageName: () => (ctx.phase ? `${currentStage}:${ctx.phase}` : currentStage),
+  });
   ctx.sampler = sampler;
   await sampler.sampleOnce();
-  if (sampler.available === false) progress.log('[bench] note: GET /api/bench/metrics answered 404: start the server with NEN_BENCH_METRICS=1 for memory figures');
+  if (sampler.available === false)
+    progress.log('[bench] note: GET /api/bench/metrics answered 404: start the server with NEN_BENCH_METRICS=1 for memory figures');
 
   const startedAt = new Date().toISOString();
   const stages = {};
@@ -134,7 +151,15 @@ export async function main(argv = process.argv.slice(2)) {
     } catch (e) {
       result = { ok: false, failure: `${name}: ${e?.stack ?? e}`, data: null };
     }
-    const env = stageEnvelope({ stage: name, ok: result.ok, startedAt: t0, finishedAt: new Date().toISOString(), environment, data: result.data, error: result.failure ?? undefined });
+    const env = stageEnvelope({
+      stage: name,
+      ok: result.ok,
+      startedAt: t0,
+      finishedAt: new Date().toISOString(),
+      environment,
+      data: result.data,
+      error: result.failure ?? undefined,
+    });
     stages[name] = env;
     writeJson(runDir, `${name}.json`, env);
     if (!result.ok) {
@@ -147,7 +172,11 @@ export async function main(argv = process.argv.slice(2)) {
   await sampler.sampleOnce();
   sampler.stop();
   const memory = stageEnvelope({
-    stage: 'memory', ok: true, startedAt, finishedAt: new Date().toISOString(), environment,
+    stage: 'memory',
+    ok: true,
+    startedAt,
+    finishedAt: new Date().toISOString(),
+    environment,
     data: { available: sampler.available === true, intervalMs: 1000, requests: ctx.requests, summary: sampler.summary(), samples: sampler.samples },
   });
   stages.memory = memory;
@@ -190,7 +219,10 @@ export function applyBudgets(summary, budgets, baselineFile) {
   }
   summary.budgets = { limits, baseline };
   if (!baselineFile) return null;
-  const bad = [...limits.filter((l) => l.ok === false).map((l) => `${l.figure} ${l.value} outside its limit`), ...baseline.comparison.filter((c) => c.ok === false).map((c) => `${c.figure} ${c.baseline} → ${c.value}`)];
+  const bad = [
+    ...limits.filter((l) => l.ok === false).map((l) => `${l.figure} ${l.value} outside its limit`),
+    ...baseline.comparison.filter((c) => c.ok === false).map((c) => `${c.figure} ${c.baseline} → ${c.value}`),
+  ];
   return bad.length ? bad.join('; ') : null;
 }
 
@@ -206,16 +238,18 @@ if (invokedDirectly) {
       process.exitCode = 1;
     }
   });
-  main().finally(() => {
-    settled = true;
-    clearInterval(keepAlive);
-  }).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (e) => {
-      console.error(e?.stack ?? e);
-      process.exitCode = 1;
-    },
-  );
+  main()
+    .finally(() => {
+      settled = true;
+      clearInterval(keepAlive);
+    })
+    .then(
+      (code) => {
+        process.exitCode = code;
+      },
+      (e) => {
+        console.error(e?.stack ?? e);
+        process.exitCode = 1;
+      },
+    );
 }

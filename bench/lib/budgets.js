@@ -72,7 +72,8 @@ export function loadBudgets(file = DEFAULT_BUDGETS_FILE) {
   const b = JSON.parse(fs.readFileSync(file, 'utf8'));
   if (!Array.isArray(b.limits) || !b.baseline || typeof b.baseline !== 'object') throw new Error(`bench: ${file}: needs "limits" [] and "baseline" {}`);
   for (const l of b.limits) {
-    if (typeof l.figure !== 'string' || (l.min === undefined && l.max === undefined)) throw new Error(`bench: ${file}: each limit needs "figure" and "min" or "max"`);
+    if (typeof l.figure !== 'string' || (l.min === undefined && l.max === undefined))
+      throw new Error(`bench: ${file}: each limit needs "figure" and "min" or "max"`);
   }
   return b;
 }

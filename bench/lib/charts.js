@@ -118,7 +118,9 @@ export function chartSlot(index, spec) {
 
 export function table(headers, rows, { cellStyle } = {}) {
   return `<table><thead><tr>${headers.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr></thead><tbody>${rows
-    .map((r, ri) => `<tr>${r.map((c, ci) => `<td${cellStyle?.(ri, ci, c) ? ` style="${cellStyle(ri, ci, c)}"` : ''}>${escapeHtml(c ?? '–')}</td>`).join('')}</tr>`)
+    .map(
+      (r, ri) => `<tr>${r.map((c, ci) => `<td${cellStyle?.(ri, ci, c) ? ` style="${cellStyle(ri, ci, c)}"` : ''}>${escapeHtml(c ?? '–')}</td>`).join('')}</tr>`,
+    )
     .join('')}</tbody></table>`;
 }
 

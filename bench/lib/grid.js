@@ -13,6 +13,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ratio, round } from './stats.js';
 
+/** Terminal colour codes (ESC [ … m) in a captured log. */
+const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
+
 export const GRID_AXES = { instances: [1, 2, 4], kem: ['xwing', 'mlkem768'], store: ['memory', 'redis', 'cluster'], payload: [1024, 102400] };
 
 function readJson(file) {
@@ -37,46 +40,71 @@ export function readCell(dir) {
     const nr = readJson(notRunFile);
     return [{ ...id, status: 'not run', reason: nr.reason ?? 'unknown', payloads: null }];
   }
-  const runs = fs.readdirSync(dir).filter((d) => d !== 'latest' && d !== 'history' && fs.existsSync(path.join(dir, d, 'saturation.json'))).sort();
+  const runs = fs
+    .readdirSync(dir)
+    .filter((d) => d !== 'latest' && d !== 'history' && fs.existsSync(path.join(dir, d, 'saturation.json')))
+    .sort();
   const exitCode = fs.existsSync(path.join(dir, 'exit-code')) ? Number(fs.readFileSync(path.join(dir, 'exit-code'), 'utf8').trim()) : null;
   if (!runs.length) {
     // the bench's own last words (stderr, kept by main.sh) say why, e.g. an unreachable target
     let why = '';
     try {
-      why = fs.readFileSync(path.join(dir, 'bench-stderr.log'), 'utf8').split('\n').map((l) => l.replace(/\x1b\[[0-9;]*m/g, '').trim()).filter((l) => l && !l.startsWith('[bench')).pop() ?? '';
+      why =
+        fs
+          .readFileSync(path.join(dir, 'bench-stderr.log'), 'utf8')
+          .split('\n')
+          .map((l) => l.replace(ANSI, '').trim())
+          .filter((l) => l && !l.startsWith('[bench'))
+          .pop() ?? '';
     } catch {
       /* no log */
     }
-    return [{ ...id, status: 'not run', reason: `the bench wrote no saturation result (exit code ${exitCode ?? '?'})${why ? `: ${why.slice(0, 240)}` : ''}`, payloads: null }];
+    return [
+      {
+        ...id,
+        status: 'not run',
+        reason: `the bench wrote no saturation result (exit code ${exitCode ?? '?'})${why ? `: ${why.slice(0, 240)}` : ''}`,
+        payloads: null,
+      },
+    ];
   }
   const st = readJson(path.join(dir, runs[runs.length - 1], 'saturation.json'));
   const d = st.data ?? {};
-  return [{
-    ...id,
-    status: st.ok ? 'ok' : 'failed',
-    reason: st.ok ? null : st.error ?? 'stage failed',
-    routing: d.routing ?? null,
-    budgetP99Ms: d.budgetP99Ms ?? null,
-    handshakes: d.handshakes ?? null,
-    memory: d.memory ?? null,
-    environment: st.environment ? { commit: st.environment.git?.commit ?? null, cpu: `${st.environment.cpuModel} x ${st.environment.cores}`, node: st.environment.node } : null,
-    payloads: (d.payloads ?? []).map((p) => ({
-      size: p.size,
-      label: p.label,
-      knee: p.knee?.encrypted?.knee ?? null,
-      brokeAt: p.knee?.encrypted?.brokeAt ?? null,
-      plainKnee: p.knee?.plain?.knee ?? null,
-      atKnee: p.atKnee ?? null,
-      maxErrors: Math.max(0, ...(p.steps ?? []).map((s) => s.encrypted.errors + s.plain.errors)),
-      steps: p.steps ?? [],
-    })),
-  }];
+  return [
+    {
+      ...id,
+      status: st.ok ? 'ok' : 'failed',
+      reason: st.ok ? null : (st.error ?? 'stage failed'),
+      routing: d.routing ?? null,
+      budgetP99Ms: d.budgetP99Ms ?? null,
+      handshakes: d.handshakes ?? null,
+      memory: d.memory ?? null,
+      environment: st.environment
+        ? { commit: st.environment.git?.commit ?? null, cpu: `${st.environment.cpuModel} x ${st.environment.cores}`, node: st.environment.node }
+        : null,
+      payloads: (d.payloads ?? []).map((p) => ({
+        size: p.size,
+        label: p.label,
+        knee: p.knee?.encrypted?.knee ?? null,
+        brokeAt: p.knee?.encrypted?.brokeAt ?? null,
+        plainKnee: p.knee?.plain?.knee ?? null,
+        atKnee: p.atKnee ?? null,
+        maxErrors: Math.max(0, ...(p.steps ?? []).map((s) => s.encrypted.errors + s.plain.errors)),
+        steps: p.steps ?? [],
+      })),
+    },
+  ];
 }
 
 /** All cells of a grid directory, in axis order, with not-run entries for positions never tried. */
 export function collectGrid(gridDir) {
   const cellsDir = path.join(gridDir, 'cells');
-  const dirs = fs.existsSync(cellsDir) ? fs.readdirSync(cellsDir).map((d) => path.join(cellsDir, d)).filter((d) => fs.statSync(d).isDirectory()) : [];
+  const dirs = fs.existsSync(cellsDir)
+    ? fs
+        .readdirSync(cellsDir)
+        .map((d) => path.join(cellsDir, d))
+        .filter((d) => fs.statSync(d).isDirectory())
+    : [];
   const cells = dirs.flatMap(readCell);
   const order = (c) => [GRID_AXES.store.indexOf(c.store), GRID_AXES.kem.indexOf(c.kem), c.instances];
   cells.sort((a, b) => {
@@ -151,13 +179,43 @@ const pad = (s, n) => {
 };
 
 export function formatGridTable(rows) {
-  const lines = [[pad('store', 8), pad('kem', 9), pad('inst', 5), pad('payload', 8), pad('knee c', 7), pad('req/s', 8), pad('p50/p99 ms', 13), pad('enc/plain', 10), pad('x vs 1', 7), pad('srv CPU ms/req', 15), pad('redis cmd/req', 14), pad('hs/s', 7), pad('rss MiB', 8), 'status'].join(' ')];
+  const lines = [
+    [
+      pad('store', 8),
+      pad('kem', 9),
+      pad('inst', 5),
+      pad('payload', 8),
+      pad('knee c', 7),
+      pad('req/s', 8),
+      pad('p50/p99 ms', 13),
+      pad('enc/plain', 10),
+      pad('x vs 1', 7),
+      pad('srv CPU ms/req', 15),
+      pad('redis cmd/req', 14),
+      pad('hs/s', 7),
+      pad('rss MiB', 8),
+      'status',
+    ].join(' '),
+  ];
   for (const r of rows) {
-    lines.push([
-      pad(r.store, 8), pad(r.kem, 9), pad(r.instances, 5), pad(r.payload >= 1024 ? `${r.payload / 1024} KB` : r.payload, 8), pad(r.kneeConcurrency, 7), pad(r.rps, 8),
-      pad(r.p50Ms !== null ? `${r.p50Ms}/${r.p99Ms}` : '–', 13), pad(r.encPlainRatio, 10), pad(r.speedupVs1, 7), pad(r.serverCpuMsPerRequest, 15), pad(r.redisCommandsPerRequest, 14),
-      pad(r.handshakesPerSecond, 7), pad(r.rssEndMiB, 8), r.status !== 'ok' ? `${r.status}: ${r.reason ?? ''}` : r.rps === null ? `ok, no knee: ${r.brokeAt}` : 'ok',
-    ].join(' '));
+    lines.push(
+      [
+        pad(r.store, 8),
+        pad(r.kem, 9),
+        pad(r.instances, 5),
+        pad(r.payload >= 1024 ? `${r.payload / 1024} KB` : r.payload, 8),
+        pad(r.kneeConcurrency, 7),
+        pad(r.rps, 8),
+        pad(r.p50Ms !== null ? `${r.p50Ms}/${r.p99Ms}` : '–', 13),
+        pad(r.encPlainRatio, 10),
+        pad(r.speedupVs1, 7),
+        pad(r.serverCpuMsPerRequest, 15),
+        pad(r.redisCommandsPerRequest, 14),
+        pad(r.handshakesPerSecond, 7),
+        pad(r.rssEndMiB, 8),
+        r.status !== 'ok' ? `${r.status}: ${r.reason ?? ''}` : r.rps === null ? `ok, no knee: ${r.brokeAt}` : 'ok',
+      ].join(' '),
+    );
   }
   return lines.join('\n');
 }

@@ -21,7 +21,8 @@ function heatMap(rows, size) {
     const cells = instances.map((n) => {
       const r = rs.find((x) => x.store === store && x.kem === kem && x.instances === n);
       if (!r) return '<td style="background:#e5e7eb">–</td>';
-      if (r.rps === null) return `<td style="background:#e5e7eb" title="${escapeHtml(r.reason ?? '')}">${escapeHtml(r.status)}<br><small>${escapeHtml(r.reason ?? '')}</small></td>`;
+      if (r.rps === null)
+        return `<td style="background:#e5e7eb" title="${escapeHtml(r.reason ?? '')}">${escapeHtml(r.status)}<br><small>${escapeHtml(r.reason ?? '')}</small></td>`;
       return `<td style="background:${heatColor(r.rps, lo, hi)}" title="${escapeHtml(`knee c=${r.kneeConcurrency}, p99 ${r.p99Ms} ms`)}"><strong>${escapeHtml(r.rps)}</strong> req/s<br><small>c=${escapeHtml(r.kneeConcurrency)}, p99 ${escapeHtml(r.p99Ms)} ms${r.speedupVs1 !== null ? `, ×${escapeHtml(r.speedupVs1)} vs 1` : ''}${r.status === 'failed' ? ' (stage failed)' : ''}</small></td>`;
     });
     return `<tr><td>${escapeHtml(store)} / ${escapeHtml(kem)}</td>${cells.join('')}</tr>`;
@@ -39,17 +40,79 @@ export function renderGridReport({ rows, meta, history = [] }) {
     out.push(heatMap(rows, size));
     const keys = [...new Set(rows.filter((r) => r.payload === size).map((r) => `${r.store}|${r.kem}`))];
     const instances = [...new Set(rows.map((r) => r.instances))].sort((a, b) => a - b);
-    out.push(`<div class="charts">${cs.add(chart({
-      title: `Knee req/s vs instances, ${size / 1024} KB`, xLabel: 'instances', yLabel: 'req/s', categorical: true, x: instances,
-      series: keys.map((k) => ({ name: k.replace('|', ' / '), values: instances.map((n) => rows.find((r) => r.payload === size && `${r.store}|${r.kem}` === k && r.instances === n)?.rps ?? null) })),
-    }))}</div>`);
+    out.push(
+      `<div class="charts">${cs.add(
+        chart({
+          title: `Knee req/s vs instances, ${size / 1024} KB`,
+          xLabel: 'instances',
+          yLabel: 'req/s',
+          categorical: true,
+          x: instances,
+          series: keys.map((k) => ({
+            name: k.replace('|', ' / '),
+            values: instances.map((n) => rows.find((r) => r.payload === size && `${r.store}|${r.kem}` === k && r.instances === n)?.rps ?? null),
+          })),
+        }),
+      )}</div>`,
+    );
   }
   out.push('<h2>All cells</h2>');
-  out.push(table(
-    ['store', 'KEM', 'instances', 'payload', 'status', 'knee c', 'req/s', 'p50 / p99 ms', 'enc/plain req/s', '× vs 1 instance', 'vs memory store', 'server CPU ms/req', 'Redis cmds/req (EVALSHA)', 'Redis CPU µs/req (script µs)', 'handshakes/s', 'server CPU ms/handshake', 'Redis cmds/handshake', 'Redis B/session', 'RSS end MiB (sum)', 'broke at', 'routing'],
-    rows.map((r) => [r.store, r.kem, r.instances, `${r.payload / 1024} KB`, r.status === 'ok' ? 'ok' : `${r.status}: ${r.reason ?? ''}`, r.kneeConcurrency, r.rps, r.p50Ms !== null ? `${r.p50Ms} / ${r.p99Ms}` : null, r.encPlainRatio, r.speedupVs1, r.vsMemoryStore, r.serverCpuMsPerRequest, r.redisCommandsPerRequest !== null ? `${r.redisCommandsPerRequest} (${r.redisEvalshaPerRequest})` : null, r.redisCpuUsPerRequest !== null ? `${r.redisCpuUsPerRequest} (${r.redisScriptUsPerRequest})` : null, r.handshakesPerSecond, r.serverCpuMsPerHandshake, r.redisCommandsPerHandshake, r.redisBytesPerSession, r.rssEndMiB, r.brokeAt, r.routing]),
-  ));
-  out.push(historySection(history.filter((h) => h.kind !== 'grid'), cs));
+  out.push(
+    table(
+      [
+        'store',
+        'KEM',
+        'instances',
+        'payload',
+        'status',
+        'knee c',
+        'req/s',
+        'p50 / p99 ms',
+        'enc/plain req/s',
+        '× vs 1 instance',
+        'vs memory store',
+        'server CPU ms/req',
+        'Redis cmds/req (EVALSHA)',
+        'Redis CPU µs/req (script µs)',
+        'handshakes/s',
+        'server CPU ms/handshake',
+        'Redis cmds/handshake',
+        'Redis B/session',
+        'RSS end MiB (sum)',
+        'broke at',
+        'routing',
+      ],
+      rows.map((r) => [
+        r.store,
+        r.kem,
+        r.instances,
+        `${r.payload / 1024} KB`,
+        r.status === 'ok' ? 'ok' : `${r.status}: ${r.reason ?? ''}`,
+        r.kneeConcurrency,
+        r.rps,
+        r.p50Ms !== null ? `${r.p50Ms} / ${r.p99Ms}` : null,
+        r.encPlainRatio,
+        r.speedupVs1,
+        r.vsMemoryStore,
+        r.serverCpuMsPerRequest,
+        r.redisCommandsPerRequest !== null ? `${r.redisCommandsPerRequest} (${r.redisEvalshaPerRequest})` : null,
+        r.redisCpuUsPerRequest !== null ? `${r.redisCpuUsPerRequest} (${r.redisScriptUsPerRequest})` : null,
+        r.handshakesPerSecond,
+        r.serverCpuMsPerHandshake,
+        r.redisCommandsPerHandshake,
+        r.redisBytesPerSession,
+        r.rssEndMiB,
+        r.brokeAt,
+        r.routing,
+      ]),
+    ),
+  );
+  out.push(
+    historySection(
+      history.filter((h) => h.kind !== 'grid'),
+      cs,
+    ),
+  );
   out.push(`<pre>${escapeHtml(JSON.stringify(meta, null, 2))}</pre>`);
   return page({ title: 'Nen bench: scale grid', note: meta.scope, body: out.join('\n'), charts: cs.charts });
 }

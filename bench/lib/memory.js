@@ -27,9 +27,15 @@ export async function fetchMetrics(base, dispatcher) {
 export function slope(points) {
   const n = points.length;
   if (n < 2) return null;
-  let sx = 0, sy = 0, sxx = 0, sxy = 0;
+  let sx = 0,
+    sy = 0,
+    sxx = 0,
+    sxy = 0;
   for (const [x, y] of points) {
-    sx += x; sy += y; sxx += x * x; sxy += x * y;
+    sx += x;
+    sy += y;
+    sxx += x * x;
+    sxy += x * y;
   }
   const den = n * sxx - sx * sx;
   if (den === 0) return null;
@@ -102,7 +108,11 @@ export function summarizeMemory(samples, targets) {
   for (const base of targets) {
     if (!out[base] || !out[base].samples) continue;
     out[base].byStage = {};
-    for (const st of stages) out[base].byStage[st] = summarizeSeries(samples.filter((x) => x.stage === st), [base])[base];
+    for (const st of stages)
+      out[base].byStage[st] = summarizeSeries(
+        samples.filter((x) => x.stage === st),
+        [base],
+      )[base];
   }
   return out;
 }

@@ -117,7 +117,12 @@ export function parseOptions(argv = process.argv.slice(2), env = process.env) {
   const soakRaw = flags.soak ?? env.BENCH_SOAK;
   const soakRequests = num(soakRaw, quick ? 2000 : 100_000, 'soak request count', (v) => Number.isInteger(v) && v >= 100 && v <= 10_000_000);
   const onlyRaw = flags.only ?? env.BENCH_ONLY;
-  const only = onlyRaw ? onlyRaw.split(',').map((s) => s.trim()).filter(Boolean) : [...DEFAULT_STAGES, ...(soakRaw !== undefined ? ['soak'] : [])];
+  const only = onlyRaw
+    ? onlyRaw
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : [...DEFAULT_STAGES, ...(soakRaw !== undefined ? ['soak'] : [])];
   for (const s of only) if (!STAGES.includes(s)) throw new Error(`bench: unknown stage ${s} (stages: ${STAGES.join(', ')})`);
   const kem = flags.kem ?? env.BENCH_KEM ?? 'xwing';
   if (!KEMS.includes(kem)) throw new Error(`bench: bad kem ${kem} (${KEMS.join(' | ')})`);
@@ -134,7 +139,12 @@ export function parseOptions(argv = process.argv.slice(2), env = process.env) {
     fallback: [1024, 102400],
   });
   const redisRaw = flags.redis ?? env.BENCH_REDIS;
-  const redis = redisRaw ? redisRaw.split(',').map((s) => s.trim()).filter(Boolean) : [];
+  const redis = redisRaw
+    ? redisRaw
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : [];
   for (const r of redis) if (!/^[\w.-]+:\d+$/.test(r)) throw new Error(`bench: bad --redis node ${r} (host:port)`);
   const historyDefault = !quick;
   const history = flags['no-history'] ? false : flags.history ? true : env.BENCH_HISTORY !== undefined ? truthy(env.BENCH_HISTORY) : historyDefault;

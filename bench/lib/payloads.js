@@ -19,7 +19,23 @@ export function prng(seed = 1) {
 }
 
 const FIRST = ['Ada', 'Alan', 'Grace', 'Linus', 'Barbara', 'Ken', 'Margaret', 'Dennis', 'Radia', 'Whitfield', 'Shafi', 'Tanja', 'Dan', 'Joan', 'Ralph'];
-const LAST = ['Lovelace', 'Turing', 'Hopper', 'Torvalds', 'Liskov', 'Thompson', 'Hamilton', 'Ritchie', 'Perlman', 'Diffie', 'Goldwasser', 'Lange', 'Bernstein', 'Daemen', 'Merkle'];
+const LAST = [
+  'Lovelace',
+  'Turing',
+  'Hopper',
+  'Torvalds',
+  'Liskov',
+  'Thompson',
+  'Hamilton',
+  'Ritchie',
+  'Perlman',
+  'Diffie',
+  'Goldwasser',
+  'Lange',
+  'Bernstein',
+  'Daemen',
+  'Merkle',
+];
 const TAGS = ['billing', 'admin', 'beta', 'eu', 'us', 'trial', 'enterprise', 'mobile', 'web', 'api', 'support', 'churn-risk'];
 const CITIES = ['Berlin', 'Lisbon', 'Osaka', 'Austin', 'Nairobi', 'Toronto', 'Lyon', 'Sydney'];
 
@@ -34,7 +50,11 @@ function record(rand, i) {
     active: rand() > 0.2,
     score: Math.round(rand() * 10000) / 100,
     tags: TAGS.filter(() => rand() > 0.75),
-    address: { city: CITIES[Math.floor(rand() * CITIES.length)], zip: String(10000 + Math.floor(rand() * 89999)), line1: `${1 + Math.floor(rand() * 200)} Main Street` },
+    address: {
+      city: CITIES[Math.floor(rand() * CITIES.length)],
+      zip: String(10000 + Math.floor(rand() * 89999)),
+      line1: `${1 + Math.floor(rand() * 200)} Main Street`,
+    },
     note: rand() > 0.5 ? `Customer since ${2015 + Math.floor(rand() * 10)}; prefers e-mail.` : null,
   };
 }

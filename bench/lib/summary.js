@@ -57,22 +57,50 @@ export function buildSummary({ environment, stages, startedAt, finishedAt, faile
     },
     figures: keyFigures(stages),
     variants: (stages.load?.data?.variants ?? []).map((v) => ({
-      id: v.id, size: v.size, concurrency: v.concurrency, compression: v.compression, cores: v.cores,
-      encryptedRps: v.encrypted.rps, plainRps: v.plain.rps, rpsRatio: v.ratio.rps, p99Ratio: v.ratio.p99,
+      id: v.id,
+      size: v.size,
+      concurrency: v.concurrency,
+      compression: v.compression,
+      cores: v.cores,
+      encryptedRps: v.encrypted.rps,
+      plainRps: v.plain.rps,
+      rpsRatio: v.ratio.rps,
+      p99Ratio: v.ratio.p99,
       serverCpuMsPerRequest: v.encrypted.server ? { encrypted: v.encrypted.server.cpuMsPerRequest, plain: v.plain.server?.cpuMsPerRequest ?? null } : null,
-      serverCpuRatio: v.ratio.serverCpuPerRequest ?? null, bytes: v.bytes ?? null, errors: v.encrypted.errors + v.plain.errors, note: v.note ?? null,
+      serverCpuRatio: v.ratio.serverCpuPerRequest ?? null,
+      bytes: v.bytes ?? null,
+      errors: v.encrypted.errors + v.plain.errors,
+      note: v.note ?? null,
     })),
     memoryAttribution: stages.load?.data?.memoryAttribution ?? null,
     saturation: stages.saturation?.data
       ? {
           budgetP99Ms: stages.saturation.data.budgetP99Ms,
           routing: stages.saturation.data.routing,
-          payloads: stages.saturation.data.payloads.map((p) => ({ size: p.size, label: p.label, encrypted: p.knee.encrypted, plain: p.knee.plain, atKnee: p.atKnee })),
+          payloads: stages.saturation.data.payloads.map((p) => ({
+            size: p.size,
+            label: p.label,
+            encrypted: p.knee.encrypted,
+            plain: p.knee.plain,
+            atKnee: p.atKnee,
+          })),
           handshakes: stages.saturation.data.handshakes,
         }
       : null,
     memory: mem,
-    soak: stages.soak?.data ? { requests: stages.soak.data.requests, rps: stages.soak.data.result.rps, errors: stages.soak.data.result.errors, memory: Object.fromEntries(Object.entries(stages.soak.data.memory).map(([t, m]) => [t, { rssChangeAfterWarmupMiB: m.rssChangeAfterWarmupMiB ?? null, heapChangeAfterWarmupMiB: m.heapChangeAfterWarmupMiB ?? null }])) } : null,
+    soak: stages.soak?.data
+      ? {
+          requests: stages.soak.data.requests,
+          rps: stages.soak.data.result.rps,
+          errors: stages.soak.data.result.errors,
+          memory: Object.fromEntries(
+            Object.entries(stages.soak.data.memory).map(([t, m]) => [
+              t,
+              { rssChangeAfterWarmupMiB: m.rssChangeAfterWarmupMiB ?? null, heapChangeAfterWarmupMiB: m.heapChangeAfterWarmupMiB ?? null },
+            ]),
+          ),
+        }
+      : null,
   };
 }
 
@@ -83,43 +111,113 @@ function pad(s, n) {
 
 export function formatSummaryTable(summary) {
   const lines = [];
-  lines.push(`\nNen bench ${summary.ok ? 'PASSED' : `FAILED at ${summary.failedStage}`}  (${summary.environment.cpuModel} × ${summary.environment.cores}, Node ${summary.environment.node}, load avg ${(summary.environment.loadAverageAtStart ?? []).join('/')}, store ${summary.environment.storeKind ?? '?'}, targets ${summary.environment.targets.join(',')})`);
-  if (summary.regression) lines.push(`regression: ${summary.regression.passed}/${summary.regression.total} checks passed${summary.regression.failed.length ? ' — failed: ' + summary.regression.failed.join('; ') : ''}`);
+  lines.push(
+    `\nNen bench ${summary.ok ? 'PASSED' : `FAILED at ${summary.failedStage}`}  (${summary.environment.cpuModel} × ${summary.environment.cores}, Node ${summary.environment.node}, load avg ${(summary.environment.loadAverageAtStart ?? []).join('/')}, store ${summary.environment.storeKind ?? '?'}, targets ${summary.environment.targets.join(',')})`,
+  );
+  if (summary.regression)
+    lines.push(
+      `regression: ${summary.regression.passed}/${summary.regression.total} checks passed${summary.regression.failed.length ? ' — failed: ' + summary.regression.failed.join('; ') : ''}`,
+    );
   if (summary.load.length) {
     lines.push('');
-    lines.push([pad('conc', 6), pad('enc req/s', 11), pad('plain req/s', 12), pad('ratio', 7), pad('enc p99', 9), pad('plain p99', 10), pad('p99 ratio', 10), pad('errors', 7), pad('client CPU', 11), 'server CPU ms/req enc/plain'].join(' '));
-    for (const l of summary.load) lines.push([pad(l.concurrency, 6), pad(l.encryptedRps, 11), pad(l.plainRps, 12), pad(l.rpsRatio, 7), pad(l.encryptedP99Ms, 9), pad(l.plainP99Ms, 10), pad(l.p99Ratio, 10), pad(l.errors, 7), pad(l.clientCpuShare, 11), l.serverCpuMsPerRequest ? `${l.serverCpuMsPerRequest.encrypted} / ${l.serverCpuMsPerRequest.plain} (${l.serverCpuRatio})` : '–'].join(' '));
+    lines.push(
+      [
+        pad('conc', 6),
+        pad('enc req/s', 11),
+        pad('plain req/s', 12),
+        pad('ratio', 7),
+        pad('enc p99', 9),
+        pad('plain p99', 10),
+        pad('p99 ratio', 10),
+        pad('errors', 7),
+        pad('client CPU', 11),
+        'server CPU ms/req enc/plain',
+      ].join(' '),
+    );
+    for (const l of summary.load)
+      lines.push(
+        [
+          pad(l.concurrency, 6),
+          pad(l.encryptedRps, 11),
+          pad(l.plainRps, 12),
+          pad(l.rpsRatio, 7),
+          pad(l.encryptedP99Ms, 9),
+          pad(l.plainP99Ms, 10),
+          pad(l.p99Ratio, 10),
+          pad(l.errors, 7),
+          pad(l.clientCpuShare, 11),
+          l.serverCpuMsPerRequest ? `${l.serverCpuMsPerRequest.encrypted} / ${l.serverCpuMsPerRequest.plain} (${l.serverCpuRatio})` : '–',
+        ].join(' '),
+      );
   }
   if (summary.variants?.length) {
     lines.push('');
-    lines.push([pad('variant', 22), pad('enc req/s', 10), pad('plain req/s', 12), pad('ratio', 7), pad('p99 ratio', 10), pad('srv CPU ms/req enc/plain', 25), pad('resp bytes enc/plain', 21), 'bytes ratio'].join(' '));
+    lines.push(
+      [
+        pad('variant', 22),
+        pad('enc req/s', 10),
+        pad('plain req/s', 12),
+        pad('ratio', 7),
+        pad('p99 ratio', 10),
+        pad('srv CPU ms/req enc/plain', 25),
+        pad('resp bytes enc/plain', 21),
+        'bytes ratio',
+      ].join(' '),
+    );
     for (const v of summary.variants) {
-      lines.push([pad(v.id, 22), pad(v.encryptedRps, 10), pad(v.plainRps, 12), pad(v.rpsRatio, 7), pad(v.p99Ratio, 10), pad(v.serverCpuMsPerRequest ? `${v.serverCpuMsPerRequest.encrypted} / ${v.serverCpuMsPerRequest.plain} (${v.serverCpuRatio})` : '–', 25), pad(v.bytes ? `${v.bytes.encryptedResponse} / ${v.bytes.plainResponse}` : '–', 21), v.bytes?.responseRatio ?? '–'].join(' ') + (v.note ? `  (${v.note})` : ''));
+      lines.push(
+        [
+          pad(v.id, 22),
+          pad(v.encryptedRps, 10),
+          pad(v.plainRps, 12),
+          pad(v.rpsRatio, 7),
+          pad(v.p99Ratio, 10),
+          pad(v.serverCpuMsPerRequest ? `${v.serverCpuMsPerRequest.encrypted} / ${v.serverCpuMsPerRequest.plain} (${v.serverCpuRatio})` : '–', 25),
+          pad(v.bytes ? `${v.bytes.encryptedResponse} / ${v.bytes.plainResponse}` : '–', 21),
+          v.bytes?.responseRatio ?? '–',
+        ].join(' ') + (v.note ? `  (${v.note})` : ''),
+      );
     }
   }
   if (summary.memoryAttribution?.windows?.length) {
-    for (const w of summary.memoryAttribution.windows) lines.push(`memory, ${w.mode}-only window: ${w.requests} requests, RSS ${w.rssStartMiB} → ${w.rssEndMiB} MiB (${w.rssGrowthKiBPer1000Requests ?? '–'} KiB / 1000 req), heap ${w.heapStartMiB} → ${w.heapEndMiB} MiB (${w.heapGrowthKiBPer1000Requests ?? '–'} KiB / 1000 req)`);
+    for (const w of summary.memoryAttribution.windows)
+      lines.push(
+        `memory, ${w.mode}-only window: ${w.requests} requests, RSS ${w.rssStartMiB} → ${w.rssEndMiB} MiB (${w.rssGrowthKiBPer1000Requests ?? '–'} KiB / 1000 req), heap ${w.heapStartMiB} → ${w.heapEndMiB} MiB (${w.heapGrowthKiBPer1000Requests ?? '–'} KiB / 1000 req)`,
+      );
   }
   if (summary.saturation) {
     for (const p of summary.saturation.payloads) {
       const k = p.encrypted;
-      lines.push(`saturation ${p.label} (p99 budget ${summary.saturation.budgetP99Ms} ms): knee ${k.knee ? `c=${k.knee.concurrency} ${k.knee.rps} req/s p99 ${k.knee.p99Ms} ms` : 'none'}${k.brokeAt ? `, broke at c=${k.brokeAt.concurrency} (${k.brokeAt.reason})` : ', ramp ended inside the budget'}; plain knee ${p.plain.knee ? `c=${p.plain.knee.concurrency} ${p.plain.knee.rps} req/s` : 'none'}`);
+      lines.push(
+        `saturation ${p.label} (p99 budget ${summary.saturation.budgetP99Ms} ms): knee ${k.knee ? `c=${k.knee.concurrency} ${k.knee.rps} req/s p99 ${k.knee.p99Ms} ms` : 'none'}${k.brokeAt ? `, broke at c=${k.brokeAt.concurrency} (${k.brokeAt.reason})` : ', ramp ended inside the budget'}; plain knee ${p.plain.knee ? `c=${p.plain.knee.concurrency} ${p.plain.knee.rps} req/s` : 'none'}`,
+      );
     }
     const h = summary.saturation.handshakes;
-    if (h) lines.push(`saturation handshakes c=${h.concurrency}: ${h.handshakesPerSecond}/s, server CPU ${h.serverCpuMsPerHandshake ?? '–'} ms/handshake, Redis ${h.redisCommandsPerHandshake ?? '–'} cmds and ${h.redisBytesPerSession ?? '–'} B per session`);
+    if (h)
+      lines.push(
+        `saturation handshakes c=${h.concurrency}: ${h.handshakesPerSecond}/s, server CPU ${h.serverCpuMsPerHandshake ?? '–'} ms/handshake, Redis ${h.redisCommandsPerHandshake ?? '–'} cmds and ${h.redisBytesPerSession ?? '–'} B per session`,
+      );
   }
   lines.push('');
   for (const [k, v] of Object.entries(summary.targets)) lines.push(`${pad(k, 72)} ${v ?? '–'}`);
   for (const [t, m] of Object.entries(summary.memory ?? {})) {
     if (m.samples) {
-      lines.push(`memory ${t}: rss ${m.rssFirstMiB} → ${m.rssLastMiB} MiB (max ${m.rssMaxMiB}), growth ${m.rssGrowthKiBPer1000Requests ?? '–'} KiB / 1000 requests over ${m.requestsCovered} requests, sessions ${m.sessionsLast}`);
+      lines.push(
+        `memory ${t}: rss ${m.rssFirstMiB} → ${m.rssLastMiB} MiB (max ${m.rssMaxMiB}), growth ${m.rssGrowthKiBPer1000Requests ?? '–'} KiB / 1000 requests over ${m.requestsCovered} requests, sessions ${m.sessionsLast}`,
+      );
       for (const [st, x] of Object.entries(m.byStage ?? {})) {
-        if (x?.samples) lines.push(`  during ${st}: rss ${x.rssFirstMiB} → ${x.rssLastMiB} MiB, heap growth ${x.heapGrowthKiBPer1000Requests ?? '–'} KiB / 1000 requests over ${x.requestsCovered} requests, sessions ${x.sessionsLast}`);
+        if (x?.samples)
+          lines.push(
+            `  during ${st}: rss ${x.rssFirstMiB} → ${x.rssLastMiB} MiB, heap growth ${x.heapGrowthKiBPer1000Requests ?? '–'} KiB / 1000 requests over ${x.requestsCovered} requests, sessions ${x.sessionsLast}`,
+          );
       }
     }
   }
   if (summary.soak) {
-    for (const [t, m] of Object.entries(summary.soak.memory)) lines.push(`soak ${t}: ${summary.soak.requests} requests at ${summary.soak.rps} req/s, errors ${summary.soak.errors}, RSS change after warm-up ${m.rssChangeAfterWarmupMiB} MiB, heap ${m.heapChangeAfterWarmupMiB} MiB (target: flat, <= +20 MB)`);
+    for (const [t, m] of Object.entries(summary.soak.memory))
+      lines.push(
+        `soak ${t}: ${summary.soak.requests} requests at ${summary.soak.rps} req/s, errors ${summary.soak.errors}, RSS change after warm-up ${m.rssChangeAfterWarmupMiB} MiB, heap ${m.heapChangeAfterWarmupMiB} MiB (target: flat, <= +20 MB)`,
+      );
   }
   if (summary.budgets) {
     lines.push('');

@@ -24,7 +24,9 @@ export const BROWSER_ACCEPT_ENCODING = 'gzip, deflate, br, zstd';
 
 /** Decode a response body the way a browser's fetch does; unknown codings are an error. */
 export function decodeContentEncoding(bytes, encoding) {
-  const e = String(encoding ?? '').trim().toLowerCase();
+  const e = String(encoding ?? '')
+    .trim()
+    .toLowerCase();
   if (!e || e === 'identity') return bytes;
   if (e === 'gzip' || e === 'x-gzip') return new Uint8Array(gunzipSync(bytes));
   if (e === 'deflate') return new Uint8Array(inflateSync(bytes));
@@ -153,7 +155,16 @@ export function createFetch({ agent, targets = [], onWire, tamper, tamperRespons
     const resHeaders = toHeaders(res.headers);
     let response;
     const wire = (resBytes) =>
-      onWire?.({ method: req.method, url: req.url, status, reqBytes: req.body?.byteLength ?? 0, resBytes, reqHeaders: req.headers, resHeaders, contentEncoding: resHeaders.get('content-encoding') });
+      onWire?.({
+        method: req.method,
+        url: req.url,
+        status,
+        reqBytes: req.body?.byteLength ?? 0,
+        resBytes,
+        reqHeaders: req.headers,
+        resHeaders,
+        contentEncoding: resHeaders.get('content-encoding'),
+      });
     if (NULL_BODY.has(status) || req.method === 'HEAD') {
       await res.body.dump();
       wire(0);

@@ -33,7 +33,11 @@ const BODY_100K = realisticJson(102400, 7);
 export const VARIANTS = [
   { size: 1024, concurrency: 50 },
   { size: 102400, concurrency: 10 },
-].flatMap((p) => ['off', 'realistic'].flatMap((compression) => ['shared', 'pinned'].map((cores) => ({ ...p, compression, cores, id: `${p.size === 1024 ? '1k' : '100k'}-${compression}-${cores}` }))));
+].flatMap((p) =>
+  ['off', 'realistic'].flatMap((compression) =>
+    ['shared', 'pinned'].map((cores) => ({ ...p, compression, cores, id: `${p.size === 1024 ? '1k' : '100k'}-${compression}-${cores}` })),
+  ),
+);
 
 /** Wire byte counter for the application requests of one mode. */
 function wireCounter() {
@@ -97,7 +101,8 @@ export async function runVariants(ctx) {
     s.enc.reset();
     s.plain.reset();
     ctx.progress?.detail(`variant ${v.id}`);
-    const measure = () => runInterleaved({ modes: ops, concurrency: v.concurrency, durationMs: seconds * 1000, sliceMs: slice * 1000, cores: ctx.cores, serverCpu: ctx.serverCpu });
+    const measure = () =>
+      runInterleaved({ modes: ops, concurrency: v.concurrency, durationMs: seconds * 1000, sliceMs: slice * 1000, cores: ctx.cores, serverCpu: ctx.serverCpu });
     const r = v.cores === 'pinned' ? await withPinning({ pids }, measure) : await measure();
     const rec = {
       ...v,
@@ -115,7 +120,9 @@ export async function runVariants(ctx) {
     out.push(rec);
     ctx.progress?.log(
       `  variant ${v.id} (c=${v.concurrency}): enc ${r.encrypted.rps} req/s | plain ${r.plain.rps} req/s | ratio ${rec.ratio.rps}` +
-        (r.encrypted.server ? ` | server CPU ms/req ${r.encrypted.server.cpuMsPerRequest}/${r.plain.server?.cpuMsPerRequest} (${rec.ratio.serverCpuPerRequest})` : '') +
+        (r.encrypted.server
+          ? ` | server CPU ms/req ${r.encrypted.server.cpuMsPerRequest}/${r.plain.server?.cpuMsPerRequest} (${rec.ratio.serverCpuPerRequest})`
+          : '') +
         ` | response bytes ${rec.bytes.encryptedResponse}/${rec.bytes.plainResponse} (${rec.bytes.responseRatio})`,
     );
   }
@@ -166,7 +173,14 @@ export async function attributeMemory(ctx) {
       rssGrowthKiBPer1000Requests: per1000('rss'),
       heapGrowthKiBPer1000Requests: per1000('heapUsed'),
     });
-    ctx.progress?.log(`  memory ${mode}-only: ${acc.completed} requests, RSS ${windows.at(-1).rssStartMiB} → ${windows.at(-1).rssEndMiB} MiB, heap growth ${windows.at(-1).heapGrowthKiBPer1000Requests ?? '–'} KiB / 1000 req`);
+    ctx.progress?.log(
+      `  memory ${mode}-only: ${acc.completed} requests, RSS ${windows.at(-1).rssStartMiB} → ${windows.at(-1).rssEndMiB} MiB, heap growth ${windows.at(-1).heapGrowthKiBPer1000Requests ?? '–'} KiB / 1000 req`,
+    );
   }
-  return { concurrency: 10, bodyBytes: ECHO_1K.length, windows, note: 'sampled at the window edges and every second; heap figures include garbage not yet collected' };
+  return {
+    concurrency: 10,
+    bodyBytes: ECHO_1K.length,
+    windows,
+    note: 'sampled at the window edges and every second; heap figures include garbage not yet collected',
+  };
 }

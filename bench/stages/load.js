@@ -100,14 +100,17 @@ export async function run(ctx) {
     for (const mode of ['encrypted', 'plain']) {
       const m = v[mode];
       const total = m.requests + m.errors;
-      if (total === 0 || m.errors / total > MAX_ERROR_RATE) failure ??= `load variant ${v.id}: ${mode}: ${m.errors} errors of ${total} requests (${JSON.stringify(m.errorKinds)}; ${m.errorSamples[0] ?? ''})`;
+      if (total === 0 || m.errors / total > MAX_ERROR_RATE)
+        failure ??= `load variant ${v.id}: ${mode}: ${m.errors} errors of ${total} requests (${JSON.stringify(m.errorKinds)}; ${m.errorSamples[0] ?? ''})`;
     }
   }
   const memoryAttribution = await attributeMemory(ctx).catch((e) => ({ error: String(e?.message ?? e), windows: [] }));
   const crossCheck = await autocannonCrossCheck(ctx, levels, durationSeconds).catch((e) => ({ error: String(e?.message ?? e) }));
   if (crossCheck && !crossCheck.error) {
     crossCheck.driverPlainRps = results.find((l) => l.concurrency === crossCheck.connections)?.plain.rps ?? null;
-    ctx.progress?.log(`  autocannon cross-check, plain route c=${crossCheck.connections}: ${crossCheck.rps} req/s p99 ${crossCheck.p99Ms} ms (bench driver: ${crossCheck.driverPlainRps} req/s)`);
+    ctx.progress?.log(
+      `  autocannon cross-check, plain route c=${crossCheck.connections}: ${crossCheck.rps} req/s p99 ${crossCheck.p99Ms} ms (bench driver: ${crossCheck.driverPlainRps} req/s)`,
+    );
   }
   return {
     ok: failure === null,

@@ -57,7 +57,8 @@ export async function run(ctx) {
         const got = new Uint8Array(await res.arrayBuffer());
         lat[key].push(performance.now() - s);
         ctx.countRequest();
-        if (res.status !== 200 || !bytesEqual(got, bodyBytes)) throw new Error(`payload ${kind} ${label(size)} ${key}: status ${res.status}, ${got.byteLength} bytes back, content differs`);
+        if (res.status !== 200 || !bytesEqual(got, bodyBytes))
+          throw new Error(`payload ${kind} ${label(size)} ${key}: status ${res.status}, ${got.byteLength} bytes back, content differs`);
         const w = c.wire.last;
         wire[key] = w ? { requestWireBytes: w.reqBytes, responseWireBytes: w.resBytes, responseContentEncoding: w.resHeaders.get('content-encoding') } : null;
       };

@@ -115,7 +115,7 @@ export async function run(ctx) {
     const body = new Uint8Array(await res.body.arrayBuffer());
     ctx.countRequest();
     const h = res.headers['nen-error'];
-    return { status: res.statusCode, code: Array.isArray(h) ? h[0] : h ?? null, body };
+    return { status: res.statusCode, code: Array.isArray(h) ? h[0] : (h ?? null), body };
   }
   const fmt = (r) => `${r.status}${r.code ? ' ' + r.code : ''}`;
 
@@ -240,14 +240,25 @@ export async function run(ctx) {
     const res = await client.fetch('/api/echo?x=1&y=two');
     const got = await res.json();
     await client.terminate().catch(() => {});
-    return { actual: `${res.status}, ${JSON.stringify(got)}`, pass: res.status === 200 && got?.method === 'GET' && got?.query?.x === '1' && got?.query?.y === 'two' };
+    return {
+      actual: `${res.status}, ${JSON.stringify(got)}`,
+      pass: res.status === 200 && got?.method === 'GET' && got?.query?.x === '1' && got?.query?.y === 'two',
+    };
   });
 
   // Any query a browser or fetch() sends must authenticate, not only the form-encoded canonical
   // one (a server that rebuilds the query, e.g. with URLSearchParams, breaks on %20, ~, ! or a bare key).
   await check(5, 'encrypted GET with query strings as sent (%20, +, ~, !, bare key, %2F, UTF-8)', '200 for each, query decoded by the handler', async () => {
     const client = await ctx.makeClient();
-    const cases = [['q=a%20b', 'q', 'a b'], ['q=a+b', 'q', 'a b'], ['q=a~b', 'q', 'a~b'], ['q=a!b', 'q', 'a!b'], ['flag', 'flag', ''], ['q=a%2Fb', 'q', 'a/b'], ['q=caf%C3%A9', 'q', 'café']];
+    const cases = [
+      ['q=a%20b', 'q', 'a b'],
+      ['q=a+b', 'q', 'a b'],
+      ['q=a~b', 'q', 'a~b'],
+      ['q=a!b', 'q', 'a!b'],
+      ['flag', 'flag', ''],
+      ['q=a%2Fb', 'q', 'a/b'],
+      ['q=caf%C3%A9', 'q', 'café'],
+    ];
     const got = [];
     let pass = true;
     for (const [raw, key, want] of cases) {
@@ -267,34 +278,53 @@ export async function run(ctx) {
 
   // ---------------------------------------------------------------- tampered requests → 401
   await expectStatus(5, 'tampered request body (ciphertext byte flipped)', 401, {
-    path: '/api/echo', init: echoInit(), mutate: (r) => ({ ...r, body: flipByte(r.body, Math.floor(r.body.length / 3)) }),
+    path: '/api/echo',
+    init: echoInit(),
+    mutate: (r) => ({ ...r, body: flipByte(r.body, Math.floor(r.body.length / 3)) }),
   });
   await expectStatus(5, 'tampered tag (last body byte flipped)', 401, {
-    path: '/api/echo', init: echoInit(), mutate: (r) => ({ ...r, body: flipByte(r.body, r.body.length - 1) }),
+    path: '/api/echo',
+    init: echoInit(),
+    mutate: (r) => ({ ...r, body: flipByte(r.body, r.body.length - 1) }),
   });
   await expectStatus(5, 'tampered nen header: session id', 401, {
-    path: '/api/echo', init: echoInit(), mutate: (r) => mutateNenField(r, 1, () => randomBytes(16).toString('base64url')),
+    path: '/api/echo',
+    init: echoInit(),
+    mutate: (r) => mutateNenField(r, 1, () => randomBytes(16).toString('base64url')),
   });
   await expectStatus(4, 'tampered nen header: epoch', 401, {
-    path: '/api/echo', init: echoInit(), mutate: (r) => mutateNenField(r, 2, (v) => String(Number(v) + 1)),
+    path: '/api/echo',
+    init: echoInit(),
+    mutate: (r) => mutateNenField(r, 2, (v) => String(Number(v) + 1)),
   });
   await expectStatus(4, 'tampered nen header: sequence number', 401, {
-    path: '/api/echo', init: echoInit(), mutate: (r) => mutateNenField(r, 3, (v) => String(BigInt(v) + 1n)),
+    path: '/api/echo',
+    init: echoInit(),
+    mutate: (r) => mutateNenField(r, 3, (v) => String(BigInt(v) + 1n)),
   });
   await expectStatus(5, 'tampered nen header: timestamp (+1 ms)', 401, {
-    path: '/api/echo', init: echoInit(), mutate: (r) => mutateNenField(r, 4, (v) => String(Number(v) + 1)),
+    path: '/api/echo',
+    init: echoInit(),
+    mutate: (r) => mutateNenField(r, 4, (v) => String(Number(v) + 1)),
   });
   await expectStatus(5, 'tampered nen header: flags (accept-compressed bit toggled)', 401, {
-    path: '/api/echo', init: echoInit(), mutate: (r) => mutateNenField(r, 5, (v) => String(Number(v) ^ 8)),
+    path: '/api/echo',
+    init: echoInit(),
+    mutate: (r) => mutateNenField(r, 5, (v) => String(Number(v) ^ 8)),
   });
   await expectStatus(5, 'tampered nen-type (plaintext content type)', 401, {
-    path: '/api/echo', init: echoInit(), mutate: (r) => ({ ...r, headers: { ...r.headers, 'nen-type': 'text/plain' } }),
+    path: '/api/echo',
+    init: echoInit(),
+    mutate: (r) => ({ ...r, headers: { ...r.headers, 'nen-type': 'text/plain' } }),
   });
   await expectStatus(5, 'tampered query string', 401, {
-    path: '/api/echo?x=1', init: undefined, mutate: (r) => ({ ...r, url: r.url.replace('x=1', 'x=2') }),
+    path: '/api/echo?x=1',
+    init: undefined,
+    mutate: (r) => ({ ...r, url: r.url.replace('x=1', 'x=2') }),
   });
   await expectStatus(5, 'tampered GET sealed record (nen-body header)', 401, {
-    path: '/api/echo?x=1', init: undefined,
+    path: '/api/echo?x=1',
+    init: undefined,
     mutate: (r) => {
       const v = r.headers['nen-body'];
       if (typeof v !== 'string' || v.length < 2) return r;
@@ -303,13 +333,19 @@ export async function run(ctx) {
     },
   });
   await expectStatus(5, 'tampered path (/api/notes/<id> → another id)', 401, {
-    path: '/api/notes/AAAAAAAAAAAA', init: undefined, mutate: (r) => ({ ...r, url: r.url.replace('AAAAAAAAAAAA', 'BBBBBBBBBBBB') }),
+    path: '/api/notes/AAAAAAAAAAAA',
+    init: undefined,
+    mutate: (r) => ({ ...r, url: r.url.replace('AAAAAAAAAAAA', 'BBBBBBBBBBBB') }),
   });
   await expectStatus(5, 'tampered method (DELETE → PUT)', 401, {
-    path: '/api/notes/AAAAAAAAAAAA', init: { method: 'DELETE' }, mutate: (r) => ({ ...r, method: 'PUT' }),
+    path: '/api/notes/AAAAAAAAAAAA',
+    init: { method: 'DELETE' },
+    mutate: (r) => ({ ...r, method: 'PUT' }),
   });
   await expectStatus(11, 'wrong wire content type (application/nen → application/json)', 415, {
-    path: '/api/echo', init: echoInit(), mutate: (r) => ({ ...r, headers: { ...r.headers, 'content-type': 'application/json' } }),
+    path: '/api/echo',
+    init: echoInit(),
+    mutate: (r) => ({ ...r, headers: { ...r.headers, 'content-type': 'application/json' } }),
   });
 
   // ---------------------------------------------------------------- handshake and server authentication
@@ -345,31 +381,38 @@ export async function run(ctx) {
       return { actual: `server ${status}; client threw ${describeError(e)}`, pass: true };
     }
   });
-  await check(3, 'pinned server key (from GET /api/nen/keys): authenticated handshake; wrong key rejected', 'keyId set and 200 with the pin; handshake fails with a wrong key under the same kid', async () => {
-    const r = await request(ctx.url('/api/nen/keys'), { dispatcher: ctx.agent });
-    const keys = r.statusCode === 200 ? await r.body.json() : (await r.body.dump(), null);
-    const pin = keys?.keys?.[0]?.pin;
-    if (typeof pin !== 'string') return { actual: `GET /api/nen/keys → ${r.statusCode}, no pin`, pass: false };
-    const good = await ctx.makeClient({ serverKey: pin });
-    await good.handshake();
-    const res = await good.fetch('/api/echo', echoInit());
-    await res.arrayBuffer();
-    const keyId = good.session?.keyId;
-    await good.terminate().catch(() => {});
-    const [kid, pk] = [pin.slice(0, pin.indexOf(':')), Buffer.from(pin.slice(pin.indexOf(':') + 1), 'base64url')];
-    pk[Math.floor(pk.length / 3)] ^= 1;
-    const bad = await ctx.makeClient({ serverKey: `${kid}:${pk.toString('base64url')}` });
-    let badOutcome;
-    let rejected = false;
-    try {
-      await bad.handshake();
-      badOutcome = 'wrong key accepted';
-    } catch (e) {
-      rejected = true;
-      badOutcome = `wrong key: client threw ${describeError(e)}`;
-    }
-    return { actual: `pinned: keyId ${keyId}, echo ${res.status}; ${badOutcome}`, pass: keyId === kid && res.status === 200 && rejected };
-  });
+  await check(
+    3,
+    'pinned server key (from GET /api/nen/keys): authenticated handshake; wrong key rejected',
+    'keyId set and 200 with the pin; handshake fails with a wrong key under the same kid',
+    async () => {
+      const r = await request(ctx.url('/api/nen/keys'), { dispatcher: ctx.agent });
+      let keys = null;
+      if (r.statusCode === 200) keys = await r.body.json();
+      else await r.body.dump();
+      const pin = keys?.keys?.[0]?.pin;
+      if (typeof pin !== 'string') return { actual: `GET /api/nen/keys → ${r.statusCode}, no pin`, pass: false };
+      const good = await ctx.makeClient({ serverKey: pin });
+      await good.handshake();
+      const res = await good.fetch('/api/echo', echoInit());
+      await res.arrayBuffer();
+      const keyId = good.session?.keyId;
+      await good.terminate().catch(() => {});
+      const [kid, pk] = [pin.slice(0, pin.indexOf(':')), Buffer.from(pin.slice(pin.indexOf(':') + 1), 'base64url')];
+      pk[Math.floor(pk.length / 3)] ^= 1;
+      const bad = await ctx.makeClient({ serverKey: `${kid}:${pk.toString('base64url')}` });
+      let badOutcome;
+      let rejected = false;
+      try {
+        await bad.handshake();
+        badOutcome = 'wrong key accepted';
+      } catch (e) {
+        rejected = true;
+        badOutcome = `wrong key: client threw ${describeError(e)}`;
+      }
+      return { actual: `pinned: keyId ${keyId}, echo ${res.status}; ${badOutcome}`, pass: keyId === kid && res.status === 200 && rejected };
+    },
+  );
 
   // ---------------------------------------------------------------- authenticated session actions
   await check(8, 'tampered terminate request (session id alone is not enough)', '401, and the session stays live on the server', async () => {
@@ -397,7 +440,10 @@ export async function run(ctx) {
     });
     await client.handshake();
     hold = true;
-    await client.fetch('/api/echo', echoInit()).then((r) => r.arrayBuffer()).catch(() => {});
+    await client
+      .fetch('/api/echo', echoInit())
+      .then((r) => r.arrayBuffer())
+      .catch(() => {});
     if (!held) return { actual: 'bench could not capture a request', pass: false };
     await client.terminate().catch(() => {});
     // the client forgets its session either way; the server must still hold it: a request sealed
@@ -407,7 +453,11 @@ export async function run(ctx) {
   });
 
   await check(7, 'timestamp outside the ±30 s window (+60 s)', '401 NEN_TIMESTAMP', async () => {
-    const { wire, outcome } = await tamperRequest({ path: '/api/echo', init: echoInit(), mutate: (r) => mutateNenField(r, 4, (v) => String(Number(v) + 60_000)) });
+    const { wire, outcome } = await tamperRequest({
+      path: '/api/echo',
+      init: echoInit(),
+      mutate: (r) => mutateNenField(r, 4, (v) => String(Number(v) + 60_000)),
+    });
     return { actual: wire ? `${fmt(wire)}; ${outcome}` : 'not sent', pass: wire?.status === 401 && wire?.code === 'NEN_TIMESTAMP' };
   });
   await check(5, 'confidential query (confidentialQuery: true)', 'no query in the URL on the wire; the handler sees it', async () => {
@@ -417,34 +467,47 @@ export async function run(ctx) {
     const b = await res.json();
     await client.terminate().catch(() => {});
     const leaked = urls.some((u) => u.includes('hunter2'));
-    return { actual: `${res.status}, wire URL ${urls[0] ? new URL(urls[0]).pathname + new URL(urls[0]).search : '?'}, handler saw ${JSON.stringify(b?.query)}`, pass: res.status === 200 && !leaked && b?.query?.secret === 'hunter2' };
+    return {
+      actual: `${res.status}, wire URL ${urls[0] ? new URL(urls[0]).pathname + new URL(urls[0]).search : '?'}, handler saw ${JSON.stringify(b?.query)}`,
+      pass: res.status === 200 && !leaked && b?.query?.secret === 'hunter2',
+    };
   });
   await check(10, 'compression inside the envelope (compress: true), 20 KB JSON', 'request body on the wire < plaintext, echo intact', async () => {
     const wires = [];
     const client = await ctx.makeClient({ compress: true, onWire: (e) => void (isSessionUrl(e.url) || wires.push(e)) });
-    const doc = JSON.stringify({ items: Array.from({ length: 200 }, (_, i) => ({ id: i, name: `user ${i}`, email: `user${i}@example.com`, active: i % 3 === 0 })) });
+    const doc = JSON.stringify({
+      items: Array.from({ length: 200 }, (_, i) => ({ id: i, name: `user ${i}`, email: `user${i}@example.com`, active: i % 3 === 0 })),
+    });
     const res = await client.fetch('/api/echo', { method: 'POST', headers: json, body: doc });
     const text = await res.text();
     await client.terminate().catch(() => {});
     const w = wires[0];
-    return { actual: `${res.status}, plaintext ${doc.length} B, request wire ${w?.reqBytes} B, response wire ${w?.resBytes} B, echo ${text === doc ? 'intact' : 'differs'}`, pass: res.status === 200 && text === doc && w && w.reqBytes < doc.length / 2 };
-  });
-  await check(8, 'rotate (rekey without a new KEM)', 'same session, epoch + 1, new requests work, a request sealed before the rotation still accepted (grace)', async () => {
-    const h = await holdingClient();
-    await h.client.handshake();
-    const before = h.client.session;
-    const held = await h.capture('/api/echo', echoInit());
-    await h.client.rotate();
-    const after = h.client.session;
-    const res = await h.client.fetch('/api/echo', echoInit());
-    await res.arrayBuffer();
-    const old = await rawSend(held);
-    await h.client.terminate().catch(() => {});
     return {
-      actual: `epoch ${before?.epoch} → ${after?.epoch}, ${after?.id === before?.id ? 'same' : 'different'} session, request ${res.status}, old-epoch request ${fmt(old)}`,
-      pass: after?.id === before?.id && after?.epoch === (before?.epoch ?? 0) + 1 && res.status === 200 && old.status === 200,
+      actual: `${res.status}, plaintext ${doc.length} B, request wire ${w?.reqBytes} B, response wire ${w?.resBytes} B, echo ${text === doc ? 'intact' : 'differs'}`,
+      pass: res.status === 200 && text === doc && w && w.reqBytes < doc.length / 2,
     };
   });
+  await check(
+    8,
+    'rotate (rekey without a new KEM)',
+    'same session, epoch + 1, new requests work, a request sealed before the rotation still accepted (grace)',
+    async () => {
+      const h = await holdingClient();
+      await h.client.handshake();
+      const before = h.client.session;
+      const held = await h.capture('/api/echo', echoInit());
+      await h.client.rotate();
+      const after = h.client.session;
+      const res = await h.client.fetch('/api/echo', echoInit());
+      await res.arrayBuffer();
+      const old = await rawSend(held);
+      await h.client.terminate().catch(() => {});
+      return {
+        actual: `epoch ${before?.epoch} → ${after?.epoch}, ${after?.id === before?.id ? 'same' : 'different'} session, request ${res.status}, old-epoch request ${fmt(old)}`,
+        pass: after?.id === before?.id && after?.epoch === (before?.epoch ?? 0) + 1 && res.status === 200 && old.status === 200,
+      };
+    },
+  );
 
   // ---------------------------------------------------------------- replay
   await check(7, 'replay of an accepted request', '409', async () => {
@@ -456,16 +519,21 @@ export async function run(ctx) {
     await h.client.terminate().catch(() => {});
     return { actual: `first ${fmt(first)}, replay ${fmt(second)}`, pass: first.status === 200 && second.status === 409 };
   });
-  await check(7, 'replay race: same request sent 8× concurrently' + (ctx.targets.length > 1 ? ' across instances' : ''), 'exactly one 200, seven 409', async () => {
-    const h = await holdingClient();
-    await h.client.handshake();
-    const req = await h.capture('/api/echo', echoInit());
-    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => rawSend(req, ctx.targets[i % ctx.targets.length])));
-    await h.client.terminate().catch(() => {});
-    const ok = results.filter((r) => r.status === 200).length;
-    const replay = results.filter((r) => r.status === 409).length;
-    return { actual: `${ok}× 200, ${replay}× 409 (${results.map((r) => r.status).join(',')})`, pass: ok === 1 && replay === 7 };
-  });
+  await check(
+    7,
+    'replay race: same request sent 8× concurrently' + (ctx.targets.length > 1 ? ' across instances' : ''),
+    'exactly one 200, seven 409',
+    async () => {
+      const h = await holdingClient();
+      await h.client.handshake();
+      const req = await h.capture('/api/echo', echoInit());
+      const results = await Promise.all(Array.from({ length: 8 }, (_, i) => rawSend(req, ctx.targets[i % ctx.targets.length])));
+      await h.client.terminate().catch(() => {});
+      const ok = results.filter((r) => r.status === 200).length;
+      const replay = results.filter((r) => r.status === 409).length;
+      return { actual: `${ok}× 200, ${replay}× 409 (${results.map((r) => r.status).join(',')})`, pass: ok === 1 && replay === 7 };
+    },
+  );
   if (ctx.targets.length > 1) {
     await check(7, 'session made on one instance works on another; replay there → 409', '200 on instance 2, then 409 on instance 1', async () => {
       const h = await holdingClient();
@@ -505,14 +573,16 @@ export async function run(ctx) {
   // ---------------------------------------------------------------- responses
   await check(6, 'tampered response body', 'client rejects', async () => {
     const r = await tamperResponse({
-      path: '/api/echo', init: echoInit(),
+      path: '/api/echo',
+      init: echoInit(),
       replace: async (_req, res) => new Response(flipByte(new Uint8Array(await res.arrayBuffer()), 3), { status: res.status, headers: res.headers }),
     });
     return { actual: r.outcome, pass: r.rejected };
   });
   await check(6, 'tampered response status (200 → 201)', 'client rejects', async () => {
     const r = await tamperResponse({
-      path: '/api/echo', init: echoInit(),
+      path: '/api/echo',
+      init: echoInit(),
       replace: async (_req, res) => new Response(await res.arrayBuffer(), { status: 201, headers: res.headers }),
     });
     return { actual: r.outcome, pass: r.rejected };
@@ -552,7 +622,8 @@ export async function run(ctx) {
   });
   await check(6, 'plaintext response substituted for an encrypted one', 'client rejects', async () => {
     const r = await tamperResponse({
-      path: '/api/echo', init: echoInit(),
+      path: '/api/echo',
+      init: echoInit(),
       replace: async (_req, res) => {
         await res.arrayBuffer();
         return Response.json({ marker: 'forged' }, { status: 200 });
@@ -572,13 +643,17 @@ export async function run(ctx) {
     const text = await readStream(res);
     await client.terminate().catch(() => {});
     const events = text.split('\n\n').filter(Boolean);
-    return { actual: `${res.status}, ${events.length} events, last ${JSON.stringify(events.at(-1))}`, pass: res.status === 200 && events.length === 21 && events.at(-1) === 'data: [DONE]' };
+    return {
+      actual: `${res.status}, ${events.length} events, last ${JSON.stringify(events.at(-1))}`,
+      pass: res.status === 200 && events.length === 21 && events.at(-1) === 'data: [DONE]',
+    };
   });
   const streamTamper = (name, edit) =>
     check(9, name, 'client rejects', async () => {
       let info = '';
       const r = await tamperResponse({
-        path: '/api/stream?n=20', init: { method: 'POST', headers: json, body: '{}' },
+        path: '/api/stream?n=20',
+        init: { method: 'POST', headers: json, body: '{}' },
         consume: (res) => res.arrayBuffer(),
         replace: async (_req, res) => {
           const bytes = new Uint8Array(await res.arrayBuffer());
@@ -625,7 +700,12 @@ export async function run(ctx) {
     return { actual: fmt(r), pass: r.status === 400 };
   });
   await check(11, 'garbage handshake body', '400', async () => {
-    const r = await rawSend({ method: 'POST', url: ctx.url('/api/nen/handshake'), headers: { 'content-type': 'application/nen-handshake' }, body: randomBytes(57) });
+    const r = await rawSend({
+      method: 'POST',
+      url: ctx.url('/api/nen/handshake'),
+      headers: { 'content-type': 'application/nen-handshake' },
+      body: randomBytes(57),
+    });
     return { actual: fmt(r), pass: r.status === 400 };
   });
 

@@ -139,7 +139,9 @@ async function rampPayload(ctx, clients, size) {
       ctx.progress?.log(
         `  saturation ${label(size)} c=${s.concurrency}: enc ${s.encrypted.rps} req/s p99 ${s.encrypted.p99Ms} ms | plain ${s.plain.rps} req/s p99 ${s.plain.p99Ms} ms` +
           (s.encrypted.serverCpuMsPerRequest !== null ? ` | server CPU ms/req ${s.encrypted.serverCpuMsPerRequest}/${s.plain.serverCpuMsPerRequest}` : '') +
-          (s.encrypted.redisCommandsPerRequest !== null ? ` | redis cmds/req ${s.encrypted.redisCommandsPerRequest} (EVALSHA ${s.encrypted.redisEvalshaPerRequest}, Redis CPU ${s.encrypted.redisCpuUsPerRequest} µs, script ${s.encrypted.redisEvalshaUsPerRequest} µs)` : '') +
+          (s.encrypted.redisCommandsPerRequest !== null
+            ? ` | redis cmds/req ${s.encrypted.redisCommandsPerRequest} (EVALSHA ${s.encrypted.redisEvalshaPerRequest}, Redis CPU ${s.encrypted.redisCpuUsPerRequest} µs, script ${s.encrypted.redisEvalshaUsPerRequest} µs)`
+            : '') +
           (s.encrypted.errors || s.plain.errors ? ` | errors ${s.encrypted.errors}/${s.plain.errors}` : ''),
       ),
   });

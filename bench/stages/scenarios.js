@@ -285,7 +285,13 @@ function headline(name, d) {
   if (d.error) return { error: d.error };
   switch (name) {
     case 'rotation':
-      return { rotations: d.rotations, rotateP50: d.rotateLatencyMs.p50, rotateP99: d.rotateLatencyMs.p99, p99DuringVsBaseline: d.p99DuringVsBaseline, errors: d.errors };
+      return {
+        rotations: d.rotations,
+        rotateP50: d.rotateLatencyMs.p50,
+        rotateP99: d.rotateLatencyMs.p99,
+        p99DuringVsBaseline: d.p99DuringVsBaseline,
+        errors: d.errors,
+      };
     case 'longLived':
       return { requests: d.requests, drift: d.drift, errors: d.errors };
     case 'multiUser':

@@ -58,8 +58,21 @@ export async function run(ctx) {
     };
   }
   for (const [base, m] of Object.entries(perTarget)) {
-    ctx.progress?.log(`  soak ${base}: ${r.requests} requests, ${r.rps} req/s, errors ${r.errors}; RSS after warm-up ${m.rssAfterWarmupMiB} → ${m.rssEndMiB} MiB (${m.rssChangeAfterWarmupMiB} MiB), heap change ${m.heapChangeAfterWarmupMiB} MiB`);
+    ctx.progress?.log(
+      `  soak ${base}: ${r.requests} requests, ${r.rps} req/s, errors ${r.errors}; RSS after warm-up ${m.rssAfterWarmupMiB} → ${m.rssEndMiB} MiB (${m.rssChangeAfterWarmupMiB} MiB), heap change ${m.heapChangeAfterWarmupMiB} MiB`,
+    );
   }
   const failure = r.errors > 0 ? `soak: ${r.errors} errors (${JSON.stringify(r.errorKinds)})` : null;
-  return { ok: failure === null, failure, data: { requests: total, concurrency: 50, sessions, result: r, memory: perTarget, targetNote: 'docs/design.md: flat, <= +20 MB after warm-up over 100k requests on live sessions' } };
+  return {
+    ok: failure === null,
+    failure,
+    data: {
+      requests: total,
+      concurrency: 50,
+      sessions,
+      result: r,
+      memory: perTarget,
+      targetNote: 'docs/design.md: flat, <= +20 MB after warm-up over 100k requests on live sessions',
+    },
+  };
 }

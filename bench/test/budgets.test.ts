@@ -17,20 +17,55 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const lat = (p: number) => ({ p50: p, p90: p, p99: p * 2, max: p * 3 });
 const mode = (rps: number, p: number, cpu: number) => ({ rps, latencyMs: lat(p), server: { cpuMsPerRequest: cpu }, errors: 0, requests: 100 });
 const stages = {
-  load: { data: {
-    levels: [{ concurrency: 50, encrypted: mode(900, 10, 1.1), plain: mode(1000, 9, 1), ratio: { rps: 0.9, p99: 1.11, serverCpuPerRequest: 1.1 } }],
-    variants: [{ id: '1k-off-pinned', ratio: { rps: 0.93, serverCpuPerRequest: 1.05 } }, { id: '1k-realistic-shared', ratio: { rps: 1.01 }, bytes: { responseRatio: 1.05 } }],
-  } },
-  payload: { data: { cases: [{ kind: 'random', size: 1024, ratios: { encryptedVsPlaintext: 1.016 } }, { kind: 'json', size: 102400, ratios: { encryptedCompressedVsPlainGzip: 1.04 } }] } },
+  load: {
+    data: {
+      levels: [{ concurrency: 50, encrypted: mode(900, 10, 1.1), plain: mode(1000, 9, 1), ratio: { rps: 0.9, p99: 1.11, serverCpuPerRequest: 1.1 } }],
+      variants: [
+        { id: '1k-off-pinned', ratio: { rps: 0.93, serverCpuPerRequest: 1.05 } },
+        { id: '1k-realistic-shared', ratio: { rps: 1.01 }, bytes: { responseRatio: 1.05 } },
+      ],
+    },
+  },
+  payload: {
+    data: {
+      cases: [
+        { kind: 'random', size: 1024, ratios: { encryptedVsPlaintext: 1.016 } },
+        { kind: 'json', size: 102400, ratios: { encryptedCompressedVsPlainGzip: 1.04 } },
+      ],
+    },
+  },
   scenarios: { data: { handshakes: { levels: [{ concurrency: 50, handshakesPerSecond: 600 }] } } },
-  memory: { data: { summary: { a: { byStage: { load: { heapGrowthKiBPer1000Requests: 12, rssGrowthKiBPer1000Requests: 40 } } }, b: { byStage: { load: { heapGrowthKiBPer1000Requests: 30 } } } } } },
+  memory: {
+    data: {
+      summary: {
+        a: { byStage: { load: { heapGrowthKiBPer1000Requests: 12, rssGrowthKiBPer1000Requests: 40 } } },
+        b: { byStage: { load: { heapGrowthKiBPer1000Requests: 30 } } },
+      },
+    },
+  },
   saturation: { data: { payloads: [{ size: 1024, knee: { encrypted: { knee: { concurrency: 32, rps: 950, p99Ms: 80 } } } }] } },
 };
 
 describe('key figures and limits', () => {
   const f = keyFigures(stages);
   it('picks the named figures from the stages; missing ones are null', () => {
-    expect(f).toMatchObject({ encryptedRps1k: 900, plainRps1k: 1000, rpsRatio1k: 0.9, p99Ratio1k: 1.11, rpsRatio1kPinned: 0.93, rpsRatio1kRealistic: 1.01, bytesRatio1kRealistic: 1.05, handshakesPerSecond: 600, handshakesVsPlain: 0.6, wireRatioRandom1k: 1.016, wireCompressedVsGzipJson100k: 1.04, heapGrowthKiBPer1000: 30, rssGrowthKiBPer1000: 40, kneeRps1k: 950, kneeConcurrency1k: 32 });
+    expect(f).toMatchObject({
+      encryptedRps1k: 900,
+      plainRps1k: 1000,
+      rpsRatio1k: 0.9,
+      p99Ratio1k: 1.11,
+      rpsRatio1kPinned: 0.93,
+      rpsRatio1kRealistic: 1.01,
+      bytesRatio1kRealistic: 1.05,
+      handshakesPerSecond: 600,
+      handshakesVsPlain: 0.6,
+      wireRatioRandom1k: 1.016,
+      wireCompressedVsGzipJson100k: 1.04,
+      heapGrowthKiBPer1000: 30,
+      rssGrowthKiBPer1000: 40,
+      kneeRps1k: 950,
+      kneeConcurrency1k: 32,
+    });
     expect(f.rpsRatio100kPinned).toBeNull();
     expect(keyFigures({}).rpsRatio1k).toBeNull();
   });
@@ -51,7 +86,18 @@ describe('key figures and limits', () => {
 });
 
 describe('baseline comparison', () => {
-  const budgets = { limits: [], baseline: { default: { better: 'higher', tolerance: 0.15, slack: 0 }, figures: { encryptedRps1k: {}, p99Ratio1k: { better: 'lower', tolerance: 0.1 }, heapGrowthKiBPer1000: { better: 'lower', tolerance: 0.5, slack: 64 }, kneeRps100k: {} } } };
+  const budgets = {
+    limits: [],
+    baseline: {
+      default: { better: 'higher', tolerance: 0.15, slack: 0 },
+      figures: {
+        encryptedRps1k: {},
+        p99Ratio1k: { better: 'lower', tolerance: 0.1 },
+        heapGrowthKiBPer1000: { better: 'lower', tolerance: 0.5, slack: 64 },
+        kneeRps100k: {},
+      },
+    },
+  };
   it('fails beyond the tolerance in the bad direction only (default 15 % for throughput)', () => {
     const base = { encryptedRps1k: 1000, p99Ratio1k: 1.0, heapGrowthKiBPer1000: 0 };
     const ok = compareBaseline({ encryptedRps1k: 851, p99Ratio1k: 1.09, heapGrowthKiBPer1000: 60 }, base, budgets);
@@ -69,7 +115,10 @@ describe('baseline comparison', () => {
     writeFileSync(s, JSON.stringify({ startedAt: '2026-01-01', environment: { git: { commit: 'c1' } }, figures: { encryptedRps1k: 1 } }, null, 2));
     expect(readBaselineFigures(s)).toEqual({ figures: { encryptedRps1k: 1 }, commit: 'c1', date: '2026-01-01' });
     const h = join(dir, 'h.jsonl');
-    writeFileSync(h, `${JSON.stringify({ commit: 'a', figures: { encryptedRps1k: 1 } })}\n${JSON.stringify({ commit: 'b', date: 'x', figures: { encryptedRps1k: 2 } })}\n`);
+    writeFileSync(
+      h,
+      `${JSON.stringify({ commit: 'a', figures: { encryptedRps1k: 1 } })}\n${JSON.stringify({ commit: 'b', date: 'x', figures: { encryptedRps1k: 2 } })}\n`,
+    );
     expect(readBaselineFigures(h)).toEqual({ figures: { encryptedRps1k: 2 }, commit: 'b', date: 'x' });
     const none = join(dir, 'none.json');
     writeFileSync(none, '{"x":1}');
@@ -91,7 +140,19 @@ describe('baseline comparison', () => {
 describe('history', () => {
   it('writes one line per run into its own file and reads them back oldest first', () => {
     const h = join(dir, 'history');
-    const summary = (date: string, rps: number) => ({ ok: true, startedAt: date, environment: { git: { commit: 'abcdef123456', dirty: false }, storeKind: 'memory', targets: ['t'], options: { quick: false, kem: 'xwing' }, cpuModel: 'cpu', cores: 2 }, figures: { encryptedRps1k: rps } });
+    const summary = (date: string, rps: number) => ({
+      ok: true,
+      startedAt: date,
+      environment: {
+        git: { commit: 'abcdef123456', dirty: false },
+        storeKind: 'memory',
+        targets: ['t'],
+        options: { quick: false, kem: 'xwing' },
+        cpuModel: 'cpu',
+        cores: 2,
+      },
+      figures: { encryptedRps1k: rps },
+    });
     const f2 = writeHistory(h, historyRecord({ summary: summary('2026-02-02T00:00:00.000Z', 2) }));
     writeHistory(h, historyRecord({ summary: summary('2026-01-01T00:00:00.000Z', 1) }));
     writeFileSync(join(h, 'garbage.json'), 'not json');

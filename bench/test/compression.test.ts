@@ -24,7 +24,14 @@ beforeAll(async () => {
       return;
     }
     const coding = want && ae.includes(want) ? want : '';
-    const body = coding === 'gzip' ? zlib.gzipSync(BODY) : coding === 'deflate' ? zlib.deflateSync(BODY) : coding === 'br' ? zlib.brotliCompressSync(BODY) : Buffer.from(BODY);
+    const body =
+      coding === 'gzip'
+        ? zlib.gzipSync(BODY)
+        : coding === 'deflate'
+          ? zlib.deflateSync(BODY)
+          : coding === 'br'
+            ? zlib.brotliCompressSync(BODY)
+            : Buffer.from(BODY);
     res.writeHead(200, { 'content-type': 'application/json', ...(coding ? { 'content-encoding': coding } : {}) }).end(body);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -39,7 +46,11 @@ describe('browser-like Accept-Encoding', () => {
   it('decodes gzip, deflate and br and counts the encoded bytes on the wire', async () => {
     for (const coding of ['gzip', 'deflate', 'br']) {
       const wire: { resBytes: number; contentEncoding: string | null }[] = [];
-      const f = createFetch({ agent, acceptEncoding: BROWSER_ACCEPT_ENCODING, onWire: (e: { resBytes: number; contentEncoding: string | null }) => wire.push(e) });
+      const f = createFetch({
+        agent,
+        acceptEncoding: BROWSER_ACCEPT_ENCODING,
+        onWire: (e: { resBytes: number; contentEncoding: string | null }) => wire.push(e),
+      });
       const res = await f(`${base}/${coding}`);
       expect(res.headers.get('x-seen-accept-encoding')).toBe(BROWSER_ACCEPT_ENCODING);
       expect(res.headers.get('content-encoding')).toBeNull();

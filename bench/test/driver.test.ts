@@ -9,7 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgent, createFetch } from '../lib/transport.js';
 import { runSlice, runInterleaved, createAccumulator, finish } from '../lib/driver.js';
 
-interface Srv { server: http.Server; base: string; hits: number; inFlight: number; maxInFlight: number }
+interface Srv {
+  server: http.Server;
+  base: string;
+  hits: number;
+  inFlight: number;
+  maxInFlight: number;
+}
 
 async function startEcho(): Promise<Srv> {
   const s: Srv = { server: http.createServer(), base: '', hits: 0, inFlight: 0, maxInFlight: 0 };
@@ -27,7 +33,11 @@ async function startEcho(): Promise<Srv> {
           res.writeHead(500).end('no');
           return;
         }
-        res.writeHead(200, { 'content-type': req.headers['content-type'] ?? 'application/octet-stream', 'x-method': req.method ?? '', 'x-path': req.url ?? '' });
+        res.writeHead(200, {
+          'content-type': req.headers['content-type'] ?? 'application/octet-stream',
+          'x-method': req.method ?? '',
+          'x-path': req.url ?? '',
+        });
         res.end(body);
       }, 2);
     });
@@ -69,7 +79,11 @@ describe('transport', () => {
     const f = createFetch({
       agent,
       onWire: (e: (typeof wires)[number]) => wires.push(e),
-      tamper: (req: { method: string; url: string; headers: Record<string, string>; body?: Uint8Array }) => ({ ...req, method: 'PUT', body: new Uint8Array([...(req.body ?? []), 0x21]) }),
+      tamper: (req: { method: string; url: string; headers: Record<string, string>; body?: Uint8Array }) => ({
+        ...req,
+        method: 'PUT',
+        body: new Uint8Array([...(req.body ?? []), 0x21]),
+      }),
     });
     const res = await f(`${a.base}/x`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: new Uint8Array(1000).fill(65) });
     const text = await res.text();
@@ -141,7 +155,13 @@ describe('closed-loop driver', () => {
       await r.text();
     };
     const t0 = performance.now();
-    const r = await runInterleaved({ modes: { encrypted: mk('/e'), plain: mk('/p') }, concurrency: 4, durationMs: 400, sliceMs: 100, onSlice: (m: string) => order.push(m) });
+    const r = await runInterleaved({
+      modes: { encrypted: mk('/e'), plain: mk('/p') },
+      concurrency: 4,
+      durationMs: 400,
+      sliceMs: 100,
+      onSlice: (m: string) => order.push(m),
+    });
     const elapsed = performance.now() - t0;
     expect(elapsed).toBeGreaterThan(750);
     expect(elapsed).toBeLessThan(3000);

@@ -15,9 +15,34 @@ const root = mkdtempSync(join(tmpdir(), 'nen-bench-grid-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 function sat(rps: number, ok = true) {
-  const step = (c: number, f: number, p99: number) => ({ concurrency: c, encrypted: { rps: rps * f, p50Ms: p99 / 3, p99Ms: p99, errors: 0, requests: 100, serverCpuMsPerRequest: 1.2, redisCommandsPerRequest: 2 }, plain: { rps: rps * f * 1.1, p50Ms: 1, p99Ms: p99, errors: 0, requests: 100 }, ratio: { rps: 0.91 } });
-  const payload = (size: number, k: number) => ({ size, label: `${size / 1024} KB`, steps: [step(2, 0.5 * k, 10), step(8, k, 50), step(32, k, 150)], knee: { encrypted: { knee: { concurrency: 8, rps: rps * k, p99Ms: 50 }, brokeAt: { concurrency: 32, reason: 'p99 150 ms > 100 ms' } }, plain: { knee: { concurrency: 8, rps: rps * k * 1.1, p99Ms: 50 } } }, atKnee: step(8, k, 50) });
-  return { ok, error: ok ? undefined : 'saturation: boom', environment: { git: { commit: 'c0ffee' }, cpuModel: 'cpu', cores: 2, node: 'v20' }, data: { routing: 'round-robin', budgetP99Ms: 100, payloads: [payload(1024, 1), payload(102400, 0.1)], handshakes: { handshakesPerSecond: 500, serverCpuMsPerHandshake: 1.7, redisCommandsPerHandshake: 3, redisBytesPerSession: 400 }, memory: { end: { rssMiB: 300, heapUsedMiB: 80 } } } };
+  const step = (c: number, f: number, p99: number) => ({
+    concurrency: c,
+    encrypted: { rps: rps * f, p50Ms: p99 / 3, p99Ms: p99, errors: 0, requests: 100, serverCpuMsPerRequest: 1.2, redisCommandsPerRequest: 2 },
+    plain: { rps: rps * f * 1.1, p50Ms: 1, p99Ms: p99, errors: 0, requests: 100 },
+    ratio: { rps: 0.91 },
+  });
+  const payload = (size: number, k: number) => ({
+    size,
+    label: `${size / 1024} KB`,
+    steps: [step(2, 0.5 * k, 10), step(8, k, 50), step(32, k, 150)],
+    knee: {
+      encrypted: { knee: { concurrency: 8, rps: rps * k, p99Ms: 50 }, brokeAt: { concurrency: 32, reason: 'p99 150 ms > 100 ms' } },
+      plain: { knee: { concurrency: 8, rps: rps * k * 1.1, p99Ms: 50 } },
+    },
+    atKnee: step(8, k, 50),
+  });
+  return {
+    ok,
+    error: ok ? undefined : 'saturation: boom',
+    environment: { git: { commit: 'c0ffee' }, cpuModel: 'cpu', cores: 2, node: 'v20' },
+    data: {
+      routing: 'round-robin',
+      budgetP99Ms: 100,
+      payloads: [payload(1024, 1), payload(102400, 0.1)],
+      handshakes: { handshakesPerSecond: 500, serverCpuMsPerHandshake: 1.7, redisCommandsPerHandshake: 3, redisBytesPerSession: 400 },
+      memory: { end: { rssMiB: 300, heapUsedMiB: 80 } },
+    },
+  };
 }
 
 function cell(label: string, body: object | null, notRun?: string) {
@@ -37,7 +62,10 @@ cell('store=memory,kem=xwing,instances=2', sat(1800));
 cell('store=redis,kem=xwing,instances=2', sat(1500, false));
 cell('store=cluster,kem=mlkem768,instances=4', null, 'store cluster did not start');
 mkdirSync(join(root, 'cells', 'store=redis,kem=xwing,instances=1'), { recursive: true }); // started, but wrote nothing
-writeFileSync(join(root, 'cells', 'store=redis,kem=xwing,instances=1', 'bench-stderr.log'), '[bench 0s] x\nbench: target http://127.0.0.1:1 is not reachable (ECONNREFUSED); is the app running?\n');
+writeFileSync(
+  join(root, 'cells', 'store=redis,kem=xwing,instances=1', 'bench-stderr.log'),
+  '[bench 0s] x\nbench: target http://127.0.0.1:1 is not reachable (ECONNREFUSED); is the app running?\n',
+);
 
 describe('grid assembly', () => {
   const history = join(root, 'history');
@@ -45,17 +73,37 @@ describe('grid assembly', () => {
 
   it('keeps every position: run, failed, not run with the reason', () => {
     expect(cells).toHaveLength(5);
-    expect(cells.map((c) => `${c.store}/${c.kem}/${c.instances}:${c.status}`)).toEqual(['memory/xwing/1:ok', 'memory/xwing/2:ok', 'redis/xwing/1:not run', 'redis/xwing/2:failed', 'cluster/mlkem768/4:not run']);
+    expect(cells.map((c) => `${c.store}/${c.kem}/${c.instances}:${c.status}`)).toEqual([
+      'memory/xwing/1:ok',
+      'memory/xwing/2:ok',
+      'redis/xwing/1:not run',
+      'redis/xwing/2:failed',
+      'cluster/mlkem768/4:not run',
+    ]);
     expect(rows).toHaveLength(10); // x 2 payloads
     const nr = rows.find((r) => r.store === 'cluster');
     expect(nr).toMatchObject({ status: 'not run', reason: 'store cluster did not start', rps: null });
-    expect(rows.find((r) => r.store === 'redis' && r.instances === 1)?.reason).toMatch(/no saturation result \(exit code \?\): bench: target .* is not reachable/);
+    expect(rows.find((r) => r.store === 'redis' && r.instances === 1)?.reason).toMatch(
+      /no saturation result \(exit code \?\): bench: target .* is not reachable/,
+    );
   });
 
   it('derives knee figures and scaling vs one instance', () => {
     const m2 = rows.find((r) => r.store === 'memory' && r.instances === 2 && r.payload === 1024)!;
-    expect(m2).toMatchObject({ kneeConcurrency: 8, rps: 1800, p99Ms: 50, encPlainRatio: 0.91, serverCpuMsPerRequest: 1.2, handshakesPerSecond: 500, speedupVs1: 1.8 });
-    expect(rows.find((r) => r.store === 'redis' && r.instances === 2 && r.payload === 1024)).toMatchObject({ redisCommandsPerRequest: 2, redisBytesPerSession: 400, vsMemoryStore: 0.833 });
+    expect(m2).toMatchObject({
+      kneeConcurrency: 8,
+      rps: 1800,
+      p99Ms: 50,
+      encPlainRatio: 0.91,
+      serverCpuMsPerRequest: 1.2,
+      handshakesPerSecond: 500,
+      speedupVs1: 1.8,
+    });
+    expect(rows.find((r) => r.store === 'redis' && r.instances === 2 && r.payload === 1024)).toMatchObject({
+      redisCommandsPerRequest: 2,
+      redisBytesPerSession: 400,
+      vsMemoryStore: 0.833,
+    });
     expect(formatGridTable(rows)).toMatch(/not run: store cluster did not start/);
     expect(gridFigures(rows)).toMatchObject({ kneeRps_memory_xwing_2_1k: 1800, cellsRun: 3, cellsNotRun: 2 });
   });

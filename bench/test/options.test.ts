@@ -29,7 +29,28 @@ describe('options', () => {
     expect(() => parseOptions(['--duration', '-1'], {})).toThrow(/bench:/); // parseArgs: ambiguous value
   });
   it('parses with node:util parseArgs: inline values, booleans, strict unknown flags and positionals', () => {
-    const o = parseOptions(['--kem=mlkem768', '--budget-p99', '50', '--ramp', '8,2,4,4', '--window', '1.5', '--payloads', '1024', '--sticky', '--cell', 'store=redis,kem=xwing,instances=2', '--redis', '127.0.0.1:6379,localhost:7000', '--no-pin', '--baseline', 'b.json'], {});
+    const o = parseOptions(
+      [
+        '--kem=mlkem768',
+        '--budget-p99',
+        '50',
+        '--ramp',
+        '8,2,4,4',
+        '--window',
+        '1.5',
+        '--payloads',
+        '1024',
+        '--sticky',
+        '--cell',
+        'store=redis,kem=xwing,instances=2',
+        '--redis',
+        '127.0.0.1:6379,localhost:7000',
+        '--no-pin',
+        '--baseline',
+        'b.json',
+      ],
+      {},
+    );
     expect(o.kem).toBe('mlkem768');
     expect(o.budgetP99Ms).toBe(50);
     expect(o.ramp).toEqual([2, 4, 8]); // sorted, deduplicated

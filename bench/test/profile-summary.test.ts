@@ -30,7 +30,11 @@ describe('profile-summary', () => {
     const frame = (functionName: string, url: string) => ({ functionName, url, lineNumber: 0, columnNumber: 0, scriptId: '0' });
     const profile = {
       startTime: 1_000_000,
-      nodes: [{ id: 1, callFrame: frame('(root)', '') }, { id: 2, callFrame: frame('boot', 'node:internal/x') }, { id: 3, callFrame: frame('seal', 'file:///r/packages/core/dist/a.js') }],
+      nodes: [
+        { id: 1, callFrame: frame('(root)', '') },
+        { id: 2, callFrame: frame('boot', 'node:internal/x') },
+        { id: 3, callFrame: frame('seal', 'file:///r/packages/core/dist/a.js') },
+      ],
       samples: [2, 2, 3, 3, 2],
       timeDeltas: [1000, 1000, 1000, 1000, 1000], // sample times 1.001 s … 1.005 s
     };
@@ -43,11 +47,23 @@ describe('profile-summary', () => {
 describe('profile-requests cost table', () => {
   it('applies each group share of the busy samples to the /proc CPU per request', async () => {
     const { perRequestGroups, costTable } = await import('../profile-requests.js');
-    const summary = { busyMs: 100, components: [{ component: 'Wasm', ms: 10 }, { component: '@nen/server', ms: 20 }, { component: 'Next.js', ms: 50 }, { component: 'GC', ms: 20 }, { component: 'idle', ms: 900 }] };
+    const summary = {
+      busyMs: 100,
+      components: [
+        { component: 'Wasm', ms: 10 },
+        { component: '@nen/server', ms: 20 },
+        { component: 'Next.js', ms: 50 },
+        { component: 'GC', ms: 20 },
+        { component: 'idle', ms: 900 },
+      ],
+    };
     const g = perRequestGroups(summary, 1000, 500);
     expect(g).toEqual({ crypto: 50, envelope: 100, 'Next.js': 250, Node: 0, GC: 100, sampled: 100 });
     expect(perRequestGroups(summary, 1000, null).crypto).toBe(10); // no /proc figure: sampled time
-    const t = costTable([{ mode: 'plain', perRequestUs: { ...g, crypto: 0 }, procCpuUsPerRequest: 450 }, { mode: 'encrypted', perRequestUs: g, procCpuUsPerRequest: 500 }]);
+    const t = costTable([
+      { mode: 'plain', perRequestUs: { ...g, crypto: 0 }, procCpuUsPerRequest: 450 },
+      { mode: 'encrypted', perRequestUs: g, procCpuUsPerRequest: 500 },
+    ]);
     expect(t).toContain('| crypto | 0 | 50 | +50 |');
     expect(t).toContain('| total (/proc utime+stime) | 450 | 500 | +50 |');
   });

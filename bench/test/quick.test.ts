@@ -92,7 +92,16 @@ describe('run-all --quick against next start of the demo app', () => {
     expect(html).toContain('id="nen-charts"');
     expect(html).toMatch(/data-chart="\d+"/);
     // the load variants and memory by mode ran (pinned when taskset and 2 cores are there)
-    expect(summary.variants.map((v: { id: string }) => v.id)).toEqual(['1k-off-shared', '1k-off-pinned', '1k-realistic-shared', '1k-realistic-pinned', '100k-off-shared', '100k-off-pinned', '100k-realistic-shared', '100k-realistic-pinned']);
+    expect(summary.variants.map((v: { id: string }) => v.id)).toEqual([
+      '1k-off-shared',
+      '1k-off-pinned',
+      '1k-realistic-shared',
+      '1k-realistic-pinned',
+      '100k-off-shared',
+      '100k-off-pinned',
+      '100k-realistic-shared',
+      '100k-realistic-pinned',
+    ]);
     const realistic = summary.variants.find((v: { id: string }) => v.id === '1k-realistic-shared');
     expect(realistic.bytes.plainResponse).toBeLessThan(1024); // Next gzipped the plain route
     expect(realistic.bytes.encryptedResponse).toBeLessThan(1024); // compressed inside the envelope

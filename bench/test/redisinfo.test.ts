@@ -33,7 +33,12 @@ describe.skipIf(!hasRedis)('against redis-server', () => {
     });
     child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
     for (let i = 0; i < 100; i++) {
-      if (spawnSync('redis-cli', ['-p', String(port), 'ping']).stdout?.toString().includes('PONG')) break;
+      if (
+        spawnSync('redis-cli', ['-p', String(port), 'ping'])
+          .stdout?.toString()
+          .includes('PONG')
+      )
+        break;
       await new Promise((r) => setTimeout(r, 50));
     }
   }, 20_000);

@@ -7,29 +7,131 @@ import { buildSummary, formatSummaryTable } from '../lib/summary.js';
 
 const environment = collectEnvironment({ targets: ['http://127.0.0.1:3000'], storeKind: 'memory', options: { quick: true } });
 const lat = (p: number) => ({ n: 100, min: p / 2, p50: p, p90: p * 1.5, p99: p * 2, max: p * 3, mean: p });
-const mode = (rps: number, p: number) => ({ requests: 1000, errors: 0, errorKinds: {}, errorSamples: [], seconds: 1, rps, latencyMs: lat(p), client: { cpuMs: 1, cpuMsPerRequest: 0.1, cpuShareOfMachine: 0.3 } });
+const mode = (rps: number, p: number) => ({
+  requests: 1000,
+  errors: 0,
+  errorKinds: {},
+  errorSamples: [],
+  seconds: 1,
+  rps,
+  latencyMs: lat(p),
+  client: { cpuMs: 1, cpuMsPerRequest: 0.1, cpuShareOfMachine: 0.3 },
+});
 const now = new Date().toISOString();
 const stages = {
-  regression: stageEnvelope({ stage: 'regression', ok: true, startedAt: now, finishedAt: now, environment, data: { passed: 1, total: 2, checks: [
-    { property: 5, name: 'tampered <body>', expected: '401', actual: '401 NEN_AUTH_FAILED', pass: true },
-    { property: 7, name: 'replay', expected: '409', actual: '200', pass: false },
-  ] } }),
-  load: stageEnvelope({ stage: 'load', ok: true, startedAt: now, finishedAt: now, environment, data: { levels: [1, 10, 50].map((c) => ({ concurrency: c, encrypted: mode(900 + c, 5), plain: mode(1000 + c, 4), ratio: { rps: 0.9, p50: 1.25, p99: 1.25 } })) } }),
-  payload: stageEnvelope({ stage: 'payload', ok: true, startedAt: now, finishedAt: now, environment, data: { cases: [1024, 102400].map((size) => ({
-    kind: 'json', size, label: `${size / 1024} KB`, plaintextBytes: size,
-    encrypted: { requestWireBytes: size + 16, responseWireBytes: size + 16, latencyMs: lat(2) },
-    encryptedCompressed: { requestWireBytes: size / 4, responseWireBytes: size / 4, latencyMs: lat(2) },
-    plain: { requestWireBytes: size, responseWireBytesGzip: size / 5, latencyMs: lat(1) },
-    ratios: { encryptedVsPlaintext: 1.01, encryptedVsPlainGzip: 5, encryptedCompressedVsPlainGzip: 1.2 },
-  })) } }),
-  saturation: stageEnvelope({ stage: 'saturation', ok: true, startedAt: now, finishedAt: now, environment, data: {
-    budgetP99Ms: 100, routing: 'one instance', payloads: [{ size: 1024, label: '1 KB',
-      steps: [2, 8].map((c) => ({ concurrency: c, encrypted: { rps: 100 * c, p50Ms: 1, p99Ms: c * 10, errors: 0, requests: 10, serverCpuMsPerRequest: 1, redisCommandsPerRequest: 4, redisEvalshaPerRequest: 1, redisCpuUsPerRequest: 12 }, plain: { rps: 110 * c, p50Ms: 1, p99Ms: c * 9, errors: 0, requests: 10 }, ratio: { rps: 0.9 } })),
-      knee: { encrypted: { knee: { concurrency: 8, rps: 800, p99Ms: 80 }, peakInBudget: { rps: 800 }, brokeAt: null }, plain: { knee: { concurrency: 8, rps: 880, p99Ms: 72 }, peakInBudget: { rps: 880 }, brokeAt: null } },
-      atKnee: null }],
-    handshakes: { concurrency: 8, handshakesPerSecond: 300, p50Ms: 5, p99Ms: 20, errors: 0, serverCpuMsPerHandshake: 1.5, redisCommandsPerHandshake: 6, redisEvalshaPerHandshake: 1, redisCpuUsPerHandshake: 30, redisBytesPerSession: 400 },
-  } }),
-  memory: stageEnvelope({ stage: 'memory', ok: true, startedAt: now, finishedAt: now, environment, data: { samples: [0, 1, 2].map((t) => ({ t, stage: t < 2 ? 'load' : 'payload', target: 'http://127.0.0.1:3000', requests: t * 100, rss: (100 + t) * 2 ** 20, heapUsed: 50 * 2 ** 20, sessions: 1 })), summary: {} } }),
+  regression: stageEnvelope({
+    stage: 'regression',
+    ok: true,
+    startedAt: now,
+    finishedAt: now,
+    environment,
+    data: {
+      passed: 1,
+      total: 2,
+      checks: [
+        { property: 5, name: 'tampered <body>', expected: '401', actual: '401 NEN_AUTH_FAILED', pass: true },
+        { property: 7, name: 'replay', expected: '409', actual: '200', pass: false },
+      ],
+    },
+  }),
+  load: stageEnvelope({
+    stage: 'load',
+    ok: true,
+    startedAt: now,
+    finishedAt: now,
+    environment,
+    data: {
+      levels: [1, 10, 50].map((c) => ({ concurrency: c, encrypted: mode(900 + c, 5), plain: mode(1000 + c, 4), ratio: { rps: 0.9, p50: 1.25, p99: 1.25 } })),
+    },
+  }),
+  payload: stageEnvelope({
+    stage: 'payload',
+    ok: true,
+    startedAt: now,
+    finishedAt: now,
+    environment,
+    data: {
+      cases: [1024, 102400].map((size) => ({
+        kind: 'json',
+        size,
+        label: `${size / 1024} KB`,
+        plaintextBytes: size,
+        encrypted: { requestWireBytes: size + 16, responseWireBytes: size + 16, latencyMs: lat(2) },
+        encryptedCompressed: { requestWireBytes: size / 4, responseWireBytes: size / 4, latencyMs: lat(2) },
+        plain: { requestWireBytes: size, responseWireBytesGzip: size / 5, latencyMs: lat(1) },
+        ratios: { encryptedVsPlaintext: 1.01, encryptedVsPlainGzip: 5, encryptedCompressedVsPlainGzip: 1.2 },
+      })),
+    },
+  }),
+  saturation: stageEnvelope({
+    stage: 'saturation',
+    ok: true,
+    startedAt: now,
+    finishedAt: now,
+    environment,
+    data: {
+      budgetP99Ms: 100,
+      routing: 'one instance',
+      payloads: [
+        {
+          size: 1024,
+          label: '1 KB',
+          steps: [2, 8].map((c) => ({
+            concurrency: c,
+            encrypted: {
+              rps: 100 * c,
+              p50Ms: 1,
+              p99Ms: c * 10,
+              errors: 0,
+              requests: 10,
+              serverCpuMsPerRequest: 1,
+              redisCommandsPerRequest: 4,
+              redisEvalshaPerRequest: 1,
+              redisCpuUsPerRequest: 12,
+            },
+            plain: { rps: 110 * c, p50Ms: 1, p99Ms: c * 9, errors: 0, requests: 10 },
+            ratio: { rps: 0.9 },
+          })),
+          knee: {
+            encrypted: { knee: { concurrency: 8, rps: 800, p99Ms: 80 }, peakInBudget: { rps: 800 }, brokeAt: null },
+            plain: { knee: { concurrency: 8, rps: 880, p99Ms: 72 }, peakInBudget: { rps: 880 }, brokeAt: null },
+          },
+          atKnee: null,
+        },
+      ],
+      handshakes: {
+        concurrency: 8,
+        handshakesPerSecond: 300,
+        p50Ms: 5,
+        p99Ms: 20,
+        errors: 0,
+        serverCpuMsPerHandshake: 1.5,
+        redisCommandsPerHandshake: 6,
+        redisEvalshaPerHandshake: 1,
+        redisCpuUsPerHandshake: 30,
+        redisBytesPerSession: 400,
+      },
+    },
+  }),
+  memory: stageEnvelope({
+    stage: 'memory',
+    ok: true,
+    startedAt: now,
+    finishedAt: now,
+    environment,
+    data: {
+      samples: [0, 1, 2].map((t) => ({
+        t,
+        stage: t < 2 ? 'load' : 'payload',
+        target: 'http://127.0.0.1:3000',
+        requests: t * 100,
+        rss: (100 + t) * 2 ** 20,
+        heapUsed: 50 * 2 ** 20,
+        sessions: 1,
+      })),
+      summary: {},
+    },
+  }),
 };
 
 describe('result schema', () => {
@@ -69,11 +171,25 @@ describe('report', () => {
   it('holds one chart spec per chart, each with a slot: load, wire bytes, memory, history', () => {
     const charts = specs();
     const titles = charts.map((c: { title: string }) => c.title);
-    for (const t of ['Throughput vs concurrency, 1 KB', 'p99 vs concurrency, 1 KB', 'Throughput vs concurrency', 'p99 latency vs concurrency', 'Overhead ratio encrypted / plain', 'Response bytes on the wire (json)', 'Server RSS over time', 'Server heap used over time', 'Ratios over runs']) expect(titles).toContain(t);
+    for (const t of [
+      'Throughput vs concurrency, 1 KB',
+      'p99 vs concurrency, 1 KB',
+      'Throughput vs concurrency',
+      'p99 latency vs concurrency',
+      'Overhead ratio encrypted / plain',
+      'Response bytes on the wire (json)',
+      'Server RSS over time',
+      'Server heap used over time',
+      'Ratios over runs',
+    ])
+      expect(titles).toContain(t);
     expect((html.match(/data-chart="/g) ?? []).length).toBe(charts.length);
     const thr = charts.find((c: { title: string }) => c.title === 'Throughput vs concurrency');
     expect(thr.x).toEqual(['1', '10', '50']);
-    expect(thr.series.map((x: { name: string; values: number[] }) => [x.name, x.values])).toEqual([['encrypted', [901, 910, 950]], ['plain', [1001, 1010, 1050]]]);
+    expect(thr.series.map((x: { name: string; values: number[] }) => [x.name, x.values])).toEqual([
+      ['encrypted', [901, 910, 950]],
+      ['plain', [1001, 1010, 1050]],
+    ]);
     const rss = charts.find((c: { title: string }) => c.title === 'Server RSS over time');
     expect(rss.x).toEqual([0, 1, 2]);
     expect(rss.series[0].values).toEqual([100, 101, 102]);

@@ -45,9 +45,22 @@ describe('stats', () => {
   });
 
   it('memory growth is a least-squares slope per 1,000 requests', () => {
-    expect(slope([[0, 1], [1, 3], [2, 5]])).toBe(2);
+    expect(
+      slope([
+        [0, 1],
+        [1, 3],
+        [2, 5],
+      ]),
+    ).toBe(2);
     expect(slope([[1, 1]])).toBeNull();
-    const samples = Array.from({ length: 50 }, (_, i) => ({ t: i, target: 'a', requests: i * 1000, rss: 100 * 2 ** 20 + i * 1024 * 10, heapUsed: 50 * 2 ** 20, sessions: 1 }));
+    const samples = Array.from({ length: 50 }, (_, i) => ({
+      t: i,
+      target: 'a',
+      requests: i * 1000,
+      rss: 100 * 2 ** 20 + i * 1024 * 10,
+      heapUsed: 50 * 2 ** 20,
+      sessions: 1,
+    }));
     const s = summarizeMemory(samples, ['a', 'b']);
     expect(s.a.rssGrowthKiBPer1000Requests).toBe(10);
     expect(s.a.heapGrowthKiBPer1000Requests).toBe(0);
