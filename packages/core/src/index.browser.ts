@@ -82,13 +82,15 @@ export {
   openRequest,
   openRequestStream,
   decodeRequestPlaintext,
+} from './protocol/envelope.js';
+export {
   sealResponse,
   sealResponseStream,
   parseResponse,
   responseRecord,
   openResponse,
   openResponseStream,
-} from './protocol/envelope.js';
+} from './protocol/envelope-response.js';
 export {
   webDeflate,
   webInflate,
@@ -133,11 +135,13 @@ export type {
   RequestToSeal,
   SealedRequest,
   RequestHead,
+} from './protocol/envelope.js';
+export type {
   ResponseContext,
   SealedResponse,
   ResponseHead,
   ResponseExpectation,
-} from './protocol/envelope.js';
+} from './protocol/envelope-response.js';
 export type { ReplayVerdict } from './protocol/replay.js';
 export type {
   KemId,

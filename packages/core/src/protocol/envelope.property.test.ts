@@ -20,14 +20,11 @@ import {
   COMPRESS_MIN_BYTES,
   decodeRequestPlaintext,
   openRequest,
-  openResponse,
   parseRequest,
-  parseResponse,
-  responseRecord,
   sealRequest,
-  sealResponse,
   type SealedRequest,
 } from './envelope.js';
+import { openResponse, parseResponse, responseRecord, sealResponse } from './envelope-response.js';
 import { SessionKeys } from './keys.js';
 
 const RUNS = { numRuns: 150 };

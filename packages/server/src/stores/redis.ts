@@ -7,17 +7,8 @@
  * by the script and mirrored as key TTLs so Redis memory stays bounded. Works with a standalone
  * Redis or Redis Cluster: every key of a session carries the hash tag `{<sessionId>}`.
  *
- * Secrets at rest: the session secret is wrapped with ChaCha20-Poly1305 (RFC 8439) under a key
- * derived per write: salt = 16 random bytes, K = HKDF-SHA256(salt, wrapKey, "nen/redis-wrap/v1", 32)
- * (RFC 5869), nonce = 0^12 (each K seals exactly one message), AAD = label || session id || epoch.
- * Stored form: 0x01 || salt || ciphertext || tag (33 bytes of overhead). A fresh key per write
- * removes the random-nonce bound of a fixed key (2^32 wraps for a 2^-33 nonce-collision chance):
- * two writes share K only if their 128-bit salts collide (about 2^-65 after 2^32 writes). A value
- * that fails to unwrap (tampered, swapped between sessions or epochs, wrong wrapKey) fails closed:
- * the session reads as unknown and a `redis.unwrap_failed` event is logged. Unwrapped secrets are
- * kept in a bounded in-process LRU keyed by (id, epoch, exact wrapped bytes): the steady state (one
- * commit per request) then skips the HKDF + AEAD unwrap (~28 µs with node:crypto) at no loss of
- * strictness, since any change of the stored bytes misses the cache and is unwrapped afresh.
+ * Secrets at rest: wrapped per write under a fresh HKDF-derived key (./redis-wrap.ts); unwrapped
+ * secrets are kept in a bounded LRU keyed by the exact wrapped bytes (as strict as unwrapping again).
  *
  * Availability: own clients are created with no offline queue, no command re-sending, no per-request
  * retries, and connect/command timeouts; every operation also races an unref'd deadline timer, so
@@ -42,49 +33,15 @@ import { Cluster, Redis } from 'ioredis';
 import { NenError, loadBackend, type Backend } from '@nen/core';
 import { NenConfigError } from '../keys.js';
 import { COMMIT_LUA, CREATE_LUA, UPDATE_LUA } from './redis-scripts.js';
-import { connectRedis } from './redis-connect.js';
-import { unwrap, wrap } from './redis-wrap.js';
+import { type RedisStoreEvent, type RedisStoreOptions, connectRedis } from './redis-connect.js';
+import { SESSION_ID, badInput, checkCount, checkId, globEscape, isBuf, num, splitWrapped, withDeadline } from './redis-util.js';
+import { UnwrapCache, unwrap, wrap } from './redis-wrap.js';
 import { StoreUnavailableError, checkClaim, type CommitResult, type SessionRecord, type SessionStore } from './types.js';
 
-/** Something the store reports; never contains secret material. */
-export interface RedisStoreEvent {
-  readonly level: 'info' | 'warn' | 'error';
-  /** `redis.error`, `redis.ready`, `redis.reconnecting`, `redis.unavailable`, `redis.unwrap_failed`. */
-  readonly event: string;
-  readonly message: string;
-}
-
-export interface RedisStoreOptions {
-  /**
-   * `redis[s]://[user:pass@]host:port[/db]` of a standalone Redis; default `process.env.REDIS_URL`.
-   * A comma-separated list of URLs means the seed nodes of a Redis Cluster
-   * (`REDIS_URL=redis://10.0.0.1:7000,redis://10.0.0.2:7000`).
-   */
-  url?: string;
-  /** Seed nodes (`redis[s]://[user:pass@]host:port`) of a Redis Cluster; takes precedence over `url`. */
-  clusterNodes?: readonly string[];
-  /** An existing ioredis client (Redis or Cluster); see the pitfalls in the module header. */
-  client?: Redis | Cluster;
-  /** Prefix of every key; default `nen:`. */
-  keyPrefix?: string;
-  /** 32-byte key wrapping session secrets at rest; the store keeps a copy. */
-  wrapKey: Uint8Array;
-  /** Bound on every store operation, in ms (default 1000): beyond it StoreUnavailableError. */
-  commandTimeoutMs?: number;
-  /** Crypto backend for the key wrap; default `loadBackend()`. */
-  backend?: Backend | Promise<Backend>;
-  /** Receives connection and integrity events; nothing secret. */
-  logger?: (event: RedisStoreEvent) => void;
-  /**
-   * Unwrapped secrets kept in process, keyed by (id, epoch, exact wrapped bytes), so the steady
-   * state (one commit per request) skips the HKDF + AEAD unwrap; default 10 000 entries, 0 = off.
-   */
-  unwrapCacheSize?: number;
-}
+export type { RedisStoreEvent, RedisStoreOptions } from './redis-connect.js';
 
 /** Extra TTL beyond the logical expiry, so the script (not the key TTL) decides "expired". */
 const TTL_GRACE_MS = 1000;
-const SESSION_ID = /^[A-Za-z0-9_-]{1,256}$/;
 const U64_LIMIT = 1n << 64n;
 /** SCAN calls per node in size(): bounds the loop. */
 const MAX_SCAN_CALLS = 100_000;
@@ -124,8 +81,7 @@ class RedisSessionStore implements SessionStore {
   #failures = 0;
   #lastFailureLog = 0;
   /** Bounded LRU (Map insertion order): cache key → unwrapped secret (the store's own copy). */
-  readonly #unwrapped = new Map<string, Uint8Array>();
-  readonly #unwrapCacheSize: number;
+  readonly #unwrapped: UnwrapCache;
 
   constructor(options: RedisStoreOptions) {
     if (!(options.wrapKey instanceof Uint8Array) || options.wrapKey.length !== 32) {
@@ -137,7 +93,7 @@ class RedisSessionStore implements SessionStore {
     this.#wrapKey = Uint8Array.from(options.wrapKey);
     this.#prefix = options.keyPrefix ?? 'nen:';
     this.#backendOption = options.backend;
-    this.#unwrapCacheSize = Math.max(0, Math.floor(options.unwrapCacheSize ?? 10_000));
+    this.#unwrapped = new UnwrapCache(Math.max(0, Math.floor(options.unwrapCacheSize ?? 10_000)));
     const logger = options.logger;
     this.#log = (event) => {
       try {
@@ -310,7 +266,6 @@ class RedisSessionStore implements SessionStore {
     if (this.#closed) return;
     this.#closed = true;
     this.#wrapKey.fill(0);
-    for (const secret of this.#unwrapped.values()) secret.fill(0);
     this.#unwrapped.clear();
     if (!this.#ownsClient) return;
     const client = this.#client;
@@ -340,7 +295,7 @@ class RedisSessionStore implements SessionStore {
     lastSeenAt: number,
   ): Promise<SessionRecord | null> {
     const epoch = num(f.e);
-    const secret = await this.#unwrapCached(id, epoch, f.k);
+    const secret = this.#closed ? null : this.#unwrapped.unwrap(await this.#getBackend(), this.#wrapKey, id, epoch, f.k);
     let meta: SessionRecord['meta'];
     try {
       meta = JSON.parse(f.m.toString('utf8')) as SessionRecord['meta'];
@@ -362,32 +317,6 @@ class RedisSessionStore implements SessionStore {
       idleTimeoutMs: num(f.i),
       lastSeenAt,
     };
-  }
-
-  /**
-   * unwrap() through the bounded cache. A hit needs the very bytes that authenticated before under
-   * the same id and epoch (the AAD), so it is exactly as strict as unwrapping again.
-   */
-  async #unwrapCached(id: string, epoch: number, wrapped: Buffer): Promise<Uint8Array | null> {
-    const cacheKey = `${id}\0${epoch}\0${wrapped.toString('latin1')}`;
-    const hit = this.#unwrapped.get(cacheKey);
-    if (hit) {
-      this.#unwrapped.delete(cacheKey);
-      this.#unwrapped.set(cacheKey, hit);
-      return Uint8Array.from(hit);
-    }
-    const secret = unwrap(await this.#getBackend(), this.#wrapKey, id, epoch, wrapped);
-    if (secret && this.#unwrapCacheSize > 0 && !this.#closed) {
-      this.#unwrapped.set(cacheKey, Uint8Array.from(secret));
-      if (this.#unwrapped.size > this.#unwrapCacheSize) {
-        const oldest = this.#unwrapped.keys().next().value;
-        if (oldest !== undefined) {
-          this.#unwrapped.get(oldest)?.fill(0);
-          this.#unwrapped.delete(oldest);
-        }
-      }
-    }
-    return secret;
   }
 
   /** EVALSHA, loading the script with EVAL when the node does not know it (restart, failover). */
@@ -446,45 +375,4 @@ class RedisSessionStore implements SessionStore {
     });
     return this.#ready;
   }
-}
-
-function withDeadline<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new StoreUnavailableError(`session store ${what} did not complete within ${ms} ms`)), ms);
-    timer.unref();
-  });
-  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
-}
-
-/** Invalid arguments from the caller (a bug above the store, never wire input): NEN_BAD_INPUT. */
-function badInput(message: string): NenError {
-  return new NenError('NEN_BAD_INPUT', message);
-}
-
-function checkId(id: string): void {
-  if (typeof id !== 'string' || !SESSION_ID.test(id)) throw badInput('nen: session id must be 1-256 base64url characters');
-}
-
-function checkCount(v: number, name: string): void {
-  if (!Number.isSafeInteger(v) || v < 0) throw badInput(`nen: ${name} must be a non-negative safe integer`);
-}
-
-function num(b: Buffer): number {
-  const n = Number(b.toString('latin1'));
-  return Number.isFinite(n) ? n : Number.NaN;
-}
-
-/** Hash fields k (first 64 bytes) and j (the rest): keeps values listpack-sized (redis-scripts.ts). */
-function splitWrapped(u: Uint8Array): [Buffer, Buffer] {
-  const b = Buffer.from(u.buffer, u.byteOffset, u.byteLength);
-  return [b.subarray(0, 64), b.subarray(64)];
-}
-
-function isBuf(v: unknown): v is Buffer {
-  return Buffer.isBuffer(v);
-}
-
-function globEscape(s: string): string {
-  return s.replace(/[*?[\]\\]/g, (c) => `\\${c}`);
 }
