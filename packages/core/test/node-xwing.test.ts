@@ -42,7 +42,7 @@ describe('node backend X-Wing: OpenSSL X25519 agrees with the Wasm and @noble', 
     const keys = backends.map((b) => b.createRecipientKey(KEM_ID.XWING, seed));
     expect(String(keys[backends.findIndex((b) => b.name === 'node')])).toBe('[HpkeRecipientKey node kem=0x647a]');
     const base = backends[0]!.setupBaseSExport(KEM_ID.XWING, keys[0]!.publicKey, new Uint8Array(0), new Uint8Array(0), 32).enc;
-    const shares = [...LOW_ORDER, ...ODD].map(hex);
+    const shares: Uint8Array[] = [...LOW_ORDER, ...ODD].map(hex);
     for (let i = 0; i < 12; i++) shares.push(backends[0]!.randomBytes(32));
     for (const u of shares) {
       const enc = base.slice();

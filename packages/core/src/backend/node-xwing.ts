@@ -5,10 +5,13 @@
  * (`setup_base_s_export_x25519`, `RecipientKey.setup_base_r_export_x25519`).
  *
  * Chosen by measurement (crates/nen-core/README.md "Handshake compute"): an X25519 Montgomery
- * ladder costs ≈ 65 µs in Wasm (curve25519-dalek, 32-bit backend) and ≈ 25–30 µs in OpenSSL
- * including the JWK import of the peer's share, so the static key's SetupBaseR and the
- * SetupBaseS to a client's ephemeral key both get faster. Byte-identical to the Wasm backend
- * (cross-tests and the Go HPKE vectors run through this path).
+ * ladder costs ≈ 65 µs in Wasm (curve25519-dalek, 32-bit backend) and ≈ 25 µs in OpenSSL, plus
+ * the key import: on Node 20 (OpenSSL 3.0) a JWK public key imports in ≈ 5 µs and a private one
+ * (OpenSSL derives its public key: a second ladder) in ≈ 22 µs, on Node 24 (OpenSSL 3.5) in
+ * ≈ 13 / 30 µs. So recipient keys (the server's static key: one DH + one import per handshake)
+ * always use OpenSSL; SetupBaseS (fresh scalar: import + DH + import) only while the imports are
+ * fast (OpenSSL < 3.5, FAST_KEY_IMPORT), elsewhere the Wasm does the whole X-Wing encapsulation.
+ * Byte-identical to the Wasm backend (cross-tests and the Go HPKE vectors run through this path).
  *
  * Pitfalls:
  *  - Keys are imported as JWK (`{ kty: 'OKP', crv: 'X25519' }`): node:crypto builds a raw
@@ -28,6 +31,12 @@ import { NenCryptoError } from '../errors.js';
 import { KEM_ID, KEM_SIZES, type HpkeRecipientKey, type HpkeSenderExport } from './types.js';
 import { assertBytes, assertLength, assertOutputLength, disposedError, randomBytes, wipe, KeyHandle, type KeyHandleJson } from './util.js';
 import { callWasm, senderExport, type WasmGlue, type WasmRecipientKey } from './wasm.js';
+
+/** OpenSSL older than 3.5 (Node 20 / 22): key import cheap enough for SetupBaseS here. */
+export const FAST_KEY_IMPORT = ((v: string | undefined): boolean => {
+  const m = /^(\d+)\.(\d+)/.exec(v ?? '');
+  return !!m && (Number(m[1]) < 3 || (Number(m[1]) === 3 && Number(m[2]) < 5));
+})(process.versions.openssl);
 
 /** Offset of ct_X in an X-Wing ciphertext and of pk_X in an X-Wing public key. */
 const CT_X_OFFSET = 1088;

@@ -29,7 +29,7 @@
  */
 import { createCipheriv, createDecipheriv, createHash, createHmac } from 'node:crypto';
 import { NenCryptoError } from '../errors.js';
-import { NodeXWingRecipientKey, xwingSetupBaseSExport } from './node-xwing.js';
+import { FAST_KEY_IMPORT, NodeXWingRecipientKey, xwingSetupBaseSExport } from './node-xwing.js';
 import { AEAD_KEY_LENGTH, AEAD_TAG_LENGTH, KEM_ID, type Aead, type Backend } from './types.js';
 import { assertBytes, assertKem, assertLength, assertOutputLength, kemSizes, randomBytes, wipe, assertCiphertextAndTag, useAeadKey, KeyHandle, type KeyHandleJson } from './util.js';
 import { WasmRecipientKey, wasmGlueOf } from './wasm.js';
@@ -166,7 +166,7 @@ export function createNodeBackend(wasm: Backend): Backend {
       return glue && key.kem === KEM_ID.XWING && key instanceof WasmRecipientKey ? new NodeXWingRecipientKey(key) : key;
     },
     setupBaseSExport(k, pk, info, ctx, length) {
-      if (!glue || k !== KEM_ID.XWING) return kem.setupBaseSExport(k, pk, info, ctx, length);
+      if (!glue || k !== KEM_ID.XWING || !FAST_KEY_IMPORT) return kem.setupBaseSExport(k, pk, info, ctx, length);
       assertKem(k);
       assertLength(pk, kemSizes(k).publicKey, 'public key');
       assertBytes(info, 'info');
