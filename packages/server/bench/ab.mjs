@@ -17,7 +17,7 @@ import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { KEM_ID, SessionKeys, clientHandshakeStart, formatRequestHeader, loadBackend, parseServerKeyPin, requestAad, sealMessage, toBase64Url } from '@nen/core';
+import { SessionKeys, clientHandshakeStart, formatRequestHeader, loadBackend, parseServerKeyPin, requestAad, sealMessage, toBase64Url } from '@nen/core';
 
 const arg = (name) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
 const quick = process.argv.includes('--quick');

@@ -91,7 +91,7 @@ function seal(r: Req): SealedRequest {
 }
 
 /** What the server receives: the sealed request as method, URL and headers (and body bytes). */
-function receive(r: Req, s: SealedRequest): { headers: Headers; url: string; body: Uint8Array | null } {
+function receive(_r: Req, s: SealedRequest): { headers: Headers; url: string; body: Uint8Array | null } {
   return { headers: new Headers(s.headers), url: s.url.href, body: s.body instanceof Uint8Array ? s.body : null };
 }
 

@@ -25,20 +25,17 @@ import type { Aead } from '../backend/types.js';
 import { AEAD_TAG_LENGTH } from '../backend/types.js';
 import { fromUtf8, toBase64Url } from './bytes.js';
 import { NenProtocolError, clientError, wireError } from './codes.js';
-import { HEADER, MEDIA_TYPE, REQ_FLAG, RES_FLAG, isBodylessMethod, isNullBodyStatus } from './constants.js';
+import { HEADER, MEDIA_TYPE, REQ_FLAG, isBodylessMethod } from './constants.js';
 import {
   RecordOpener,
   RecordSealer,
   decodeHeaderRecord,
   encodeHeaderRecord,
   formatRequestHeader,
-  formatResponseHeader,
   openMessage,
   packConfidentialQuery,
   parseRequestHeader,
-  parseResponseHeader,
   requestAad,
-  responseAad,
   sealMessage,
   unpackConfidentialQuery,
   type RequestMeta,

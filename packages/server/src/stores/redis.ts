@@ -29,8 +29,8 @@
  *    (the ±30 s timestamp window still bounds it). A graceful failover loses nothing.
  */
 import { createHash } from 'node:crypto';
-import { Cluster, Redis } from 'ioredis';
-import { NenError, loadBackend, type Backend } from '@nen/core';
+import { Cluster, type Redis } from 'ioredis';
+import { loadBackend, type Backend } from '@nen/core';
 import { NenConfigError } from '../keys.js';
 import { COMMIT_LUA, CREATE_LUA, UPDATE_LUA } from './redis-scripts.js';
 import { type RedisStoreEvent, type RedisStoreOptions, connectRedis } from './redis-connect.js';
