@@ -63,7 +63,6 @@ import { concatBytes as concat, utf8 } from '../protocol/bytes.js';
 
 const MLKEM768_EK = 1184;
 const MLKEM768_CT = 1088;
-const X25519_LEN = 32;
 /** The X-Wing combiner label "\.//^\" (draft-connolly-cfrg-xwing-kem §5.3). */
 const XWING_LABEL = utf8('\\.//^\\');
 
