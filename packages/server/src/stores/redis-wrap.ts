@@ -74,7 +74,7 @@ export class UnwrapCache {
   constructor(private readonly max: number) {}
 
   unwrap(backend: Backend, wrapKey: Uint8Array, id: string, epoch: number, wrapped: Uint8Array): Uint8Array | null {
-    const cacheKey = `${id}\0${epoch}\0${Buffer.from(wrapped.buffer, wrapped.byteOffset, wrapped.byteLength).toString('latin1')}`;
+    const cacheKey = this.#key(id, epoch, wrapped);
     const hit = this.#map.get(cacheKey);
     if (hit) {
       this.#map.delete(cacheKey);
@@ -82,17 +82,34 @@ export class UnwrapCache {
       return Uint8Array.from(hit);
     }
     const secret = unwrap(backend, wrapKey, id, epoch, wrapped);
-    if (secret && this.max > 0) {
-      this.#map.set(cacheKey, Uint8Array.from(secret));
-      if (this.#map.size > this.max) {
-        const oldest = this.#map.keys().next().value;
-        if (oldest !== undefined) {
-          this.#map.get(oldest)?.fill(0);
-          this.#map.delete(oldest);
-        }
+    if (secret && this.max > 0) this.#put(cacheKey, Uint8Array.from(secret));
+    return secret;
+  }
+
+  #key(id: string, epoch: number, wrapped: Uint8Array): string {
+    return `${id}\0${epoch}\0${Buffer.from(wrapped.buffer, wrapped.byteOffset, wrapped.byteLength).toString('latin1')}`;
+  }
+
+  #put(cacheKey: string, copy: Uint8Array): void {
+    this.#map.get(cacheKey)?.fill(0);
+    this.#map.delete(cacheKey);
+    this.#map.set(cacheKey, copy);
+    if (this.#map.size > this.max) {
+      const oldest = this.#map.keys().next().value;
+      if (oldest !== undefined) {
+        this.#map.get(oldest)?.fill(0);
+        this.#map.delete(oldest);
       }
     }
-    return secret;
+  }
+
+  /**
+   * Records a secret this process just wrapped (create, update): the next read of exactly those
+   * stored bytes needs no unwrap. Same strictness: any other bytes miss the cache.
+   */
+  remember(id: string, epoch: number, wrapped: Uint8Array, secret: Uint8Array): void {
+    if (this.max <= 0) return;
+    this.#put(this.#key(id, epoch, wrapped), Uint8Array.from(secret));
   }
 
   clear(): void {

@@ -8,6 +8,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
+import { type Backend, loadBackend } from '@nen/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sleep, startRedis, transpileStoreForChild, type RedisServer } from '../../test/redis/harness.js';
 import { sampleSession, sessionId, storeContract } from '../../test/store-contract.js';
@@ -39,6 +40,43 @@ function contains(haystack: Uint8Array, needle: Uint8Array): boolean {
   }
   return false;
 }
+
+describe('redis store: unwrap work', () => {
+  it('the first commit after create (and after a rewrapping update) reuses the secret just wrapped: no HKDF + AEAD unwrap', async () => {
+    const real = await loadBackend('node');
+    let extracts = 0;
+    const countedExtract = (salt: Uint8Array, ikm: Uint8Array) => {
+      extracts++;
+      return real.hkdfExtract(salt, ikm);
+    };
+    const backend: Backend = Object.create(real, { hkdfExtract: { value: countedExtract } });
+    const kp = prefix();
+    const store = redisStore({ url: server.url, wrapKey, keyPrefix: kp, backend });
+    const other = redisStore({ url: server.url, wrapKey, keyPrefix: kp, backend });
+    try {
+      const t = Date.now();
+      const s = sampleSession(t);
+      await store.create(s);
+      expect(extracts).toBe(1); // the wrap
+      const r = await store.commit(s.id, 1n, t);
+      expect(r.ok && Array.from(r.session.secret)).toEqual(Array.from(s.secret));
+      expect(extracts).toBe(1); // no unwrap
+      const next = new Uint8Array(64).fill(7);
+      expect(await store.update(s.id, { secret: next, epoch: 1 })).toBe(true);
+      expect(extracts).toBe(2);
+      const r2 = await store.commit(s.id, 2n, t);
+      expect(r2.ok && Array.from(r2.session.secret)).toEqual(Array.from(next));
+      expect(extracts).toBe(2);
+      // Another instance (no such memory) unwraps the stored bytes, and gets the same secret.
+      const r3 = await other.commit(s.id, 3n, t);
+      expect(r3.ok && Array.from(r3.session.secret)).toEqual(Array.from(next));
+      expect(extracts).toBe(3);
+    } finally {
+      await store.close();
+      await other.close();
+    }
+  });
+});
 
 describe('redis store: at rest', () => {
   it('wraps secrets: the raw value does not hold the secret; tampering or swapping fails closed', async () => {

@@ -132,6 +132,8 @@ class RedisSessionStore implements SessionStore {
     }
     const backend = await this.#getBackend();
     const wrapped = wrap(backend, this.#wrapKey, session.id, session.epoch, session.secret);
+    // The first commit returns exactly these bytes: it then needs no unwrap (HKDF + AEAD).
+    if (!this.#closed) this.#unwrapped.remember(session.id, session.epoch, wrapped, session.secret);
     const ttl = Math.max(0, Math.min(session.expiresAt, session.lastSeenAt + session.idleTimeoutMs) - session.lastSeenAt) + TTL_GRACE_MS;
     await this.#eval(SCRIPTS.create, this.#key(session.id), [
       ...splitWrapped(wrapped),
@@ -203,6 +205,7 @@ class RedisSessionStore implements SessionStore {
     for (let attempt = 0; attempt < 5; attempt++) {
       let expected: Buffer | '' = '';
       const fields: (string | Buffer)[] = [...plain];
+      let rewritten: { epoch: number; wrapped: Uint8Array; secret: Uint8Array } | undefined;
       if (rewrap) {
         const backend = await this.#getBackend();
         let secret = patch.secret;
@@ -222,11 +225,16 @@ class RedisSessionStore implements SessionStore {
           }
           expected = k;
         }
-        const [k, j] = splitWrapped(wrap(backend, this.#wrapKey, id, epoch, secret));
+        const wrapped = wrap(backend, this.#wrapKey, id, epoch, secret);
+        rewritten = { epoch, wrapped, secret };
+        const [k, j] = splitWrapped(wrapped);
         fields.push('k', k, 'j', j);
       }
       const reply = await this.#eval(SCRIPTS.update, key, [expected, String(Date.now()), String(TTL_GRACE_MS), ...fields]);
-      if (reply === 1) return true;
+      if (reply === 1) {
+        if (rewritten && !this.#closed) this.#unwrapped.remember(id, rewritten.epoch, rewritten.wrapped, rewritten.secret);
+        return true;
+      }
       if (reply === 0) return false;
     }
     throw new StoreUnavailableError('session update kept conflicting with concurrent updates');
