@@ -1,7 +1,8 @@
 //! wasm-bindgen bindings: the JavaScript API of `@nen/core`'s Wasm backend.
 //!
-//! Classes `Aead`, `RecipientKey`, `KeyPair`, `SenderExport`; functions `generate_key_pair`,
-//! `derive_key_pair`, `setup_base_s_export`, `setup_base_s_export_x25519`, `sha256`, `hmac_sha256`, `hkdf_extract`,
+//! Classes `Aead`, `RecipientKey`, `SenderKey`, `KeyPair`, `SenderExport`; functions `generate_key_pair`,
+//! `derive_key_pair`, `setup_base_s_export`, `setup_base_s_export_x25519`, `seal_base`,
+//! `seal_base_x25519`, `sha256`, `hmac_sha256`, `hkdf_extract`,
 //! `hkdf_expand`; `hazmat_*` functions (deterministic, vectors only) when built with the
 //! `hazmat` feature. See the crate README for the signatures.
 //!
@@ -11,6 +12,8 @@
 //! - JS must call `free()` on every class instance (the TS wrapper's `dispose()`); Rust drops the
 //!   value, which zeroizes its secrets. Getters return copies.
 //! - KEM ids and lengths arrive as JS numbers (`u32` here) and are range-checked, never truncated.
+//! - Single-shot SealBase (RFC 9180 §6.1) returns `enc || ct` in one buffer (no result object
+//!   to free); the caller splits it at the KEM's Nenc.
 
 use wasm_bindgen::prelude::*;
 use zeroize::{Zeroize, Zeroizing};
@@ -108,6 +111,68 @@ impl RecipientKey {
     ) -> Result<Vec<u8>, JsError> {
         let ctx = self.key.setup_base_r_with_x25519(enc, ss_x, info).map_err(js)?;
         ctx.export(exporter_context, len(length)).map_err(js)
+    }
+
+    /// Single-shot OpenBase(enc, skR, info, aad, ct) (RFC 9180 §6.1): `NEN_CRYPTO_AEAD` when the
+    /// tag does not verify.
+    pub fn open_base(&self, enc: &[u8], info: &[u8], aad: &[u8], ct: &[u8]) -> Result<Vec<u8>, JsError> {
+        crate::hpke::open(&self.key, enc, info, aad, ct).map_err(js)
+    }
+
+    /// X-Wing OpenBase with `ss_x = X25519(sk_X, enc[1088..])` computed by the caller.
+    pub fn open_base_x25519(
+        &self,
+        enc: &[u8],
+        ss_x: &[u8],
+        info: &[u8],
+        aad: &[u8],
+        ct: &[u8],
+    ) -> Result<Vec<u8>, JsError> {
+        let mut ctx = self.key.setup_base_r_with_x25519(enc, ss_x, info).map_err(js)?;
+        ctx.open(aad, ct).map_err(js)
+    }
+}
+
+fn enc_then_ct(enc: Vec<u8>, ct: Vec<u8>) -> Vec<u8> {
+    let mut out = enc;
+    out.extend_from_slice(&ct);
+    out
+}
+
+/// A validated HPKE recipient public key, parsed once (ML-KEM matrix input checked) for repeated
+/// single-shot SealBase.
+#[wasm_bindgen]
+pub struct SenderKey {
+    pk: PublicKey,
+}
+
+#[wasm_bindgen]
+impl SenderKey {
+    /// Parses and validates the Npk-byte public key for `kem_id`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(kem_id: u32, public_key: &[u8]) -> Result<SenderKey, JsError> {
+        Ok(SenderKey { pk: PublicKey::from_bytes(kem(kem_id)?, public_key).map_err(js)? })
+    }
+
+    /// SealBase(pkR, info, aad, pt) (RFC 9180 §6.1): `enc || ct`.
+    pub fn seal_base(&self, info: &[u8], aad: &[u8], pt: &[u8]) -> Result<Vec<u8>, JsError> {
+        let (enc, ct) = crate::hpke::seal(&self.pk, info, aad, pt).map_err(js)?;
+        Ok(enc_then_ct(enc, ct))
+    }
+
+    /// X-Wing SealBase with the X25519 half computed by the caller (see
+    /// [`setup_base_s_export_x25519`]): `enc || ct`.
+    pub fn seal_base_x25519(
+        &self,
+        ct_x: &[u8],
+        ss_x: &[u8],
+        info: &[u8],
+        aad: &[u8],
+        pt: &[u8],
+    ) -> Result<Vec<u8>, JsError> {
+        let (enc, mut ctx) = self.pk.setup_base_s_with_x25519(ct_x, ss_x, info).map_err(js)?;
+        let ct = ctx.seal(aad, pt).map_err(js)?;
+        Ok(enc_then_ct(enc, ct))
     }
 }
 
@@ -207,6 +272,25 @@ pub fn setup_base_s_export_x25519(
     Ok(SenderExport { enc, exported })
 }
 
+/// Single-shot SealBase(pkR, info, aad, pt) (RFC 9180 §6.1): `enc || ct`. Validates pkR.
+#[wasm_bindgen]
+pub fn seal_base(kem_id: u32, public_key: &[u8], info: &[u8], aad: &[u8], pt: &[u8]) -> Result<Vec<u8>, JsError> {
+    SenderKey::new(kem_id, public_key)?.seal_base(info, aad, pt)
+}
+
+/// X-Wing SealBase with the X25519 half computed by the caller: `enc || ct`.
+#[wasm_bindgen]
+pub fn seal_base_x25519(
+    public_key: &[u8],
+    ct_x: &[u8],
+    ss_x: &[u8],
+    info: &[u8],
+    aad: &[u8],
+    pt: &[u8],
+) -> Result<Vec<u8>, JsError> {
+    SenderKey::new(u32::from(Kem::XWING_ID), public_key)?.seal_base_x25519(ct_x, ss_x, info, aad, pt)
+}
+
 /// SHA-256(data).
 #[wasm_bindgen]
 pub fn sha256(data: &[u8]) -> Vec<u8> {
@@ -250,6 +334,24 @@ pub fn hazmat_setup_base_s_export_derand(
     let (enc, ctx) = pk.setup_base_s_derand(info, ikm_e).map_err(js)?;
     let exported = Zeroizing::new(ctx.export(exporter_context, len(length)).map_err(js)?);
     Ok(SenderExport { enc, exported })
+}
+
+/// SealBase with caller-given `ikm_e` (see [`hazmat_setup_base_s_export_derand`]): `enc || ct`.
+/// Vectors only.
+#[cfg(feature = "hazmat")]
+#[wasm_bindgen]
+pub fn hazmat_seal_base_derand(
+    kem_id: u32,
+    public_key: &[u8],
+    info: &[u8],
+    aad: &[u8],
+    pt: &[u8],
+    ikm_e: &[u8],
+) -> Result<Vec<u8>, JsError> {
+    let pk = PublicKey::from_bytes(kem(kem_id)?, public_key).map_err(js)?;
+    let (enc, mut ctx) = pk.setup_base_s_derand(info, ikm_e).map_err(js)?;
+    let ct = ctx.seal(aad, pt).map_err(js)?;
+    Ok(enc_then_ct(enc, ct))
 }
 
 #[cfg(feature = "hazmat")]

@@ -10,8 +10,8 @@
  */
 import { readFileSync } from 'node:fs';
 import * as glue from '../wasm-hazmat/nen_core.js';
-import type { HpkeSenderExport, KemId } from './backend/types.js';
-import { callWasm, senderExport } from './backend/wasm.js';
+import type { HpkeSealed, HpkeSenderExport, KemId } from './backend/types.js';
+import { callWasm, senderExport, splitSealed } from './backend/wasm.js';
 
 let ready = false;
 function loadHazmatGlue(): typeof glue {
@@ -24,6 +24,8 @@ function loadHazmatGlue(): typeof glue {
 
 export interface Hazmat {
   setupBaseSExportDerand(kem: KemId, publicKey: Uint8Array, info: Uint8Array, exporterContext: Uint8Array, length: number, ikmE: Uint8Array): HpkeSenderExport;
+  /** Single-shot SealBase (RFC 9180 §6.1) with caller-given ikmE. */
+  sealBaseDerand(kem: KemId, publicKey: Uint8Array, info: Uint8Array, aad: Uint8Array, plaintext: Uint8Array, ikmE: Uint8Array): HpkeSealed;
   /** FIPS 203 ML-KEM.KeyGen_internal(d, z): ek (1184) and dk (2400). */
   mlkem768Keygen(d: Uint8Array, z: Uint8Array): { ek: Uint8Array; dk: Uint8Array };
   /** Wycheproof keygen-from-seed: seed = d || z (64 bytes). */
@@ -46,6 +48,7 @@ export function hazmat(): Hazmat {
   return {
     setupBaseSExportDerand: (kem, pk, info, ctx, length, ikmE) =>
       senderExport(callWasm(() => g.hazmat_setup_base_s_export_derand(kem, pk, info, ctx, length, ikmE))),
+    sealBaseDerand: (kem, pk, info, aad, pt, ikmE) => splitSealed(kem, callWasm(() => g.hazmat_seal_base_derand(kem, pk, info, aad, pt, ikmE))),
     mlkem768Keygen: (d, z) => kp(callWasm(() => g.hazmat_mlkem768_keygen(d, z))),
     mlkem768KeygenSeed: (seed) => kp(callWasm(() => g.hazmat_mlkem768_keygen_seed(seed))),
     mlkem768Encaps: (ek, m) => {

@@ -63,6 +63,8 @@ export {
   parseResponseHeader,
   canonicalTarget,
   requestAad,
+  formatRetryRef,
+  parseRetryRef,
   responseAad,
   recordAad,
   sealMessage,
@@ -127,7 +129,7 @@ export type {
   ServerHandshakeResult,
 } from './protocol/handshake.js';
 export type { EpochKeyMaterial } from './protocol/keys.js';
-export type { RequestMeta } from './protocol/message.js';
+export type { RequestMeta, RetryRef } from './protocol/message.js';
 export type {
   EnvelopeKeys,
   HeaderSource,
@@ -149,5 +151,7 @@ export type {
   Aead,
   HpkeRecipientKey,
   HpkeSenderExport,
+  HpkeSealed,
+  HpkeSenderKey,
   Backend,
 } from './backend/types.js';

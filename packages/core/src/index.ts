@@ -71,6 +71,8 @@ export {
   parseResponseHeader,
   canonicalTarget,
   requestAad,
+  formatRetryRef,
+  parseRetryRef,
   responseAad,
   recordAad,
   sealMessage,
@@ -135,7 +137,7 @@ export type {
   ServerHandshakeResult,
 } from './protocol/handshake.js';
 export type { EpochKeyMaterial } from './protocol/keys.js';
-export type { RequestMeta } from './protocol/message.js';
+export type { RequestMeta, RetryRef } from './protocol/message.js';
 export type {
   EnvelopeKeys,
   HeaderSource,
@@ -157,5 +159,7 @@ export type {
   Aead,
   HpkeRecipientKey,
   HpkeSenderExport,
+  HpkeSealed,
+  HpkeSenderKey,
   Backend,
 } from './backend/types.js';

@@ -13,7 +13,7 @@ import { KEM_ID, fromBase64Url, loadBackend, toBase64Url, type Backend } from '@
 import { X25519 } from './x25519.js';
 import { decodeBech32, encodeBech32 } from './encoding.js';
 import { NenSealError, keyError } from './errors.js';
-import { XWING_PUBLIC_KEY_LENGTH, XWING_SEED_LENGTH, expandXWing } from './hpke.js';
+import { XWING_PUBLIC_KEY_LENGTH, XWING_SEED_LENGTH } from './hpke.js';
 import { X25519Identity, X25519Recipient, XWingIdentity, XWingRecipient, type Identity, type Recipient } from './recipients.js';
 
 export interface AgeKeyPair {
@@ -104,10 +104,10 @@ export function parseRecipient(s: string): Recipient {
 export function parseIdentity(s: string): Identity {
   const t = s.trim();
   const d = decodeBech32(t);
-  if (d?.hrp === 'age-secret-key-pq-' && d.bytes.length === XWING_SEED_LENGTH) return new XWingIdentity(expandXWing(d.bytes));
+  if (d?.hrp === 'age-secret-key-pq-' && d.bytes.length === XWING_SEED_LENGTH) return new XWingIdentity(d.bytes);
   if (d?.hrp === 'age-secret-key-' && d.bytes.length === 32) return new X25519Identity(d.bytes);
   const seed = d ? null : seedFromNenKey(t);
-  if (seed) return new XWingIdentity(expandXWing(seed));
+  if (seed) return new XWingIdentity(seed);
   throw keyError('nen: unrecognised identity (expected AGE-SECRET-KEY-PQ-1…, AGE-SECRET-KEY-1… or a Nen X-Wing key kid:base64url)');
 }
 

@@ -13,12 +13,12 @@
  *
  * Pitfalls: never reuse a file key; ephemeral secrets are fresh per stanza.
  */
-import type { Backend } from '@nen/core';
+import { KEM_ID, type Backend, type HpkeRecipientKey } from '@nen/core';
 import { concatBytes, utf8 } from './bytes.js';
 import { scrypt } from '@noble/hashes/scrypt.js';
 import { decodeBase64, encodeBase64 } from './encoding.js';
-import { headerError } from './errors.js';
-import { XWING_ENC_LENGTH, openBase, sealBase, type XWingKey } from './hpke.js';
+import { headerError, keyError } from './errors.js';
+import { XWING_ENC_LENGTH, XWING_SEED_LENGTH, openXWing, sealXWing } from './hpke.js';
 import { LowOrderError, X25519 } from './x25519.js';
 
 export const FILE_KEY_LENGTH = 16;
@@ -103,24 +103,54 @@ function firstOf(stanzas: readonly Stanza[], type: string, unwrapOne: (s: Stanza
 export class XWingRecipient implements Recipient {
   constructor(readonly publicKey: Uint8Array) {}
   wrap(b: Backend, fileKey: Uint8Array): Stanza[] {
-    const { enc, ct } = sealBase(b, this.publicKey, MLKEM768X25519_INFO, fileKey);
-    return [{ type: 'mlkem768x25519', args: ['mlkem768x25519', encodeBase64(enc)], body: ct }];
+    const { enc, ciphertext } = sealXWing(b, this.publicKey, MLKEM768X25519_INFO, fileKey);
+    return [{ type: 'mlkem768x25519', args: ['mlkem768x25519', encodeBase64(enc)], body: ciphertext }];
   }
 }
 
-export class XWingIdentity implements Identity {
-  constructor(readonly key: XWingKey) {}
+/** At most this many backends keep an expanded key per identity (there are three kinds). */
+const MAX_KEYS_PER_IDENTITY = 4;
+
+/**
+ * An X-Wing identity (32-byte seed). The seed is expanded (SHAKE256, ML-KEM KeyGen, X25519
+ * scalar) once per backend, on first use, into that backend's recipient key; dispose() frees them.
+ */
+export class XWingIdentity implements Identity, Disposable {
+  readonly #seed: Uint8Array;
+  readonly #keys = new Map<Backend, HpkeRecipientKey>();
+  constructor(seed: Uint8Array) {
+    if (seed.length !== XWING_SEED_LENGTH) throw keyError('nen: an X-Wing seed is 32 bytes');
+    this.#seed = seed.slice();
+  }
+  /** The backend's recipient key for this seed (expanded once per backend). */
+  key(b: Backend): HpkeRecipientKey {
+    let k = this.#keys.get(b);
+    if (!k) {
+      k = b.createRecipientKey(KEM_ID.XWING, this.#seed);
+      if (this.#keys.size >= MAX_KEYS_PER_IDENTITY) this.dispose();
+      this.#keys.set(b, k);
+    }
+    return k;
+  }
   unwrap(b: Backend, stanzas: readonly Stanza[]): Uint8Array | null {
     return firstOf(stanzas, 'mlkem768x25519', (s) => {
       checkShape(s, 2);
       const enc = argBytes(s, 1, XWING_ENC_LENGTH, 'enc');
       try {
-        return openBase(b, this.key, enc, MLKEM768X25519_INFO, s.body);
+        return openXWing(this.key(b), enc, MLKEM768X25519_INFO, s.body);
       } catch (e) {
         if (e instanceof LowOrderError) throw headerError('mlkem768x25519 X25519 share yields the all-zero secret');
         throw e;
       }
     });
+  }
+  /** Frees the expanded keys (Wasm memory is zeroized); the identity stays usable. */
+  dispose(): void {
+    for (const k of this.#keys.values()) k.dispose();
+    this.#keys.clear();
+  }
+  [Symbol.dispose](): void {
+    this.dispose();
   }
 }
 

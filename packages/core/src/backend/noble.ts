@@ -12,7 +12,8 @@
  *    ML-KEM seed (64) and the X25519 scalar (32); pk = ek_M || pk_X; enc = ct_M || ct_X;
  *    ss = SHA3-256(ss_M || ss_X || ct_X || pk_X || "\.//^\"); DeriveKeyPair(ikm) =
  *    LabeledDerive_SHAKE256(ikm, "DeriveKeyPair", "", 32);
- *  - HPKE base mode + Export (RFC 9180 §5.1, §5.3) via ./hpke.ts;
+ *  - HPKE base mode + Export (RFC 9180 §5.1, §5.3) via ./hpke.ts, and single-shot SealBase /
+ *    OpenBase (§6.1: key schedule, then ChaCha20-Poly1305 at nonce = base_nonce, seq 0);
  *  - ChaCha20-Poly1305 (RFC 8439 §2.8), HKDF-SHA256 (RFC 5869), HMAC-SHA256, SHA-256.
  *
  * X-Wing is built here from noble's ML-KEM-768 and X25519 rather than noble's `ml_kem768_x25519`
@@ -34,14 +35,16 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { sha3_256, shake256 } from '@noble/hashes/sha3.js';
 import { ml_kem768, type KEMPrepared } from '@noble/post-quantum/ml-kem.js';
 import { NenCryptoError } from '../errors.js';
-import { keyScheduleExport, kemSuiteId, labeledDeriveShake256, type HkdfSha256 } from './hpke.js';
+import { hpkeSuiteId, keyScheduleBase, keyScheduleExport, kemSuiteId, labeledDeriveShake256, type HkdfSha256 } from './hpke.js';
 import {
   AEAD_KEY_LENGTH,
   KEM_ID,
   type Aead,
   type Backend,
   type HpkeRecipientKey,
+  type HpkeSealed,
   type HpkeSenderExport,
+  type HpkeSenderKey,
   type KemId,
   type KemKeyPair,
 } from './types.js';
@@ -50,6 +53,7 @@ import {
   assertKem,
   assertLength,
   assertOutputLength,
+  assertSealArgs,
   disposedError,
   kemSizes,
   randomBytes,
@@ -109,14 +113,20 @@ function keyError(what: string, cause: unknown): NenCryptoError {
  * Encap(pkR) of the KEM, with caller-given randomness: ML-KEM m (32 bytes); X-Wing m || eskX (64).
  * Exposed to tests (hazmat, derandomized HPKE vectors); production callers pass fresh randomness.
  */
-export function encapDerand(kem: KemId, publicKey: Uint8Array, randomness: Uint8Array): { sharedSecret: Uint8Array; enc: Uint8Array } {
+export function encapDerand(
+  kem: KemId,
+  publicKey: Uint8Array,
+  randomness: Uint8Array,
+  prepared?: KEMPrepared,
+): { sharedSecret: Uint8Array; enc: Uint8Array } {
   assertKem(kem);
   assertLength(publicKey, kemSizes(kem).publicKey, 'public key');
+  const encapM = (ek: Uint8Array, m: Uint8Array) => (prepared ? prepared.encapsulate(m) : ml_kem768.encapsulate(ek, m));
   if (kem === KEM_ID.MLKEM768) {
     assertLength(randomness, 32, 'encapsulation randomness');
     let r: { cipherText: Uint8Array; sharedSecret: Uint8Array };
     try {
-      r = ml_kem768.encapsulate(publicKey, randomness);
+      r = encapM(publicKey, randomness);
     } catch (e) {
       throw keyError('ML-KEM-768 encapsulation key', e);
     }
@@ -129,7 +139,7 @@ export function encapDerand(kem: KemId, publicKey: Uint8Array, randomness: Uint8
   let m: { cipherText: Uint8Array; sharedSecret: Uint8Array };
   let ssX: Uint8Array;
   try {
-    m = ml_kem768.encapsulate(ekM, randomness.subarray(0, 32));
+    m = encapM(ekM, randomness.subarray(0, 32));
   } catch (e) {
     throw keyError('ML-KEM-768 encapsulation key', e);
   }
@@ -193,6 +203,78 @@ export function setupBaseSExportDerand(
   }
 }
 
+/** RFC 9180 §6.1 single-shot Seal / Open body: key schedule, then the AEAD at seq 0 (nonce = base_nonce). */
+function withBaseAead<T>(kem: KemId, sharedSecret: Uint8Array, info: Uint8Array, aad: Uint8Array, f: (c: ReturnType<typeof chacha20poly1305>) => T): T {
+  const ks = keyScheduleBase(nobleHkdf, hpkeSuiteId(kem), sharedSecret, info);
+  try {
+    return f(chacha20poly1305(ks.key, ks.baseNonce, aad));
+  } finally {
+    wipe(ks.key, ks.baseNonce, ks.exporterSecret);
+  }
+}
+
+/** SealBase with caller-given encapsulation randomness (tests / vectors; production passes fresh randomness). */
+export function sealBaseDerand(
+  kem: KemId,
+  publicKey: Uint8Array,
+  info: Uint8Array,
+  aad: Uint8Array,
+  plaintext: Uint8Array,
+  randomness: Uint8Array,
+  prepared?: KEMPrepared,
+): HpkeSealed {
+  assertSealArgs(info, aad, plaintext, 'plaintext');
+  const { sharedSecret, enc } = encapDerand(kem, publicKey, randomness, prepared);
+  try {
+    return { enc, ciphertext: withBaseAead(kem, sharedSecret, info, aad, (c) => c.encrypt(plaintext)) };
+  } finally {
+    wipe(sharedSecret);
+  }
+}
+
+function sealBase(kem: KemId, publicKey: Uint8Array, info: Uint8Array, aad: Uint8Array, plaintext: Uint8Array, prepared?: KEMPrepared): HpkeSealed {
+  assertKem(kem);
+  const rnd = randomBytes(kem === KEM_ID.XWING ? 64 : 32);
+  try {
+    return sealBaseDerand(kem, publicKey, info, aad, plaintext, rnd, prepared);
+  } finally {
+    wipe(rnd);
+  }
+}
+
+/** A recipient public key with noble's ML-KEM matrix expanded once (`prepare`, which validates ek). */
+class NobleSenderKey extends KeyHandle implements HpkeSenderKey {
+  readonly kem: KemId;
+  #publicKey: Uint8Array;
+  #prepared: KEMPrepared | null;
+  constructor(kem: KemId, publicKey: Uint8Array) {
+    super();
+    assertKem(kem);
+    assertLength(publicKey, kemSizes(kem).publicKey, 'public key');
+    this.kem = kem;
+    this.#publicKey = publicKey.slice();
+    try {
+      this.#prepared = ml_kem768.prepare(this.#publicKey.subarray(0, MLKEM768_EK));
+    } catch (e) {
+      throw keyError('ML-KEM-768 encapsulation key', e);
+    }
+  }
+  get publicKey(): Uint8Array {
+    return this.#publicKey.slice();
+  }
+  sealBase(info: Uint8Array, aad: Uint8Array, plaintext: Uint8Array): HpkeSealed {
+    if (!this.#prepared) throw disposedError('HpkeSenderKey');
+    return sealBase(this.kem, this.#publicKey, info, aad, plaintext, this.#prepared);
+  }
+  dispose(): void {
+    this.#prepared?.clean();
+    this.#prepared = null;
+  }
+  toJSON(): KeyHandleJson {
+    return { type: 'HpkeSenderKey', backend: 'noble', kem: this.kem };
+  }
+}
+
 class NobleAead extends KeyHandle implements Aead {
   #key: Uint8Array | null;
   constructor(key: Uint8Array) {
@@ -248,6 +330,19 @@ class NobleRecipientKey extends KeyHandle implements HpkeRecipientKey {
     const ss = decap(this.kem, this.#key, this.#prepared, enc);
     try {
       return keyScheduleExport(nobleHkdf, this.kem, ss, info, exporterContext, length);
+    } finally {
+      wipe(ss);
+    }
+  }
+  openBase(enc: Uint8Array, info: Uint8Array, aad: Uint8Array, ciphertext: Uint8Array): Uint8Array {
+    if (!this.#key) throw disposedError('HpkeRecipientKey');
+    assertLength(enc, kemSizes(this.kem).enc, 'enc');
+    assertSealArgs(info, aad, ciphertext, 'ciphertext');
+    const ss = decap(this.kem, this.#key, this.#prepared, enc);
+    try {
+      return withBaseAead(this.kem, ss, info, aad, (c) => c.decrypt(ciphertext));
+    } catch {
+      throw new NenCryptoError('NEN_CRYPTO_AEAD', 'nen: message authentication failed');
     } finally {
       wipe(ss);
     }
@@ -318,6 +413,8 @@ export function createNobleBackend(): Backend {
         wipe(rnd);
       }
     },
+    sealBase: (kem, publicKey, info, aad, plaintext) => sealBase(kem, publicKey, info, aad, plaintext),
+    createSenderKey: (kem: KemId, publicKey: Uint8Array) => new NobleSenderKey(kem, publicKey),
   };
   return Object.freeze(backend);
 }

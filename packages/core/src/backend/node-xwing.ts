@@ -2,7 +2,8 @@
  * X-Wing (draft-connolly-cfrg-xwing-kem; HPKE KEM 0x647a) for the node backend: the X25519 half
  * (RFC 7748) runs in node:crypto (OpenSSL), the ML-KEM-768 half, the X-Wing combiner, the HPKE
  * key schedule (RFC 9180 §5.1) and Export (§5.3) run in the Wasm in one call
- * (`setup_base_s_export_x25519`, `RecipientKey.setup_base_r_export_x25519`).
+ * (`setup_base_s_export_x25519`, `RecipientKey.setup_base_r_export_x25519`; single-shot
+ * SealBase / OpenBase: `SenderKey.seal_base_x25519`, `RecipientKey.open_base_x25519`).
  *
  * Chosen by measurement (crates/nen-core/README.md "Handshake compute"): an X25519 Montgomery
  * ladder costs ≈ 65 µs in Wasm (curve25519-dalek, 32-bit backend) and ≈ 25 µs in OpenSSL, plus
@@ -28,9 +29,9 @@
  */
 import { createPrivateKey, createPublicKey, diffieHellman, type KeyObject } from 'node:crypto';
 import { NenCryptoError } from '../errors.js';
-import { KEM_ID, KEM_SIZES, type HpkeRecipientKey, type HpkeSenderExport } from './types.js';
-import { assertBytes, assertLength, assertOutputLength, disposedError, randomBytes, wipe, KeyHandle, type KeyHandleJson } from './util.js';
-import { callWasm, senderExport, type WasmGlue, type WasmRecipientKey } from './wasm.js';
+import { KEM_ID, KEM_SIZES, type HpkeRecipientKey, type HpkeSealed, type HpkeSenderExport, type HpkeSenderKey } from './types.js';
+import { assertBytes, assertLength, assertOutputLength, assertSealArgs, disposedError, randomBytes, wipe, KeyHandle, type KeyHandleJson } from './util.js';
+import { callWasm, senderExport, type WasmGlue, type WasmRecipientKey, type WasmSenderKey } from './wasm.js';
 
 /** OpenSSL older than 3.5 (Node 20 / 22): key import cheap enough for SetupBaseS here. */
 export const FAST_KEY_IMPORT = ((v: string | undefined): boolean => {
@@ -54,9 +55,13 @@ function x25519Private(scalar: Uint8Array, pub: Uint8Array | undefined): KeyObje
 
 /** X25519(k, u) as a fresh Uint8Array; a low-order u (all-zero result) is NEN_CRYPTO_KEY. */
 function x25519(k: KeyObject, u: Uint8Array): Uint8Array {
+  return dh(k, x25519Public(u));
+}
+
+function dh(k: KeyObject, u: KeyObject): Uint8Array {
   let out: Buffer;
   try {
-    out = diffieHellman({ privateKey: k, publicKey: x25519Public(u) });
+    out = diffieHellman({ privateKey: k, publicKey: u });
   } catch (cause) {
     throw new NenCryptoError('NEN_CRYPTO_KEY', 'nen: X25519 share is a low-order point', { cause });
   }
@@ -102,6 +107,19 @@ export class NodeXWingRecipientKey extends KeyHandle implements HpkeRecipientKey
       wipe(ssX);
     }
   }
+  openBase(enc: Uint8Array, info: Uint8Array, aad: Uint8Array, ciphertext: Uint8Array): Uint8Array {
+    const inner = this.#inner;
+    const skX = this.#skX;
+    if (!inner || !skX) throw disposedError('HpkeRecipientKey');
+    assertLength(enc, KEM_SIZES[KEM_ID.XWING].enc, 'enc');
+    assertSealArgs(info, aad, ciphertext, 'ciphertext');
+    const ssX = x25519(skX, enc.subarray(CT_X_OFFSET));
+    try {
+      return inner.openBaseX25519(enc, ssX, info, aad, ciphertext);
+    } finally {
+      wipe(ssX);
+    }
+  }
   dispose(): void {
     this.#inner?.dispose();
     this.#inner = null;
@@ -112,21 +130,80 @@ export class NodeXWingRecipientKey extends KeyHandle implements HpkeRecipientKey
   }
 }
 
+/** A fresh X25519 scalar in OpenSSL: ct_X = its public key, ss_X = X25519(ek_X, pk_X). */
+function x25519Ephemeral(pkX: KeyObject | Uint8Array): { ctX: Uint8Array; ssX: Uint8Array } {
+  const ek = randomBytes(32);
+  try {
+    const ekKey = x25519Private(ek, undefined);
+    const ctX = Buffer.from(createPublicKey(ekKey).export({ format: 'jwk' }).x as string, 'base64url');
+    return { ctX, ssX: pkX instanceof Uint8Array ? x25519(ekKey, pkX) : dh(ekKey, pkX) };
+  } finally {
+    wipe(ek);
+  }
+}
+
+/**
+ * An X-Wing sender key: the Wasm SenderKey (ML-KEM-768 ek parsed once) and pk_X imported into
+ * OpenSSL once; each SealBase draws a fresh X25519 scalar here and the rest runs in the Wasm.
+ */
+export class NodeXWingSenderKey extends KeyHandle implements HpkeSenderKey {
+  readonly kem = KEM_ID.XWING;
+  #inner: WasmSenderKey | null;
+  #pkX: KeyObject;
+  constructor(inner: WasmSenderKey) {
+    super();
+    this.#inner = inner;
+    try {
+      this.#pkX = x25519Public(inner.publicKey.subarray(PK_X_OFFSET));
+    } catch (cause) {
+      inner.dispose();
+      throw new NenCryptoError('NEN_CRYPTO_KEY', 'nen: invalid X25519 public key', { cause });
+    }
+  }
+  get publicKey(): Uint8Array {
+    if (!this.#inner) throw disposedError('HpkeSenderKey');
+    return this.#inner.publicKey;
+  }
+  sealBase(info: Uint8Array, aad: Uint8Array, plaintext: Uint8Array): HpkeSealed {
+    const inner = this.#inner;
+    if (!inner) throw disposedError('HpkeSenderKey');
+    assertSealArgs(info, aad, plaintext, 'plaintext');
+    const { ctX, ssX } = x25519Ephemeral(this.#pkX);
+    try {
+      return inner.sealBaseX25519(ctX, ssX, info, aad, plaintext);
+    } finally {
+      wipe(ssX);
+    }
+  }
+  dispose(): void {
+    this.#inner?.dispose();
+    this.#inner = null;
+  }
+  toJSON(): KeyHandleJson {
+    return { type: 'HpkeSenderKey', backend: 'node', kem: this.kem };
+  }
+}
+
+/** X-Wing single-shot SealBase with the X25519 half in OpenSSL (caller checked the arguments). */
+export function xwingSealBase(glue: WasmGlue, publicKey: Uint8Array, info: Uint8Array, aad: Uint8Array, plaintext: Uint8Array): Uint8Array {
+  const { ctX, ssX } = x25519Ephemeral(publicKey.subarray(PK_X_OFFSET));
+  try {
+    return callWasm(() => glue.seal_base_x25519(publicKey, ctX, ssX, info, aad, plaintext));
+  } finally {
+    wipe(ssX);
+  }
+}
+
 /**
  * X-Wing SetupBaseS(pkR, info) + Export: a fresh X25519 scalar ek_X imported into OpenSSL,
  * ct_X = its public key, ss_X = X25519(ek_X, pk_X); the Wasm draws the ML-KEM randomness,
  * validates pkR and does the rest. The caller has checked the argument types and lengths.
  */
 export function xwingSetupBaseSExport(glue: WasmGlue, publicKey: Uint8Array, info: Uint8Array, exporterContext: Uint8Array, length: number): HpkeSenderExport {
-  const ek = randomBytes(32);
-  let ssX: Uint8Array | undefined;
+  const { ctX, ssX } = x25519Ephemeral(publicKey.subarray(PK_X_OFFSET));
   try {
-    const ekKey = x25519Private(ek, undefined);
-    const ctX = Buffer.from(createPublicKey(ekKey).export({ format: 'jwk' }).x as string, 'base64url');
-    ssX = x25519(ekKey, publicKey.subarray(PK_X_OFFSET));
-    const s = ssX;
-    return senderExport(callWasm(() => glue.setup_base_s_export_x25519(publicKey, ctX, s, info, exporterContext, length)));
+    return senderExport(callWasm(() => glue.setup_base_s_export_x25519(publicKey, ctX, ssX, info, exporterContext, length)));
   } finally {
-    wipe(ek, ssX);
+    wipe(ssX);
   }
 }

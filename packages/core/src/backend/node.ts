@@ -29,10 +29,23 @@
  */
 import { createCipheriv, createDecipheriv, createHash, createHmac } from 'node:crypto';
 import { NenCryptoError } from '../errors.js';
-import { FAST_KEY_IMPORT, NodeXWingRecipientKey, xwingSetupBaseSExport } from './node-xwing.js';
+import { FAST_KEY_IMPORT, NodeXWingRecipientKey, NodeXWingSenderKey, xwingSealBase, xwingSetupBaseSExport } from './node-xwing.js';
 import { AEAD_KEY_LENGTH, AEAD_TAG_LENGTH, KEM_ID, type Aead, type Backend } from './types.js';
-import { assertBytes, assertKem, assertLength, assertOutputLength, kemSizes, randomBytes, wipe, assertCiphertextAndTag, useAeadKey, KeyHandle, type KeyHandleJson } from './util.js';
-import { WasmRecipientKey, wasmGlueOf } from './wasm.js';
+import {
+  assertBytes,
+  assertKem,
+  assertLength,
+  assertOutputLength,
+  assertSealArgs,
+  kemSizes,
+  randomBytes,
+  wipe,
+  assertCiphertextAndTag,
+  useAeadKey,
+  KeyHandle,
+  type KeyHandleJson,
+} from './util.js';
+import { WasmRecipientKey, WasmSenderKey, splitSealed, wasmGlueOf } from './wasm.js';
 
 const copy = (b: Uint8Array): Uint8Array => new Uint8Array(b);
 
@@ -173,6 +186,16 @@ export function createNodeBackend(wasm: Backend): Backend {
       assertBytes(ctx, 'exporter context');
       assertOutputLength(length, 'export length');
       return xwingSetupBaseSExport(glue, pk, info, ctx, length);
+    },
+    sealBase(k, pk, info, aad, pt) {
+      if (!glue || k !== KEM_ID.XWING || !FAST_KEY_IMPORT) return kem.sealBase(k, pk, info, aad, pt);
+      assertLength(pk, kemSizes(k).publicKey, 'public key');
+      assertSealArgs(info, aad, pt, 'plaintext');
+      return splitSealed(k, xwingSealBase(glue, pk, info, aad, pt));
+    },
+    createSenderKey(k, pk) {
+      const key = kem.createSenderKey(k, pk);
+      return glue && FAST_KEY_IMPORT && key.kem === KEM_ID.XWING && key instanceof WasmSenderKey ? new NodeXWingSenderKey(key) : key;
     },
   };
   return Object.freeze(backend);

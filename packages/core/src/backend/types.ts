@@ -3,7 +3,8 @@
  *
  * Implements the primitives the Nen protocol is built from:
  *  - HPKE (RFC 9180) base mode, suite = (KEM, HKDF-SHA256 0x0001, ChaCha20-Poly1305 0x0003),
- *    used through the secret export interface (RFC 9180 §5.3) only;
+ *    through the secret export interface (RFC 9180 §5.3: the Nen protocol) and single-shot
+ *    SealBase / OpenBase (RFC 9180 §6.1: sealed data, e.g. the age `mlkem768x25519` stanza);
  *  - KEMs: X-Wing (MLKEM768-X25519, HPKE KEM id 0x647a, draft-ietf-hpke-pq) and
  *    ML-KEM-768 (FIPS 203, HPKE KEM id 0x0041);
  *  - HKDF-SHA256 (RFC 5869), SHA-256, HMAC-SHA256;
@@ -15,6 +16,8 @@
  *  - Decapsulation never fails on a wrong ciphertext (implicit rejection): authenticity comes from
  *    the transcript and key confirmation above this layer.
  *  - Objects holding secrets (Aead, HpkeRecipientKey) must be disposed; Wasm ones zeroize on free.
+ *    HpkeSenderKey holds only a public key, but in Wasm memory: dispose it too.
+ *  - Single-shot SealBase uses sequence number 0 only (nonce = base_nonce): one message per enc.
  */
 
 /** HPKE KEM identifiers supported by Nen. */
@@ -59,6 +62,27 @@ export interface HpkeRecipientKey extends Disposable {
   readonly publicKey: Uint8Array;
   /** SetupBaseR(enc, skR, info) then Export(exporterContext, length). */
   setupBaseRExport(enc: Uint8Array, info: Uint8Array, exporterContext: Uint8Array, length: number): Uint8Array;
+  /**
+   * Single-shot OpenBase(enc, skR, info, aad, ciphertext) (RFC 9180 §6.1). Throws
+   * NenCryptoError('NEN_CRYPTO_AEAD') when the tag does not verify (a wrong enc shows up here:
+   * decapsulation never fails), NEN_CRYPTO_KEY on an X-Wing low-order X25519 share.
+   */
+  openBase(enc: Uint8Array, info: Uint8Array, aad: Uint8Array, ciphertext: Uint8Array): Uint8Array;
+  dispose(): void;
+}
+
+/** The result of a single-shot SealBase: the KEM encapsulation and ciphertext || tag. */
+export interface HpkeSealed {
+  readonly enc: Uint8Array;
+  readonly ciphertext: Uint8Array;
+}
+
+/** An HPKE recipient public key validated and parsed once, for repeated SealBase to it. */
+export interface HpkeSenderKey extends Disposable {
+  readonly kem: KemId;
+  readonly publicKey: Uint8Array;
+  /** SealBase(pkR, info, aad, plaintext) with a fresh encapsulation per call (RFC 9180 §6.1). */
+  sealBase(info: Uint8Array, aad: Uint8Array, plaintext: Uint8Array): HpkeSealed;
   dispose(): void;
 }
 
@@ -86,4 +110,8 @@ export interface Backend {
   createRecipientKey(kem: KemId, privateKey: Uint8Array): HpkeRecipientKey;
   /** SetupBaseS(pkR, info) then Export(exporterContext, length). Validates pkR. */
   setupBaseSExport(kem: KemId, publicKey: Uint8Array, info: Uint8Array, exporterContext: Uint8Array, length: number): HpkeSenderExport;
+  /** Single-shot SealBase(pkR, info, aad, plaintext) (RFC 9180 §6.1). Validates pkR (NEN_CRYPTO_KEY / _LENGTH). */
+  sealBase(kem: KemId, publicKey: Uint8Array, info: Uint8Array, aad: Uint8Array, plaintext: Uint8Array): HpkeSealed;
+  /** Validates and parses pkR once for many sealBase calls to the same recipient. */
+  createSenderKey(kem: KemId, publicKey: Uint8Array): HpkeSenderKey;
 }

@@ -59,7 +59,7 @@ export const INSPECT = Symbol.for('nodejs.util.inspect.custom');
 
 /** What a key object prints: its kind, backend and KEM, never key bytes. */
 export interface KeyHandleJson {
-  type: 'Aead' | 'HpkeRecipientKey';
+  type: 'Aead' | 'HpkeRecipientKey' | 'HpkeSenderKey';
   backend: 'noble' | 'node' | 'wasm';
   kem?: KemId;
 }
@@ -100,6 +100,14 @@ export function assertCiphertextAndTag(value: unknown): asserts value is Uint8Ar
   if (value.length < AEAD_TAG_LENGTH) {
     throw new NenCryptoError('NEN_CRYPTO_LENGTH', `nen: ciphertext shorter than the ${AEAD_TAG_LENGTH}-byte tag`);
   }
+}
+
+/** Argument checks of SealBase / OpenBase (RFC 9180 §6.1): info, aad and the message are bytes. */
+export function assertSealArgs(info: unknown, aad: unknown, message: unknown, what: 'plaintext' | 'ciphertext'): void {
+  assertBytes(info, 'info');
+  assertBytes(aad, 'associated data');
+  if (what === 'ciphertext') assertCiphertextAndTag(message);
+  else assertBytes(message, what);
 }
 
 /** CSPRNG bytes from WebCrypto (Node ≥ 20, browsers, Edge), in 64 KiB getRandomValues chunks. */

@@ -1,7 +1,7 @@
 /**
  * The Wasm backend: wraps the wasm-bindgen (`--target web`) output of crates/nen-core
  * (`packages/core/wasm/nen_core.js`) behind the Backend interface. The Rust side implements
- * HPKE (RFC 9180 base mode + Export) over X-Wing / ML-KEM-768 (draft-ietf-hpke-pq),
+ * HPKE (RFC 9180 base mode: Export, single-shot SealBase / OpenBase) over X-Wing / ML-KEM-768 (draft-ietf-hpke-pq),
  * ChaCha20-Poly1305 (RFC 8439), HKDF-SHA256, HMAC-SHA256 and SHA-256.
  *
  * Pitfalls:
@@ -12,13 +12,37 @@
  *    NenCryptoError with that code. Inputs are also checked here first, so every backend reports
  *    the same code for the same bad input.
  *  - Getters of Vec<u8> fields return fresh copies: read each once.
+ *  - SealBase comes back as one buffer `enc || ct` (no result object to free), split at Nenc.
  *  - Initialisation is per runtime (see ./wasm-embedded.ts and ./wasm-url.ts); this module only
  *    needs the initialised glue.
  */
 import type * as Glue from '../../wasm/nen_core.js';
 import { NenCryptoError } from '../errors.js';
-import { AEAD_KEY_LENGTH, type Aead, type Backend, type HpkeRecipientKey, type HpkeSenderExport, type KemId, type KemKeyPair } from './types.js';
-import { assertBytes, assertKem, assertLength, assertOutputLength, disposedError, kemSizes, randomBytes, assertCiphertextAndTag, useAeadKey, KeyHandle, type KeyHandleJson } from './util.js';
+import {
+  AEAD_KEY_LENGTH,
+  type Aead,
+  type Backend,
+  type HpkeRecipientKey,
+  type HpkeSealed,
+  type HpkeSenderExport,
+  type HpkeSenderKey,
+  type KemId,
+  type KemKeyPair,
+} from './types.js';
+import {
+  assertBytes,
+  assertKem,
+  assertLength,
+  assertOutputLength,
+  assertSealArgs,
+  disposedError,
+  kemSizes,
+  randomBytes,
+  assertCiphertextAndTag,
+  useAeadKey,
+  KeyHandle,
+  type KeyHandleJson,
+} from './util.js';
 
 export type WasmGlue = typeof Glue;
 
@@ -126,6 +150,19 @@ export class WasmRecipientKey extends KeyHandle implements HpkeRecipientKey {
     assertOutputLength(length, 'export length');
     return callWasm(() => inner.setup_base_r_export(enc, info, exporterContext, length));
   }
+  openBase(enc: Uint8Array, info: Uint8Array, aad: Uint8Array, ciphertext: Uint8Array): Uint8Array {
+    const inner = this.#inner;
+    if (!inner) throw disposedError('HpkeRecipientKey');
+    assertLength(enc, kemSizes(this.kem).enc, 'enc');
+    assertSealArgs(info, aad, ciphertext, 'ciphertext');
+    return callWasm(() => inner.open_base(enc, info, aad, ciphertext));
+  }
+  /** X-Wing OpenBase with ssX = X25519(sk_X, enc[1088..]) computed by the caller (checked args). */
+  openBaseX25519(enc: Uint8Array, ssX: Uint8Array, info: Uint8Array, aad: Uint8Array, ciphertext: Uint8Array): Uint8Array {
+    const inner = this.#inner;
+    if (!inner) throw disposedError('HpkeRecipientKey');
+    return callWasm(() => inner.open_base_x25519(enc, ssX, info, aad, ciphertext));
+  }
   /** X-Wing keys: a copy of the X25519 scalar sk_X (secret; the caller wipes it). */
   x25519Secret(): Uint8Array {
     const inner = this.#inner;
@@ -143,6 +180,50 @@ export class WasmRecipientKey extends KeyHandle implements HpkeRecipientKey {
   }
   toJSON(): KeyHandleJson {
     return { type: 'HpkeRecipientKey', backend: 'wasm', kem: this.kem };
+  }
+}
+
+/** Splits the `enc || ct` buffer of a Wasm SealBase at the KEM's Nenc. */
+export function splitSealed(kem: KemId, out: Uint8Array): HpkeSealed {
+  const n = kemSizes(kem).enc;
+  return { enc: out.subarray(0, n), ciphertext: out.subarray(n) };
+}
+
+/** A recipient public key parsed (and validated) once in Wasm memory, for repeated SealBase. */
+export class WasmSenderKey extends KeyHandle implements HpkeSenderKey {
+  readonly kem: KemId;
+  #inner: Glue.SenderKey | null;
+  #publicKey: Uint8Array;
+  constructor(glue: WasmGlue, kem: KemId, publicKey: Uint8Array) {
+    super();
+    assertKem(kem);
+    assertLength(publicKey, kemSizes(kem).publicKey, 'public key');
+    this.kem = kem;
+    const inner = callWasm(() => new glue.SenderKey(kem, publicKey));
+    this.#inner = inner;
+    registry?.register(this, inner, this);
+    this.#publicKey = publicKey.slice();
+  }
+  get publicKey(): Uint8Array {
+    return this.#publicKey.slice();
+  }
+  sealBase(info: Uint8Array, aad: Uint8Array, plaintext: Uint8Array): HpkeSealed {
+    const inner = this.#inner;
+    if (!inner) throw disposedError('HpkeSenderKey');
+    assertSealArgs(info, aad, plaintext, 'plaintext');
+    return splitSealed(this.kem, callWasm(() => inner.seal_base(info, aad, plaintext)));
+  }
+  /** X-Wing SealBase with the X25519 half (ct_X, ss_X) computed by the caller (checked args). */
+  sealBaseX25519(ctX: Uint8Array, ssX: Uint8Array, info: Uint8Array, aad: Uint8Array, plaintext: Uint8Array): HpkeSealed {
+    const inner = this.#inner;
+    if (!inner) throw disposedError('HpkeSenderKey');
+    return splitSealed(this.kem, callWasm(() => inner.seal_base_x25519(ctX, ssX, info, aad, plaintext)));
+  }
+  dispose(): void {
+    this.#inner = release(this, this.#inner);
+  }
+  toJSON(): KeyHandleJson {
+    return { type: 'HpkeSenderKey', backend: 'wasm', kem: this.kem };
   }
 }
 
@@ -208,6 +289,13 @@ export function createWasmBackend(glue: WasmGlue): Backend {
       assertOutputLength(length, 'export length');
       return senderExport(callWasm(() => glue.setup_base_s_export(kem, publicKey, info, exporterContext, length)));
     },
+    sealBase(kem: KemId, publicKey: Uint8Array, info: Uint8Array, aad: Uint8Array, plaintext: Uint8Array) {
+      assertKem(kem);
+      assertLength(publicKey, kemSizes(kem).publicKey, 'public key');
+      assertSealArgs(info, aad, plaintext, 'plaintext');
+      return splitSealed(kem, callWasm(() => glue.seal_base(kem, publicKey, info, aad, plaintext)));
+    },
+    createSenderKey: (kem: KemId, publicKey: Uint8Array) => new WasmSenderKey(glue, kem, publicKey),
   };
   Object.freeze(backend);
   glueOf.set(backend, glue);

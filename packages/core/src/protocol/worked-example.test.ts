@@ -53,6 +53,8 @@ function deterministic(b: Backend, encapsRandomness: Uint8Array[], random: Uint8
       if (!r) throw new Error('example: no encapsulation randomness left');
       return setupBaseSExportDerand(kem, pk, info, ctx, len, r);
     },
+    sealBase: (kem, pk, info, aad, pt) => b.sealBase(kem, pk, info, aad, pt),
+    createSenderKey: (kem, pk) => b.createSenderKey(kem, pk),
   };
 }
 
