@@ -2,9 +2,10 @@
  * The demo's one Nen server instance (`createNen`), shared by every route handler.
  *
  * Configuration comes from the environment, read by @nen/server itself: NEN_SERVER_KEYS (the
- * server's long-term X-Wing / ML-KEM-768 keys, printed by `pnpm exec nen keygen`), REDIS_URL (Redis
- * session store, else the bounded in-memory store), NEN_SESSION_TTL, NEN_IDLE_TIMEOUT, NEN_MAX_BODY,
- * NEN_HANDSHAKE_RATE, NEN_SERVER_TIMING.
+ * server's long-term X-Wing / ML-KEM-768 keys, printed by `pnpm exec nen keygen`), NEN_SESSION_TTL,
+ * NEN_IDLE_TIMEOUT, NEN_MAX_BODY, NEN_HANDSHAKE_RATE, NEN_SERVER_TIMING. The session store is chosen
+ * here: with REDIS_URL set, `redisStore()` from `@nen/server/redis` (reads REDIS_URL and
+ * NEN_STORE_KEY); else the bounded in-memory store. (@nen/server never picks Redis by itself.)
  *
  * Pitfalls:
  *  - Next.js may evaluate this module once per route bundle and again on every `next dev` reload;
@@ -14,6 +15,7 @@
  *    clients cannot pin it and every restart invalidates all sessions. A warning says so.
  */
 import { createNen, type Nen, type NenLogEvent } from '@nen/server';
+import { redisStore } from '@nen/server/redis';
 import { count } from './metrics';
 
 const KEY = Symbol.for('nen.demo.server');
@@ -27,7 +29,8 @@ function create(): Nen {
         '[demo]   `pnpm --filter demo exec nen keygen` and set NEN_SERVER_KEYS (and NEN_SERVER_PIN for the browser pin).\n',
     );
   }
-  return createNen({ logger });
+  const store = process.env.REDIS_URL ? redisStore({ logger: (e) => logger({ level: e.level, event: e.event, reason: e.message }) }) : undefined;
+  return createNen({ logger, store });
 }
 
 /** Counts every Nen event for the bench metrics and prints warnings and errors (never secrets). */

@@ -29,7 +29,12 @@ export interface NenLogEvent {
 }
 
 export interface NenConfig {
-  /** Session store; default: Redis when REDIS_URL is set, else the in-memory store (at most NEN_MAX_SESSIONS sessions, default 50 000, least recently used evicted). */
+  /**
+   * Session store; default: the in-memory store of this process / isolate (at most NEN_MAX_SESSIONS
+   * sessions, default 50 000, least recently used evicted). Several instances need a shared store:
+   * `redisStore()` from `@nen/server/redis` (Node), the Durable Object store from `@nen/server/workers`.
+   * With REDIS_URL set, a store must be passed (else NEN_CONFIG).
+   */
   store?: SessionStore;
   /** Server static keys: the NEN_SERVER_KEYS string or parsed specs; default env NEN_SERVER_KEYS, else one key generated per process. */
   serverKeys?: string | readonly ServerKeySpec[];

@@ -6,8 +6,9 @@
  *   export const POST = nen.withNen(async (req, ctx, body) => ({ ok: true }));
  *
  * `withNen` / `withNenStream` / `routes` are also exported plain, bound to one default
- * `createNen()` built from the environment on first use (NEN_SERVER_KEYS, REDIS_URL, ...).
- * The Redis store for hand-built set-ups is `@nen/server/redis` (optional peer `ioredis`).
+ * `createNen()` built from the environment on first use (NEN_SERVER_KEYS, NEN_SESSION_TTL, ...).
+ * The Redis store is `@nen/server/redis` (optional peer `ioredis`, Node only), passed explicitly:
+ * `createNen({ store: redisStore() })`; this entry never loads it.
  *
  * Runtime exports (8): createNen, withNen, withNenStream, routes, memoryStore, parseServerKeys,
  * NenError (every error thrown here is one, with a `code` from ERROR_CODES.md), and

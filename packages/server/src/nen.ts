@@ -11,7 +11,8 @@
  *   handshake.ts    the handshake route               session-routes.ts the session endpoints
  *
  * Pitfalls: the backend and keys load lazily on first use (or `ready()`); `close()` releases the
- * store only when this instance created it (Redis from REDIS_URL), and always the key material.
+ * key material, never a store passed in (close that one yourself). REDIS_URL without a store
+ * passed throws NEN_CONFIG (stores/choose.ts).
  */
 import { type NenConfig, resolveSettings } from './config.js';
 import { KeyCache } from './key-cache.js';

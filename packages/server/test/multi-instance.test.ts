@@ -1,6 +1,6 @@
 /**
  * Two Nen server instances sharing one real redis-server (configured from the environment as in
- * production: REDIS_URL + NEN_SERVER_KEYS), each behind its own node:http server: sessions made on
+ * production: REDIS_URL + NEN_SERVER_KEYS, store: redisStore()), each behind its own node:http server: sessions made on
  * one instance work on the other, a replay is caught across instances, terminate on one ends the
  * session everywhere, and a request costs ONE Redis command in steady state (keys cached
  * in-process per session and epoch). Redis down → 503, back → service resumes.
@@ -8,8 +8,9 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNenClient, type WireExchange } from '@nen/client';
-import { toBase64Url } from '@nen/core';
+import { loadBackend, toBase64Url } from '@nen/core';
 import { createNen, type Nen } from '../src/index.js';
+import { redisStore } from '../src/redis.js';
 import { serve, type TestServer } from './http-harness.js';
 import { startRedis, type RedisServer } from './redis/harness.js';
 
@@ -27,7 +28,7 @@ beforeAll(async () => {
   process.env.NEN_SERVER_KEYS = KEYS;
   try {
     for (let i = 0; i < 2; i++) {
-      const nen = createNen({ backend: 'noble', logger: () => {} });
+      const nen = createNen({ store: redisStore({ backend: loadBackend('noble'), logger: () => {} }), backend: 'noble', logger: () => {} });
       const server = await serve({
         '/api/nen/*': nen.routes,
         '/api/who': { POST: nen.withNen(async (_r: Request, _c: unknown, body: unknown) => ({ instance: i, body })) },
@@ -46,6 +47,7 @@ afterAll(async () => {
   for (const { nen, server } of instances) {
     await server.close();
     await nen.close();
+    await nen.store.close();
   }
   raw?.disconnect();
   await redis?.stop();
@@ -66,7 +68,7 @@ function roundRobin() {
 }
 
 describe('two instances, one Redis', () => {
-  it('uses the Redis store from REDIS_URL', () => {
+  it('uses the Redis store passed in (redisStore() reads REDIS_URL)', () => {
     expect(instances.map((x) => x.nen.store.kind)).toEqual(['redis', 'redis']);
   });
 

@@ -41,9 +41,9 @@ describe('published dist', () => {
       if (seen.has(file)) return;
       seen.add(file);
       const text = readFileSync(file, 'utf8');
-      // Static imports and re-exports only: `import('./stores/redis.js')` (REDIS_URL) is loaded on demand.
-      for (const m of text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s*['"]([^'"]+)['"]|(?:^|\n)\s*import\s*['"]([^'"]+)['"]/g)) {
-        const spec = m[1] ?? m[2]!;
+      // Static and dynamic imports: the main entry has no path at all to ioredis (bundlers follow both).
+      for (const m of text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s*['"]([^'"]+)['"]|(?:^|\n)\s*import\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)) {
+        const spec = m[1] ?? m[2] ?? m[3]!;
         expect(spec, `${file.slice(root.length + 1)} imports ${spec}`).not.toBe('ioredis');
         if (spec.startsWith('.')) visit(join(dirname(file), spec));
       }

@@ -1,6 +1,6 @@
 /**
- * Two Nen server instances (two Node processes running createNen() from env: REDIS_URL and
- * NEN_SERVER_KEYS, exactly as a deployment configures them) share one real redis-server:
+ * Two Nen server instances (two Node processes running createNen({ store: redisStore() }) from env:
+ * REDIS_URL and NEN_SERVER_KEYS, exactly as a deployment configures them) share one real redis-server:
  *  - a session made on one instance works on the other (scale-out, docs/design.md "Scale");
  *  - one encrypted request delivered to both instances at once is accepted exactly once (the
  *    other answers 409): the replay window is shared through one atomic EVALSHA (property 7);
@@ -21,7 +21,8 @@ const CHILD = (dir: string) => `
 import { createServer } from 'node:http';
 import { Readable } from 'node:stream';
 const { createNen } = await import(${JSON.stringify(join(dir, 'index.js'))});
-const nen = createNen({ handshakeRateLimit: 0, logger: () => {} });
+const { redisStore } = await import(${JSON.stringify(join(dir, 'redis.js'))});
+const nen = createNen({ store: redisStore({ logger: () => {} }), handshakeRateLimit: 0, logger: () => {} });
 const echo = nen.withNen(async (_req, _ctx, body) => ({ pid: process.pid, body }));
 const server = createServer(async (req, res) => {
   try {

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNenClient } from '@nen/client';
 import { toBase64Url } from '@nen/core';
 import { createNen, type Nen, type NenLogEvent } from '../../src/index.js';
+import { redisStore } from '../../src/redis.js';
 import { serve, type TestServer } from '../http-harness.js';
 import { startRedis, type RedisServer } from './harness.js';
 
@@ -45,7 +46,9 @@ async function instance(serverKeys: string, storeKey: string | undefined): Promi
   if (storeKey === undefined) delete process.env.NEN_STORE_KEY;
   else process.env.NEN_STORE_KEY = storeKey;
   const logs: NenLogEvent[] = [];
-  const nen = createNen({ serverKeys, backend: 'wasm', handshakeRateLimit: 0, logger: (e) => void (logs.length < 200 && logs.push(e)) });
+  const log = (e: NenLogEvent) => void (logs.length < 200 && logs.push(e));
+  const store = redisStore({ serverKeys, logger: (e) => log({ level: e.level, event: e.event, reason: e.message }) });
+  const nen = createNen({ store, serverKeys, backend: 'wasm', handshakeRateLimit: 0, logger: log });
   const server = await serve({ '/api/nen/*': nen.routes, '/api/echo': { POST: nen.withNen(async (_r: Request, _c: unknown, body: unknown) => ({ body })) } });
   return { nen, server, logs };
 }
@@ -54,6 +57,7 @@ async function stop(...xs: Instance[]): Promise<void> {
   for (const x of xs) {
     await x.server.close();
     await x.nen.close();
+    await x.nen.store.close();
   }
 }
 
@@ -83,7 +87,7 @@ describe('NEN_STORE_KEY across a server key rotation (real Redis)', () => {
     }
   });
 
-  it('without it, createNen warns at start, and what it warns about happens', async () => {
+  it('without it, redisStore() warns at start, and what it warns about happens', async () => {
     const old = await instance(`k1:${K1}`, undefined);
     const rotated = await instance(`k1:${K1},k2:${K2}`, undefined);
     try {
@@ -102,6 +106,6 @@ describe('NEN_STORE_KEY across a server key rotation (real Redis)', () => {
   it('a short NEN_STORE_KEY is a configuration error', () => {
     process.env.REDIS_URL = redis.url;
     process.env.NEN_STORE_KEY = 'short-secret';
-    expect(() => createNen({ serverKeys: `k1:${K1}`, logger: () => {} })).toThrow(expect.objectContaining({ code: 'NEN_CONFIG' }));
+    expect(() => redisStore({ serverKeys: `k1:${K1}`, logger: () => {} })).toThrow(expect.objectContaining({ code: 'NEN_CONFIG' }));
   });
 });
