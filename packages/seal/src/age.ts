@@ -165,6 +165,11 @@ export class Opener {
 
   private pushBinary(data: Uint8Array, out: Uint8Array[]): void {
     if (this.dec) return this.dec.push(data, out);
+    if (this.buf.length === 0) {
+      // Zero-copy when the header and payload nonce arrive whole in one piece (open() of a file).
+      const end = findHeaderEnd(data, 0);
+      if (end >= 0 && data.length >= end + PAYLOAD_NONCE_SIZE) return this.start(data, end, out);
+    }
     this.append(data);
     const end = findHeaderEnd(this.buf, this.searchFrom);
     if (end < 0) {
