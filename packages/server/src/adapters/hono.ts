@@ -1,0 +1,79 @@
+/**
+ * `@nen/server/hono`: Nen for Hono apps, with Web APIs only (runs on @hono/node-server, workerd,
+ * Bun, Deno). The middleware opens the sealed request, hands the downstream handlers the
+ * decrypted one (`c.req.raw`), and seals whatever Response they produce.
+ *
+ *   app.all('/api/nen/:action', nenSessionRoutes(nen));       // handshake, rotate, terminate, ...
+ *   app.use('/api/notes/*', nenMiddleware(nen));               // sealed request → sealed response
+ *   app.use('/api/chat', nenStreamMiddleware(nen));            // one sealed record per chunk
+ *
+ * Pitfalls:
+ *  - A request Nen refuses (bad envelope, replay, unknown session) never reaches the downstream
+ *    handlers: it is answered with the same unauthenticated error as under Next.js.
+ *  - The sealed Response replaces `c.res` outright (`c.res = undefined` first): Hono's setter
+ *    would otherwise copy the plaintext response's headers onto it again.
+ *  - `nenMiddleware` reads the downstream body whole before sealing (one record); streaming routes
+ *    use `nenStreamMiddleware`, whose sealed stream is always 200 with `contentType` (the
+ *    downstream status and content type are not carried: set `contentType` to match).
+ *  - Hono's own error handler (onError) still runs downstream: its 500 goes back sealed.
+ */
+import type { Context, Handler, MiddlewareHandler, Next } from 'hono';
+import type { Nen, NenRouteOptions, NenStreamRouteOptions } from '../nen.js';
+
+/** Replaces `c.res` without Hono merging the previous response's headers into it. */
+function replaceResponse(c: Context, response: Response): void {
+  c.res = undefined;
+  c.res = response;
+}
+
+/** Runs the downstream handlers on the decrypted request; resolves to their Response. */
+async function downstream(c: Context, next: Next, request: Request): Promise<Response> {
+  c.req.raw = request;
+  await next();
+  return c.res;
+}
+
+/** The downstream Response body as chunks, cancelled when the sealed stream is. */
+async function* bodyChunks(response: Promise<Response>): AsyncGenerator<Uint8Array> {
+  const body = (await response).body;
+  if (!body) return;
+  const reader = body.getReader();
+  try {
+    for (;;) {
+      const r = await reader.read();
+      if (r.done) return;
+      yield r.value;
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+}
+
+/** Middleware: a sealed request in, the downstream Response sealed out (one record). */
+export function nenMiddleware(nen: Pick<Nen, 'withNen'>, options?: NenRouteOptions): MiddlewareHandler {
+  return async (c, next) => {
+    const route = nen.withNen<Context>((request, ctx) => downstream(ctx, next, request), options);
+    replaceResponse(c, await route(c.req.raw, c));
+  };
+}
+
+/** Middleware for streaming routes: the downstream Response body goes out one sealed record per chunk. */
+export function nenStreamMiddleware(nen: Pick<Nen, 'withNenStream'>, options?: NenStreamRouteOptions): MiddlewareHandler {
+  return async (c, next) => {
+    let started: Promise<Response> | undefined;
+    const route = nen.withNenStream<Context>((request, ctx) => {
+      started = downstream(ctx, next, request);
+      started.catch(() => undefined); // surfaced through the stream below
+      return bodyChunks(started);
+    }, options);
+    const response = await route(c.req.raw, c);
+    // Let the downstream handlers return their Response before this middleware does.
+    if (started) await started.catch(() => undefined);
+    replaceResponse(c, response);
+  };
+}
+
+/** The session endpoints for `app.all('<sessionPath>/:action', ...)`: GET/HEAD → routes.GET, others → routes.POST. */
+export function nenSessionRoutes(nen: Pick<Nen, 'routes'>): Handler {
+  return (c) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? nen.routes.GET(c.req.raw, c) : nen.routes.POST(c.req.raw, c));
+}

@@ -1,0 +1,155 @@
+/**
+ * `@nen/server/node`: Nen route handlers (Web Request → Response, what `withNen`, `withNenStream`
+ * and `routes` return) served from `node:http` and Express 5. The adapter converts Node's
+ * IncomingMessage into a Web Request and writes the Web Response back, streaming both ways.
+ *
+ *   createServer(toNodeHandler(nen.withNen(handler)))                  // node:http
+ *   app.all('/api/nen/:action', nodeSessionRoutes(nen))                 // Express 5
+ *   app.post('/api/notes', toNodeHandler(nen.withNen(handler)))
+ *
+ * Pitfalls:
+ *  - Backpressure both ways: the request body is `Readable.toWeb(req)` (the socket is paused while
+ *    nobody reads it), the response is written one chunk at a time and waits for 'drain'.
+ *  - Don't run a body parser (express.json(), express.raw()) before a Nen route: the sealed body
+ *    must reach the adapter unread; a consumed body is refused as NEN_MALFORMED, not a 5xx.
+ *  - The URL comes from the Host header and `originalUrl` (Express strips mount paths from `url`);
+ *    an unparseable one is NEN_MALFORMED. Nen authenticates the method and path, not the host.
+ *  - A client that goes away aborts `request.signal` and cancels the response stream.
+ *  - The returned function never rejects (plain `node:http` ignores its promise): an exception in
+ *    the adapter itself answers 500 when headers are unsent, else destroys the socket.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+import { errorResponse } from '../http.js';
+import type { Nen } from '../nen.js';
+
+/** A Web route handler: what `withNen`, `withNenStream` and the session routes are. */
+export type WebHandler<C> = (request: Request, context: C) => Promise<Response>;
+
+/** What an Express request adds to IncomingMessage (all optional: plain node:http has none). */
+interface ExpressLike {
+  originalUrl?: string;
+  params?: Record<string, string>;
+  body?: unknown;
+}
+
+export interface NodeAdapterOptions<C> {
+  /** Origin used for the request URL (default `http(s)://<Host header>`). */
+  origin?: string;
+  /** The route context handed to the handler (default `{ params: Promise<req.params> }`, as Next.js). */
+  context?: (req: IncomingMessage) => C;
+}
+
+export type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void) => Promise<void>;
+
+/** IncomingMessage → Web Request; the body streams (with backpressure) for methods that have one. */
+export function toWebRequest(req: IncomingMessage, res?: ServerResponse, origin?: string): Request {
+  const x = req as IncomingMessage & ExpressLike;
+  const secure = (req.socket as { encrypted?: boolean }).encrypted === true;
+  const base = origin ?? `${secure ? 'https' : 'http'}://${req.headers.host ?? 'localhost'}`;
+  const url = new URL(x.originalUrl ?? req.url ?? '/', base);
+  if (url.origin === 'null') throw new TypeError('request URL without an origin');
+  const headers = new Headers();
+  const raw = req.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const k = raw[i]!;
+    if (k.charCodeAt(0) !== 58 /* ':' HTTP/2 pseudo-header */) headers.append(k, raw[i + 1]!);
+  }
+  const method = (req.method ?? 'GET').toUpperCase();
+  const init: RequestInit & { duplex?: 'half' } = { method, headers };
+  if (res) {
+    const ac = new AbortController();
+    res.once('close', () => {
+      if (!res.writableFinished) ac.abort();
+    });
+    init.signal = ac.signal;
+  }
+  if (method !== 'GET' && method !== 'HEAD') {
+    if (req.readableEnded || x.body !== undefined) throw new TypeError('the request body was already read (a body parser ran before the Nen route)');
+    init.body = Readable.toWeb(req) as ReadableStream<Uint8Array>;
+    init.duplex = 'half';
+  }
+  return new Request(url, init);
+}
+
+/** Waits until `res` can take more data, or is closed. */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
+
+/** Writes a Web Response to `res`, one chunk at a time, waiting for 'drain' (backpressure). */
+export async function sendWebResponse(res: ServerResponse, response: Response, req?: IncomingMessage): Promise<void> {
+  const out: Record<string, string | string[]> = {};
+  response.headers.forEach((v, k) => {
+    if (k !== 'set-cookie') out[k] = v;
+  });
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) out['set-cookie'] = cookies;
+  // Answered without reading the whole request body (413, 400): don't reuse this connection.
+  if (req && !req.complete) out.connection = 'close';
+  res.writeHead(response.status, response.statusText || undefined, out);
+  if (!response.body || req?.method === 'HEAD') {
+    res.end();
+    await response.body?.cancel().catch(() => undefined);
+    return;
+  }
+  const reader = response.body.getReader();
+  try {
+    for (;;) {
+      const r = await reader.read();
+      if (r.done) break;
+      if (!res.write(r.value)) await drained(res);
+      if (res.destroyed) {
+        await reader.cancel().catch(() => undefined);
+        return;
+      }
+    }
+    res.end();
+  } catch {
+    // The response stream failed (e.g. a handler's stream threw): cut the connection so the
+    // client sees a truncated response, never a clean end.
+    res.destroy();
+    await reader.cancel().catch(() => undefined);
+  }
+}
+
+function defaultContext(req: IncomingMessage): unknown {
+  return { params: Promise.resolve((req as ExpressLike).params ?? {}) };
+}
+
+/** A Node (and Express 5) request handler serving a Web route handler. */
+export function toNodeHandler<C = unknown>(handler: WebHandler<C>, options: NodeAdapterOptions<C> = {}): NodeHandler {
+  const context = options.context ?? (defaultContext as (req: IncomingMessage) => C);
+  return async (req, res) => {
+    try {
+      let request: Request;
+      try {
+        request = toWebRequest(req, res, options.origin);
+      } catch {
+        await sendWebResponse(res, errorResponse('NEN_MALFORMED'), req);
+        return;
+      }
+      await sendWebResponse(res, await handler(request, context(req)), req);
+    } catch {
+      if (!res.headersSent) {
+        res.writeHead(500, { 'content-type': 'application/json', connection: 'close' });
+        res.end(JSON.stringify({ error: { code: 'NEN_INTERNAL', message: 'nen: internal error' } }));
+      } else {
+        res.destroy();
+      }
+    }
+  };
+}
+
+/** The session endpoints (`<sessionPath>/:action`) as one Node handler: GET/HEAD → routes.GET, others → routes.POST (405 there). */
+export function nodeSessionRoutes(nen: Pick<Nen, 'routes'>, options: NodeAdapterOptions<unknown> = {}): NodeHandler {
+  return toNodeHandler((request, context) => (request.method === 'GET' || request.method === 'HEAD' ? nen.routes.GET(request, context) : nen.routes.POST(request, context)), options);
+}

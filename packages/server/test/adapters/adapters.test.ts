@@ -1,0 +1,121 @@
+/**
+ * Framework adapters over real HTTP on 127.0.0.1: the same @nen/client talks to Hono on
+ * @hono/node-server (middleware), Express 5 and plain node:http (`@nen/server/node`): sealed
+ * requests and responses, query strings, streams, session actions, replay refused (THREAT_MODEL.md
+ * property 4), tampering refused (property 1), and bad input answered with exactly the status and
+ * code the plain Web handler (what Next.js runs) gives: never a 5xx.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createNenClient, type NenClient } from '@nen/client';
+import { type Fixture, setup } from './fixture.js';
+
+let fx: Fixture;
+beforeAll(async () => {
+  fx = await setup();
+});
+afterAll(async () => {
+  await fx?.close();
+});
+
+function client(url: string, f?: typeof fetch): NenClient {
+  return createNenClient({ baseUrl: url, serverKey: fx.pin, ...(f ? { fetch: f } : {}) });
+}
+
+/** A fetch that records what it sends (to replay or tamper on the raw wire). */
+function recorder() {
+  const sent: { url: string; init: RequestInit }[] = [];
+  const f: typeof fetch = async (input, init) => {
+    sent.push({ url: String(input), init: { ...init } });
+    return fetch(input, init);
+  };
+  return { fetch: f, last: () => sent[sent.length - 1]! };
+}
+
+async function rawError(res: Response): Promise<{ status: number; code: string | null }> {
+  await res.arrayBuffer();
+  return { status: res.status, code: res.headers.get('nen-error') };
+}
+
+const NAMES = ['hono', 'express', 'node'] as const;
+
+describe.each(NAMES)('%s adapter', (name) => {
+  const url = () => fx.servers.find((s) => s.name === name)!.url;
+
+  it('sealed JSON round trip, query, GET', async () => {
+    const c = client(url());
+    const res = await c.fetch('/api/echo?x=1&y=two', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ hello: 'world' }) });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ method: 'POST', path: '/api/echo', query: '?x=1&y=two', body: { hello: 'world' }, ct: 'application/json' });
+    const g = await c.fetch('/api/echo?q=3');
+    expect(await g.json()).toMatchObject({ method: 'GET', query: '?q=3', body: null });
+    expect((await c.status()).epoch).toBe(0);
+    await c.terminate();
+  });
+
+  it('sealed stream: every token in order, ciphertext on the wire', async () => {
+    const seen: string[] = [];
+    const c = client(url());
+    const wire = await fetchRawStream(url());
+    expect(wire).not.toContain('token-');
+    const dec = new TextDecoder();
+    for await (const chunk of c.stream('/api/stream?n=20', { method: 'POST' })) seen.push(dec.decode(chunk));
+    expect(seen.join('')).toBe(Array.from({ length: 20 }, (_, i) => `data: token-${i}\n\n`).join(''));
+  });
+
+  it('replay of a captured request → 409 NEN_REPLAY; tampered body → 401', async () => {
+    const r = recorder();
+    const c = client(url(), r.fetch);
+    await (await c.fetch('/api/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":1}' })).json();
+    const cap = r.last();
+    expect(await rawError(await fetch(cap.url, cap.init))).toEqual({ status: 409, code: 'NEN_REPLAY' });
+    await (await c.fetch('/api/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":2}' })).json();
+    const cap2 = r.last();
+    const body = new Uint8Array(cap2.init.body as Uint8Array);
+    body[body.length - 1]! ^= 1;
+    expect(await rawError(await fetch(cap2.url, { ...cap2.init, body }))).toEqual({ status: 401, code: 'NEN_AUTH_FAILED' });
+  });
+
+  it('bad input: same status and code as the plain Web handler, never 5xx', async () => {
+    const cases: { path: string; init: RequestInit }[] = [
+      { path: '/api/echo', init: { method: 'POST', body: '{"plain":"json"}', headers: { 'content-type': 'application/json' } } },
+      { path: '/api/echo', init: { method: 'POST', body: 'x', headers: { nen: 'garbage', 'nen-type': 'nope', 'content-type': 'application/nen' } } },
+      { path: '/api/echo', init: { method: 'GET', headers: { nen: 'v1.AAAA.BBBB' } } },
+      { path: '/api/stream', init: { method: 'POST', body: new Uint8Array(100) } },
+      { path: '/api/upload', init: { method: 'POST', body: 'not sealed' } },
+      { path: '/api/nen/handshake', init: { method: 'POST', body: new Uint8Array(7) } },
+      { path: '/api/nen/handshake', init: { method: 'GET' } },
+      { path: '/api/nen/nope', init: { method: 'POST' } },
+      { path: '/api/nen/rotate', init: { method: 'POST', body: 'x' } },
+      { path: '/api/nen/status', init: { method: 'PUT', body: 'x' } },
+    ];
+    for (const k of cases) {
+      const got = await rawError(await fetch(url() + k.path, k.init));
+      const route = k.path.startsWith('/api/nen/') ? fx.direct['/api/nen/']! : fx.direct[k.path]!;
+      const want = await rawError(await route(new Request(`http://127.0.0.1${k.path}`, k.init), { params: Promise.resolve({}) }));
+      expect({ case: `${k.init.method} ${k.path}`, ...got }).toEqual({ case: `${k.init.method} ${k.path}`, ...want });
+      expect(got.status).toBeLessThan(500);
+    }
+  });
+
+  it('an oversized sealed body → 413 NEN_TOO_LARGE, and the connection stays usable', async () => {
+    const c = client(url());
+    await expect(c.fetch('/api/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ pad: 'x'.repeat(300 * 1024) }) })).rejects.toMatchObject({ code: 'NEN_TOO_LARGE' });
+    expect((await c.fetch('/api/echo?after=1')).status).toBe(200);
+  });
+});
+
+/** The raw bytes of one sealed stream response, as an intermediary sees them. */
+async function fetchRawStream(base: string): Promise<string> {
+  const r = recorder();
+  const c2 = createNenClient({ baseUrl: base, serverKey: fx.pin, fetch: async (input, init) => {
+    const res = await r.fetch(input, init);
+    if (!String(input).includes('/api/stream')) return res;
+    const raw = new Uint8Array(await res.clone().arrayBuffer());
+    captured = new TextDecoder('latin1').decode(raw);
+    return res;
+  } });
+  let captured = '';
+  for await (const _ of c2.stream('/api/stream?n=5', { method: 'POST' })) void _;
+  expect(captured.length).toBeGreaterThan(0);
+  return captured;
+}
