@@ -136,7 +136,7 @@ async function profileMode(mode, { requests, concurrency, body, outDir, pin }) {
       };
     } else {
       const { createNenClient } = await import('@nen/client');
-      const client = createNenClient({ baseUrl: base, fetch });
+      const client = createNenClient({ baseUrl: base, fetch, unpinned: true });
       await client.handshake();
       op = async () => {
         const res = await client.fetch('/api/echo', { method: 'POST', headers, body });

@@ -55,7 +55,9 @@ export function createContext({ targets, options, agent, progress, cores, server
       const fetch = createFetch({ agent, targets: useTargets, tamper, tamperResponse, onWire, acceptEncoding });
       // the KEM the run asks for (--kem; the server must hold a key of that KEM)
       const kem = options?.kem && options.kem !== 'xwing' ? { kem: options.kem } : {};
-      return createNenClient({ baseUrl: useTargets[0], fetch, ...kem, ...clientOptions });
+      // the bench's clients are unpinned unless a check pins (the client wants that said explicitly)
+      const pin = clientOptions.serverKey === undefined && clientOptions.unpinned === undefined ? { unpinned: true } : {};
+      return createNenClient({ baseUrl: useTargets[0], fetch, ...kem, ...pin, ...clientOptions });
     },
     /** A plain fetch with its own transport options (wire counting, browser-like Accept-Encoding). */
     plainFetchWith({ onWire, acceptEncoding, stickyTarget } = {}) {
