@@ -18,26 +18,23 @@ export function isBase64Char(c: number): boolean {
   return c < 256 && (DECODE[c] as number) >= 0;
 }
 
-/** Unpadded standard base64. */
+const ALPHABET_BYTES = new TextEncoder().encode(ALPHABET);
+const ASCII = new TextDecoder('latin1');
+
+/** Length of the unpadded base64 of `n` bytes. */
+export const base64Length = (n: number): number => Math.floor((n * 4 + 2) / 3);
+
+/**
+ * Unpadded (or padded) standard base64, built as bytes and decoded once (no per-character
+ * string concatenation: stanza arguments are ~1,500 characters).
+ */
 export function encodeBase64(bytes: Uint8Array, pad = false): string {
-  let out = '';
-  let i = 0;
-  for (; i + 2 < bytes.length; i += 3) {
-    const n = ((bytes[i] as number) << 16) | ((bytes[i + 1] as number) << 8) | (bytes[i + 2] as number);
-    out += ALPHABET[n >> 18]! + ALPHABET[(n >> 12) & 63]! + ALPHABET[(n >> 6) & 63]! + ALPHABET[n & 63]!;
-  }
-  const rest = bytes.length - i;
-  if (rest === 1) {
-    const n = (bytes[i] as number) << 16;
-    out += ALPHABET[n >> 18]! + ALPHABET[(n >> 12) & 63]! + (pad ? '==' : '');
-  } else if (rest === 2) {
-    const n = ((bytes[i] as number) << 16) | ((bytes[i + 1] as number) << 8);
-    out += ALPHABET[n >> 18]! + ALPHABET[(n >> 12) & 63]! + ALPHABET[(n >> 6) & 63]! + (pad ? '=' : '');
-  }
-  return out;
+  const out = new Uint8Array(Math.ceil(bytes.length / 3) * 4);
+  const n = encodeBase64Into(bytes, out, 0);
+  return ASCII.decode(out.subarray(0, pad ? n : base64Length(bytes.length)));
 }
 
-const ALPHABET_BYTES = new TextEncoder().encode(ALPHABET);
+
 
 /** Padded base64 of `src` written as ASCII bytes into `dst` at `off`; returns the new offset. */
 export function encodeBase64Into(src: Uint8Array, dst: Uint8Array, off: number): number {

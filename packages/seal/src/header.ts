@@ -15,7 +15,7 @@
  */
 import type { Backend } from '@nen/core';
 import { concatBytes, timingSafeEqual, utf8 } from './bytes.js';
-import { decodeBase64, encodeBase64, isBase64Char } from './encoding.js';
+import { base64Length, decodeBase64, encodeBase64Into, isBase64Char } from './encoding.js';
 import { NenSealError, headerError } from './errors.js';
 import type { Stanza } from './recipients.js';
 
@@ -117,12 +117,45 @@ export function parseHeader(buf: Uint8Array): ParsedHeader {
   }
 }
 
-function stanzaText(s: Stanza): string {
-  for (const a of s.args) if (!/^[\x21-\x7e]+$/.test(a)) throw new NenSealError('NEN_SEAL_RECIPIENT', 'nen: invalid stanza argument from a recipient');
-  const b64 = encodeBase64(s.body);
-  let out = `-> ${s.args.join(' ')}\n`;
-  for (let i = 0; i + COLUMNS <= b64.length; i += COLUMNS) out += `${b64.slice(i, i + COLUMNS)}\n`;
-  return `${out}${b64.slice(b64.length - (b64.length % COLUMNS))}\n`;
+const ARG = /^[\x21-\x7e]+$/;
+const ARROW = [0x2d, 0x3e, 0x20];
+
+/** Bytes of one stanza: "-> args\n" then the body in 64-column lines, ended by a 0-63 column line. */
+function stanzaLength(s: Stanza): number {
+  let n = ARROW.length + s.args.length; // separators and the LF
+  for (const a of s.args) {
+    if (!ARG.test(a)) throw new NenSealError('NEN_SEAL_RECIPIENT', 'nen: invalid stanza argument from a recipient');
+    n += a.length;
+  }
+  const b64 = base64Length(s.body.length);
+  return n + b64 + Math.floor(b64 / COLUMNS) + 1;
+}
+
+function writeAscii(text: string, out: Uint8Array, off: number): number {
+  for (let i = 0; i < text.length; i++) out[off++] = text.charCodeAt(i);
+  return off;
+}
+
+/** Writes a stanza at `off` (its size is stanzaLength); returns the new offset. */
+function writeStanza(s: Stanza, out: Uint8Array, off: number): number {
+  out.set(ARROW, off);
+  off += ARROW.length;
+  s.args.forEach((a, i) => {
+    if (i > 0) out[off++] = 0x20;
+    off = writeAscii(a, out, off);
+  });
+  out[off++] = LF;
+  // 48 bytes are exactly one 64-column line of base64; the last line holds the rest (0-47 bytes).
+  const full = s.body.length - (s.body.length % 48);
+  for (let i = 0; i < full; i += 48) {
+    off = encodeBase64Into(s.body.subarray(i, i + 48), out, off);
+    out[off++] = LF;
+  }
+  const rest = s.body.subarray(full);
+  const end = off + base64Length(rest.length);
+  encodeBase64Into(rest, out, off); // padding, if any, is overwritten by the LF / next stanza
+  out[end] = LF;
+  return end + 1;
 }
 
 export function headerMacKey(b: Backend, fileKey: Uint8Array): Uint8Array {
@@ -134,15 +167,24 @@ export function headerMacKey(b: Backend, fileKey: Uint8Array): Uint8Array {
   }
 }
 
-/** Serialises stanzas and the MAC under `fileKey`; returns the full header bytes. */
+/** Serialises stanzas and the MAC under `fileKey` straight into bytes; returns the full header. */
 export function serializeHeader(b: Backend, fileKey: Uint8Array, stanzas: readonly Stanza[]): Uint8Array {
-  let text = `${VERSION_LINE}\n`;
-  for (const s of stanzas) text += stanzaText(s);
-  const macInput = utf8(`${text}---`);
+  const MAC_LINE = 4 + base64Length(32) + 1; // "--- " + 43 + LF
+  let n = VERSION_LINE.length + 1;
+  for (const s of stanzas) n += stanzaLength(s);
+  // +2: room for the base64 padding the last stanza's final group may write past its LF.
+  const out = new Uint8Array(n + MAC_LINE + 2);
+  let off = writeAscii(`${VERSION_LINE}\n`, out, 0);
+  for (const s of stanzas) off = writeStanza(s, out, off);
+  off = writeAscii('---', out, off);
   const key = headerMacKey(b, fileKey);
-  const mac = b.hmacSha256(key, macInput);
+  const mac = b.hmacSha256(key, out.subarray(0, off));
   key.fill(0);
-  return utf8(`${text}--- ${encodeBase64(mac)}\n`);
+  out[off++] = 0x20;
+  encodeBase64Into(mac, out, off);
+  off += base64Length(32);
+  out[off++] = LF;
+  return out.subarray(0, off);
 }
 
 /** Throws NEN_SEAL_HMAC unless the header MAC verifies under `fileKey`. */
