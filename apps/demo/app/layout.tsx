@@ -22,6 +22,7 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
           <nav>
             <Link href="/">Notes</Link>
             <Link href="/wire">Wire inspector</Link>
+            <Link href="/assistant">Assistant</Link>
           </nav>
         </header>
         <main>{children}</main>

@@ -1,0 +1,8 @@
+import { connection } from 'next/server';
+import { Assistant } from '../../components/Assistant';
+import { serverPin } from '../../lib/pin';
+
+export default async function AssistantPage() {
+  await connection(); // the pin is read from the environment at request time, not baked in at build
+  return <Assistant serverKey={serverPin()} />;
+}

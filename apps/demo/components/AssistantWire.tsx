@@ -1,0 +1,43 @@
+'use client';
+/** The assistant's wire panel: each exchange as an intermediary sees it, the chat stream record by record (ciphertext). */
+import { useSyncExternalStore } from 'react';
+import { rawWire } from '../lib/assistant-wire';
+
+export function AssistantWire() {
+  const exchanges = useSyncExternalStore(rawWire.subscribe, rawWire.getSnapshot, rawWire.getServerSnapshot);
+  return (
+    <div className="wire-panel" data-testid="assistant-wire">
+      <div className="wire-title">
+        <h3>On the wire</h3>
+        <span className="hint">what a proxy, CDN or log sees</span>
+      </div>
+      {exchanges.length === 0 && <p className="muted">Nothing sent yet.</p>}
+      {[...exchanges].reverse().map((e) => (
+        <article key={e.id} className={`wire-entry ${e.status !== null && e.status >= 400 ? 'error' : 'ok'}`} data-testid="assistant-wire-entry" data-path={e.path}>
+          <header>
+            <span className="label">
+              {e.method} {e.path}
+            </span>
+            <span className={`status s${String(e.status ?? '').slice(0, 1)}`}>{e.status ?? '…'}</span>
+          </header>
+          <div className="cipher">
+            <span className="meta">→ {e.requestBytes} B</span>
+            <code className="hex">{e.requestHex || '(no body)'}</code>
+          </div>
+          <div className="cipher">
+            <span className="meta" data-testid="assistant-wire-count">
+              ← {e.chunkCount} chunks, {e.responseBytes} B{e.done ? '' : ' …'}
+            </span>
+            <div>
+              {e.chunks.map((c, i) => (
+                <code key={`${e.id}-${e.chunkCount - e.chunks.length + i}`} className="hex" data-testid="assistant-wire-hex" style={{ display: 'block' }}>
+                  {c.bytes} B {c.hex}
+                </code>
+              ))}
+            </div>
+          </div>
+        </article>
+      ))}
+    </div>
+  );
+}
