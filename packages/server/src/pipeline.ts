@@ -15,7 +15,6 @@
  *  - Protocol errors are unauthenticated plaintext with a generic message (`reject`); the precise
  *    reason goes to the logger only.
  */
-import { inflateRawSync } from 'node:zlib';
 import {
   type RequestHead,
   NenProtocolError,
@@ -33,6 +32,7 @@ import type { CacheEntry, KeyCache } from './key-cache.js';
 import type { Keyring, KeyringLoader } from './keyring.js';
 import { handlerRequest } from './request-view.js';
 import { openStreamedUpload } from './stream.js';
+import { inflateRaw } from './zlib.js';
 import type { CommitResult, SessionRecord, SessionStore } from './stores/types.js';
 
 /** What every part of one `createNen()` shares. */
@@ -76,15 +76,8 @@ function decodeBody(plain: Uint8Array, contentType: string): NenBody {
   return plain;
 }
 
-/** Bounded inflate (node:zlib) for the envelope: NEN_TOO_LARGE past the limit, NEN_MALFORMED when invalid. */
-export function inflate(b: Uint8Array, limit: number): Uint8Array {
-  try {
-    return inflateRawSync(b, { maxOutputLength: Math.max(1, limit) });
-  } catch (e) {
-    if ((e as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw wireError('NEN_TOO_LARGE', 'decompressed body exceeds the limit');
-    throw wireError('NEN_MALFORMED', 'compressed body is not valid deflate-raw');
-  }
-}
+/** Bounded inflate for the envelope (./zlib.ts: node:zlib on Node, fflate elsewhere). */
+export const inflate = inflateRaw;
 
 /** Keys for (sid, epoch) on a cache miss: store.get + derive. Validates the epoch against the record. */
 async function loadKeys(ctx: ServerContext, st: Keyring, sid: string, epoch: number, now: number): Promise<CacheEntry> {

@@ -10,9 +10,9 @@
  *    others pass through in one pass (no intermediate Headers copy). `cache-control: no-store`
  *    unless the handler set its own.
  */
-import { deflateRawSync } from 'node:zlib';
 import { HEADER, sealResponse } from '@nen/core';
 import type { Opened, ServerContext } from './pipeline.js';
+import { deflateRaw } from './zlib.js';
 
 /** A handler result reduced to what gets sealed. */
 export interface PlainResult {
@@ -28,7 +28,7 @@ const REPLACED_RESPONSE_HEADERS: ReadonlySet<string> = new Set(['content-type', 
 const EMPTY = new Uint8Array(0);
 const JSON_500 = new TextEncoder().encode(JSON.stringify({ error: { code: 'NEN_INTERNAL', message: 'nen: internal error' } }));
 const textEncoder = new TextEncoder();
-const deflate = (b: Uint8Array): Uint8Array => deflateRawSync(b);
+const deflate = deflateRaw;
 
 /** A plain value as JSON (200), or 204 when undefined; no intermediate Response. */
 export function valueToPlain(value: unknown): PlainResult {
