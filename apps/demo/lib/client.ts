@@ -177,7 +177,7 @@ export function getClient(serverKey?: string): NenClient {
   if (client && clientPin === serverKey) return client;
   clientPin = serverKey;
   client = createNenClient({
-    ...(serverKey ? { serverKey } : {}),
+    ...(serverKey ? { serverKey } : { unpinned: true }),
     confidentialQuery: true,
     timeoutMs: 15_000,
     onExchange,

@@ -8,12 +8,17 @@
  *   sequence.ts  sequence numbers + flow control      errors.ts    typed errors, recovery table
  *
  * Pitfalls:
- *  - Unauthenticated protocol errors are hints only: "session unknown/expired/timestamp" allow one
- *    re-handshake and one retry (the handler never ran), "authentication failed" one re-handshake
- *    after a backoff; then they throw. Streamed request bodies are never retried.
+ *  - Unauthenticated protocol errors are hints only, never proof that the handler did not run (an
+ *    intermediary can forge them after the handler ran). On "session unknown/expired/timestamp"
+ *    (and "authentication failed", after a backoff) the client re-handshakes and re-sends ONCE as a
+ *    protocol 1.1 retry naming the original (session, epoch, seq, timestamp) inside the new
+ *    authenticated request; the server runs it only if the original can never commit and did not
+ *    (PROTOCOL.md "Retries"). Outcomes: success; NEN_RETRY_COMMITTED (sealed: the original ran);
+ *    NEN_OUTCOME_UNKNOWN (anything else: the application decides). Streamed request bodies are
+ *    never retried (NEN_OUTCOME_UNKNOWN), nor an original older than RETRY_HORIZON_MS.
  */
-import { clientError, recoveryOf } from './errors.js';
-import { send } from './exchange.js';
+import { NenProtocolError, clientError, recoveryOf } from './errors.js';
+import { type Attempt, send } from './exchange.js';
 import { type NenClientOptions, type WireExchange, resolveConfig } from './options.js';
 import { type NenSessionInfo, type SessionState, Sessions } from './session.js';
 import { prepare, sleep } from './transport.js';
@@ -35,6 +40,24 @@ export interface NenClient {
   readonly session: NenSessionInfo | null;
 }
 
+/** A retry is only sent this soon after the original (the server's horizon is longer: PROTOCOL.md "Retries"). */
+export const RETRY_HORIZON_MS = 60_000;
+
+function outcomeUnknown(e: unknown): NenProtocolError {
+  const code = e instanceof NenProtocolError ? e.code : e instanceof Error ? e.name : 'error';
+  return clientError('NEN_OUTCOME_UNKNOWN', `no authenticated answer (${code})`, e);
+}
+
+/** A sealed 409 answering a retry: NEN_RETRY_COMMITTED / NEN_RETRY_UNKNOWN (authenticated), else the response itself. */
+async function refusedRetry(res: Response): Promise<NenProtocolError | null> {
+  if (res.status !== 409) return null;
+  const body = (await res.clone().json().catch(() => null)) as { error?: { code?: unknown } } | null;
+  const code = body?.error?.code;
+  if (code === 'NEN_RETRY_COMMITTED') return new NenProtocolError(code, 'nen: the original request was already committed (its handler ran); the retry did not run', { status: 409 });
+  if (code === 'NEN_RETRY_UNKNOWN') return outcomeUnknown(new NenProtocolError(code, 'nen: the server cannot prove the original request did not run; the retry did not run', { status: 409 }));
+  return null;
+}
+
 export function createNenClient(options: NenClientOptions = {}): NenClient {
   const cfg = resolveConfig(options);
   const sessions = new Sessions(cfg);
@@ -42,24 +65,48 @@ export function createNenClient(options: NenClientOptions = {}): NenClient {
 
   async function request(input: RequestInfo | URL, init: RequestInit | undefined, kind: WireExchange['kind'], retry: boolean): Promise<Response> {
     const p = await prepare(cfg.resolveUrl, input, init);
-    const canRetry = retry && !(p.body instanceof ReadableStream);
-    for (let attempt = 0; ; attempt++) {
-      const s = (await sessions.ensure(p.signal)).acquire();
-      try {
-        const res = await send(cfg, s, p, kind);
-        errorBackoffMs = 0;
-        return res;
-      } catch (e) {
-        const action = canRetry && attempt === 0 ? recoveryOf(e) : 'fail';
-        if (action === 'fail') throw e;
-        sessions.invalidate(s);
-        if (action === 'rehandshake-once') {
-          errorBackoffMs = Math.min(Math.max(errorBackoffMs * 2, 250), 10_000);
-          await sleep(errorBackoffMs, p.signal);
-        }
-      } finally {
-        s.release();
+    const first: Attempt = { ref: null, sentAt: 0 };
+    const s = (await sessions.ensure(p.signal)).acquire(); // fails: not sent
+    let action: ReturnType<typeof recoveryOf>;
+    try {
+      const res = await send(cfg, s, p, kind, first);
+      errorBackoffMs = 0;
+      return res;
+    } catch (e) {
+      action = recoveryOf(e);
+      if (action === 'fail' || first.ref === null) throw e;
+      sessions.invalidate(s);
+      // An unauthenticated 401-class answer to a request that was sent: the handler may have run.
+      if (!retry || p.body instanceof ReadableStream || Date.now() - first.sentAt > RETRY_HORIZON_MS) throw outcomeUnknown(e);
+    } finally {
+      s.release();
+    }
+    try {
+      if (action === 'rehandshake-once') {
+        errorBackoffMs = Math.min(Math.max(errorBackoffMs * 2, 250), 10_000);
+        await sleep(errorBackoffMs, p.signal);
       }
+      return await resend(p, kind, first.ref);
+    } catch (e) {
+      if (e instanceof NenProtocolError && (e.code === 'NEN_RETRY_COMMITTED' || e.code === 'NEN_OUTCOME_UNKNOWN')) throw e;
+      throw outcomeUnknown(e);
+    }
+  }
+
+  /** The retry: a new session, the same request, naming the original (bound in its AAD). */
+  async function resend(p: Awaited<ReturnType<typeof prepare>>, kind: WireExchange['kind'], original: NonNullable<Attempt['ref']>): Promise<Response> {
+    const s = (await sessions.ensure(p.signal)).acquire();
+    try {
+      const res = await send(cfg, s, p, kind, undefined, original);
+      const refused = await refusedRetry(res);
+      if (refused) throw refused;
+      errorBackoffMs = 0;
+      return res;
+    } catch (e) {
+      if (recoveryOf(e) !== 'fail') sessions.invalidate(s);
+      throw e;
+    } finally {
+      s.release();
     }
   }
 

@@ -17,6 +17,7 @@ import {
   type ResponseHead,
   NenProtocolError,
   type RecordOpener,
+  type RetryRef,
   openResponse,
   openResponseStream,
   parseResponse,
@@ -33,23 +34,38 @@ import { type Deadline, type PreparedRequest, cleanHeaders, deadline, head32, he
 const EMPTY = new Uint8Array(0);
 type Kind = WireExchange['kind'];
 
-/** One attempt: seal, send, verify. Throws NenProtocolError for server-reported errors. */
-export async function send(cfg: ClientConfig, s: SessionState, p: PreparedRequest, kind: Kind): Promise<Response> {
+/** What one attempt put on the wire: the request a retry names (PROTOCOL.md "Retries"). */
+export interface Attempt {
+  ref: RetryRef | null;
+  /** Local time the request was handed to fetch. */
+  sentAt: number;
+}
+
+/**
+ * One attempt: seal, send, verify. Throws NenProtocolError for server-reported errors. `attempt`
+ * records what was sent (once sealing succeeded); `retryOf` makes it a 1.1 retry of that request.
+ */
+export async function send(cfg: ClientConfig, s: SessionState, p: PreparedRequest, kind: Kind, attempt?: Attempt, retryOf?: RetryRef): Promise<Response> {
   const seq = await s.counter.acquire(p.signal);
   try {
-    return await sendWith(cfg, s, p, kind, seq);
+    return await sendWith(cfg, s, p, kind, seq, attempt, retryOf);
   } finally {
     s.counter.release(seq); // also when sealing threw before the fetch (no-op if released already)
   }
 }
 
-async function sendWith(cfg: ClientConfig, s: SessionState, p: PreparedRequest, kind: Kind, seq: bigint): Promise<Response> {
+async function sendWith(cfg: ClientConfig, s: SessionState, p: PreparedRequest, kind: Kind, seq: bigint, attempt?: Attempt, retryOf?: RetryRef): Promise<Response> {
   const compress = cfg.options.compress === true;
+  const timestamp = Math.round(Date.now() + s.skew);
   const sealed = await sealRequest({
-    keys: s.keys, sessionId: s.id, epoch: s.epoch, seq, timestamp: Math.round(Date.now() + s.skew),
+    keys: s.keys, sessionId: s.id, epoch: s.epoch, seq, timestamp,
     method: p.method, url: p.url, contentType: p.contentType, body: p.body,
-    confidentialQuery: cfg.options.confidentialQuery === true, compress, deflate: webDeflate,
+    confidentialQuery: cfg.options.confidentialQuery === true, compress, deflate: webDeflate, retryOf,
   });
+  if (attempt) {
+    attempt.ref = { sessionId: s.id, epoch: s.epoch, seq, timestamp };
+    attempt.sentAt = Date.now();
+  }
   // Wire headers as one list: the application's (prepare() removed the envelope's), then Nen's.
   const headers: [string, string][] = [];
   p.headers.forEach((v, k) => {

@@ -6,8 +6,9 @@
  *  - The default client pins from `process.env.NEXT_PUBLIC_NEN_SERVER_KEY`, written as that exact
  *    expression so Next.js inlines it into browser bundles at build time; in runtimes without
  *    `process` the access throws and is caught (no pin).
- *  - Running unpinned (no `serverKey`) logs exactly one warning per process: the handshake is then
- *    authenticated by TLS only. `unpinned: true` says it is meant.
+ *  - Running unpinned needs an explicit `unpinned: true` (no `serverKey` and no `unpinned` is
+ *    NEN_BAD_SERVER_KEY); it logs exactly one warning per process: the handshake is then
+ *    authenticated by TLS only.
  *  - In Node there is no `location`: a relative URL needs `baseUrl`; the error says so.
  */
 import { KEM_ID, type Backend, type BackendKind, type KemId, type ServerKeyPin, parseServerKeyPin } from '@nen/core';
@@ -41,7 +42,7 @@ export interface NenClientOptions {
    * once per handshake). Every pin is trusted equally: drop a pin as soon as its key is retired.
    */
   serverKey?: string | readonly string[];
-  /** Run without a pinned server key (TLS-only server authentication); logs one warning. */
+  /** Run without a pinned server key (TLS-only server authentication); required when there is no `serverKey`; logs one warning. */
   unpinned?: boolean;
   /** KEM when no key is pinned (default X-Wing). */
   kem?: 'xwing' | 'mlkem768';
@@ -116,6 +117,9 @@ function warnUnpinned(): void {
 export function resolveConfig(options: NenClientOptions): ClientConfig {
   const pins = parsePins(options.serverKey);
   if (options.unpinned && pins.length > 0) throw clientError('NEN_BAD_INPUT', 'serverKey and unpinned: true exclude each other');
+  if (pins.length === 0 && options.unpinned !== true) {
+    throw clientError('NEN_BAD_SERVER_KEY', 'no server key to pin: pass serverKey (the pin `nen keygen` printed), or unpinned: true to run with TLS-only server authentication');
+  }
   if (pins.length === 0) warnUnpinned();
   const lifetime = options.sessionLifetimeSeconds ?? 0;
   if (!Number.isInteger(lifetime) || lifetime < 0) throw clientError('NEN_BAD_INPUT', 'sessionLifetimeSeconds must be a non-negative integer');

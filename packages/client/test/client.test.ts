@@ -38,10 +38,10 @@ describe('argument validation', () => {
     const xwingPk = `k1:${'A'.repeat(1622)}`; // 1216 bytes of base64url
     expect(() => createNenClient({ serverKey: [xwingPk, xwingPk] })).toThrow(expect.objectContaining({ code: 'NEN_BAD_SERVER_KEY' }));
     expect(() => createNenClient({ serverKey: [xwingPk, xwingPk.replace('k1:', 'k2:')] })).not.toThrow();
-    expect(() => createNenClient({ sessionLifetimeSeconds: -1 })).toThrow(expect.objectContaining({ code: 'NEN_BAD_INPUT' }));
-    const c = createNenClient({ backend: 'noble' });
+    expect(() => createNenClient({ sessionLifetimeSeconds: -1, unpinned: true })).toThrow(expect.objectContaining({ code: 'NEN_BAD_INPUT' }));
+    const c = createNenClient({ backend: 'noble', unpinned: true });
     await expect(c.fetch('/relative')).rejects.toMatchObject({ code: 'NEN_BAD_INPUT' });
-    const d = createNenClient({ backend: 'noble', baseUrl: 'http://127.0.0.1:9' });
+    const d = createNenClient({ backend: 'noble', baseUrl: 'http://127.0.0.1:9', unpinned: true });
     await expect(d.fetch('/x', { method: 'GET', body: 'x' })).rejects.toMatchObject({ code: 'NEN_BAD_INPUT' });
     expect(d.session).toBeNull();
   });
@@ -71,18 +71,18 @@ describe('against a misbehaving server', () => {
 
   it('a ServerHello that fails key confirmation is rejected', async () => {
     mode = 'garbage';
-    await expect(createNenClient({ baseUrl: url, backend: 'noble' }).handshake()).rejects.toMatchObject({ code: 'NEN_HANDSHAKE_FAILED' });
+    await expect(createNenClient({ baseUrl: url, backend: 'noble', unpinned: true }).handshake()).rejects.toMatchObject({ code: 'NEN_HANDSHAKE_FAILED' });
     mode = 'wrong-type';
-    await expect(createNenClient({ baseUrl: url, backend: 'noble' }).handshake()).rejects.toMatchObject({ code: 'NEN_HANDSHAKE_FAILED' });
+    await expect(createNenClient({ baseUrl: url, backend: 'noble', unpinned: true }).handshake()).rejects.toMatchObject({ code: 'NEN_HANDSHAKE_FAILED' });
   });
 
   it('error hints become typed errors; statuses that do not match the catalog are not trusted', async () => {
     mode = 'rate';
-    await expect(createNenClient({ baseUrl: url, backend: 'noble' }).fetch('/api/x')).rejects.toMatchObject({ code: 'NEN_RATE_LIMITED', status: 429 });
+    await expect(createNenClient({ baseUrl: url, backend: 'noble', unpinned: true }).fetch('/api/x')).rejects.toMatchObject({ code: 'NEN_RATE_LIMITED', status: 429 });
     mode = 'mismatched-code';
-    await expect(createNenClient({ baseUrl: url, backend: 'noble' }).handshake()).rejects.toMatchObject({ code: 'NEN_RESPONSE_UNAUTHENTICATED' });
+    await expect(createNenClient({ baseUrl: url, backend: 'noble', unpinned: true }).handshake()).rejects.toMatchObject({ code: 'NEN_RESPONSE_UNAUTHENTICATED' });
     mode = 'proxy-error';
-    await expect(createNenClient({ baseUrl: url, backend: 'noble' }).handshake()).rejects.toMatchObject({ code: 'NEN_RESPONSE_UNAUTHENTICATED' });
+    await expect(createNenClient({ baseUrl: url, backend: 'noble', unpinned: true }).handshake()).rejects.toMatchObject({ code: 'NEN_RESPONSE_UNAUTHENTICATED' });
   });
 });
 
@@ -104,7 +104,8 @@ describe('secure defaults (issue 9 item 4)', () => {
       const fresh = await import('../src/index.js');
       fresh.createNenClient({ unpinned: true, backend: 'noble' });
       fresh.createNenClient({ unpinned: true, backend: 'noble' });
-      fresh.createNenClient({ backend: 'noble' });
+      // Without a pin, `unpinned: true` is required (issue 9's secure default, client side).
+      expect(() => fresh.createNenClient({ backend: 'noble' })).toThrow(expect.objectContaining({ code: 'NEN_BAD_SERVER_KEY' }));
       expect(warn).toHaveBeenCalledTimes(1);
       expect(String(warn.mock.calls[0]![0])).toMatch(/without a pinned server key/);
       const pinned = `k1:${'A'.repeat(1622)}`;

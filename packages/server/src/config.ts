@@ -1,6 +1,7 @@
 /**
  * Server configuration: the public `NenConfig` / `NenLogEvent` types, environment parsing
- * (NEN_SESSION_TTL, NEN_IDLE_TIMEOUT, NEN_MAX_BODY, NEN_HANDSHAKE_RATE, NEN_SERVER_TIMING,
+ * (NEN_SESSION_TTL, NEN_IDLE_TIMEOUT, NEN_MAX_BODY, NEN_HANDSHAKE_RATE, NEN_HANDSHAKES_PER_SECOND,
+ * NEN_UNCONFIRMED_TTL, NEN_TRUST_PROXY, NEN_SERVER_TIMING,
  * NEN_SERVER_KEYS, NEN_LOG) and the defaults, resolved once per `createNen()`.
  *
  * Pitfalls:
@@ -11,7 +12,7 @@
 import { type Backend, type BackendKind, DEFAULT_TIMESTAMP_WINDOW_MS } from '@nen/core';
 import { NenConfigError } from './errors.js';
 import { parseServerKeys, type ServerKeySpec } from './keys.js';
-import { defaultClientAddress } from './ratelimit.js';
+import { trustedProxyAddress } from './ratelimit.js';
 import type { SessionStore } from './stores/types.js';
 
 /** Something the server reports; never contains secret material. */
@@ -44,8 +45,18 @@ export interface NenConfig {
   idleTimeoutSeconds?: number;
   /** Maximum plaintext body, bytes (NEN_MAX_BODY, default 4 MiB). */
   maxBodyBytes?: number;
-  /** Handshakes per minute per client address (NEN_HANDSHAKE_RATE, default 120; 0 disables). */
+  /** Handshakes per minute per client address (NEN_HANDSHAKE_RATE, default 120; 0 disables). Needs a client address: `trustProxy` or `clientAddress`. */
   handshakeRateLimit?: number;
+  /** Per-instance ceiling on handshakes per second, whatever the address (NEN_HANDSHAKES_PER_SECOND, default 2000; 0 disables): 429 NEN_RATE_LIMITED + Retry-After. */
+  handshakesPerSecond?: number;
+  /** A session on which no request has committed yet dies after this many seconds (NEN_UNCONFIRMED_TTL, default 30). */
+  unconfirmedTtlSeconds?: number;
+  /**
+   * Reverse proxies in front of the server that append to `x-forwarded-for` (NEN_TRUST_PROXY, default 0).
+   * 0: the header is ignored and there is no per-address limit (only the per-instance ceiling);
+   * n: the client address is the n-th entry from the right.
+   */
+  trustProxy?: number;
   /** Compress responses inside the envelope for clients that accept it (off by default). */
   compression?: boolean;
   /** Add a Server-Timing header with the Nen crypto and store timings (NEN_SERVER_TIMING=1). */
@@ -56,8 +67,8 @@ export interface NenConfig {
   backend?: Backend | BackendKind;
   /** Accepted clock difference for request timestamps, ms (default 30 000). */
   timestampWindowMs?: number;
-  /** Client address for the handshake rate limit (default: first x-forwarded-for / x-real-ip). */
-  clientAddress?: (request: Request) => string;
+  /** Client address for the per-address handshake limit (default: from `trustProxy`; null/'' = no per-address limit). */
+  clientAddress?: (request: Request) => string | null;
   /** Grace period after a rotate during which the previous epoch is still accepted, ms (default 30 000). */
   rotateGraceMs?: number;
   /** In-process session key cache size (default 10 000). */
@@ -72,12 +83,14 @@ export interface ServerSettings {
   readonly idleS: number;
   readonly maxBody: number;
   readonly rate: number;
+  readonly handshakesPerSecond: number;
+  readonly unconfirmedMs: number;
   readonly serverTiming: boolean;
   readonly compression: boolean;
   readonly log: (event: NenLogEvent) => void;
   readonly tsWindow: number;
   readonly grace: number;
-  readonly clientAddress: (request: Request) => string;
+  readonly clientAddress: (request: Request) => string | null;
   readonly clock: () => number;
   readonly keyCacheSize: number;
   /** Parsed server keys, or null for one ephemeral key per process. */
@@ -116,12 +129,14 @@ export function resolveSettings(config: NenConfig): ServerSettings {
     idleS,
     maxBody: config.maxBodyBytes ?? envInt('NEN_MAX_BODY', 4 * 1024 * 1024),
     rate: config.handshakeRateLimit ?? envInt('NEN_HANDSHAKE_RATE', 120),
+    handshakesPerSecond: config.handshakesPerSecond ?? envInt('NEN_HANDSHAKES_PER_SECOND', 2000),
+    unconfirmedMs: Math.max(1, config.unconfirmedTtlSeconds ?? envInt('NEN_UNCONFIRMED_TTL', 30)) * 1000,
     serverTiming: config.serverTiming ?? env('NEN_SERVER_TIMING') === '1',
     compression: config.compression ?? false,
     log: config.logger ?? defaultLogger,
     tsWindow: config.timestampWindowMs ?? DEFAULT_TIMESTAMP_WINDOW_MS,
     grace: config.rotateGraceMs ?? 30_000,
-    clientAddress: config.clientAddress ?? defaultClientAddress,
+    clientAddress: config.clientAddress ?? trustedProxyAddress(config.trustProxy ?? envInt('NEN_TRUST_PROXY', 0)),
     clock: config.now ?? Date.now,
     keyCacheSize: Math.max(16, config.keyCacheSize ?? 10_000),
     keySpecs: typeof config.serverKeys === 'string' ? parseServerKeys(config.serverKeys) : config.serverKeys ? config.serverKeys : keysEnv ? parseServerKeys(keysEnv) : null,

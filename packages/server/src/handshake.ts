@@ -1,12 +1,15 @@
 /**
  * The handshake route (`POST <sessionPath>/handshake`; PROTOCOL.md "Handshake"; THREAT_MODEL.md
- * properties 1-3, 12): rate limit per client address, the ClientHello read within 4096 bytes,
+ * properties 1-3, 12): the per-instance ceiling, the rate limit per client address (only when a
+ * trusted proxy or `clientAddress` names one), the ClientHello read within 4096 bytes,
  * `serverHandshake` (the KEM work, in @nen/core), one store write, the ServerHello.
  *
  * Pitfalls:
  *  - The session secret is wiped once the store and the key cache hold their own copies.
  *  - The new session's keys go straight into the key cache: the first request needs no store.get.
  *  - A 429 carries Retry-After; the limiter's memory is bounded (./ratelimit.ts).
+ *  - The session is unconfirmed until a request commits on it: it dies after `unconfirmedMs`
+ *    (`confirmBy`), so handshakes that are never used leave no state behind for long.
  */
 import { MEDIA_TYPE, SESSION_ID_LENGTH, SessionKeys, kemName, serverHandshake, toBase64Url, wireError } from '@nen/core';
 import { errorResponse, readBody } from './http.js';
@@ -20,8 +23,12 @@ const HANDSHAKE_HEADERS: [string, string][] = [['content-type', MEDIA_TYPE.hands
 export async function handshakeRoute(ctx: ServerContext, limiter: HandshakeRateLimiter, request: Request): Promise<Response> {
   const { s } = ctx;
   const now = s.clock();
+  if (!limiter.ceiling.take(now)) {
+    s.log({ level: 'warn', event: 'request.rejected', code: 'NEN_RATE_LIMITED', reason: `per-instance handshake ceiling (${limiter.ceiling.perSecond}/s)`, status: 429 });
+    return errorResponse('NEN_RATE_LIMITED', { 'retry-after': '1' });
+  }
   const addr = s.clientAddress(request);
-  if (!limiter.take(addr, now)) {
+  if (addr && !limiter.take(addr, now)) {
     s.log({ level: 'warn', event: 'request.rejected', code: 'NEN_RATE_LIMITED', reason: `handshake rate limit for ${addr}`, status: 429 });
     return errorResponse('NEN_RATE_LIMITED', { 'retry-after': String(limiter.retryAfter(addr, now)) });
   }
@@ -41,6 +48,7 @@ export async function handshakeRoute(ctx: ServerContext, limiter: HandshakeRateL
     expiresAt: now + r.lifetime * 1000,
     idleTimeoutMs: s.idleS * 1000,
     lastSeenAt: now,
+    confirmBy: now + s.unconfirmedMs,
   };
   await ctx.store.create(rec);
   ctx.cache.release(ctx.cache.put(id, 0, new SessionKeys(st.backend, r.secret, 0)));

@@ -4,7 +4,10 @@
  *  1. `nen` header syntax (400) 2. timestamp window (401) 3. content type (415) 4. body size (413)
  *  5. session keys for (session id, epoch): in-process cache, else store.get (401 unknown)
  *  6. AEAD open with the canonical request as AAD (401) 7. store.commit: the one atomic step
- *  (unknown/expired 401, replay 409) 8. decompress, confidential query, JSON parse (400).
+ *  (unknown/expired 401, replay 409) 7b. a retry (flag RETRY, PROTOCOL.md "Retries"): the original
+ *  it names is consumed in the store (`retryVerdict`); a refused retry is answered SEALED 409
+ *  NEN_RETRY_COMMITTED / NEN_RETRY_UNKNOWN and its handler never runs
+ *  8. decompress, confidential query, JSON parse (400).
  * Steps 1-3, 6 and 8 are the core envelope (parseRequest, openRequest, decodeRequestPlaintext).
  *
  * Pitfalls:
@@ -23,7 +26,10 @@ import {
   isWireErrorCode,
   openRequest,
   parseRequest,
+  type WireErrorCode,
+  WIRE_ERRORS,
   sealedBodyLimit,
+  toBase64Url,
   wireError,
 } from '@nen/core';
 import type { ServerSettings } from './config.js';
@@ -33,7 +39,7 @@ import type { Keyring, KeyringLoader } from './keyring.js';
 import { handlerRequest } from './request-view.js';
 import { openStreamedUpload } from './stream.js';
 import { inflateRaw } from './zlib.js';
-import type { CommitResult, SessionRecord, SessionStore } from './stores/types.js';
+import { type CommitResult, RETRY_HORIZON_MS, type RetryVerdict, type SessionRecord, type SessionStore } from './stores/types.js';
 
 /** What every part of one `createNen()` shares. */
 export interface ServerContext {
@@ -56,6 +62,51 @@ export interface Opened {
   readonly body: NenBody;
   readonly cryptoMs: number;
   readonly storeMs: number;
+  /** A refused retry: answer this (sealed) instead of running the handler. */
+  readonly refusal?: RefusedRetry | undefined;
+}
+
+/** The sealed answer to a refused retry (same shape as respond.ts PlainResult). */
+export interface RefusedRetry {
+  readonly status: number;
+  readonly statusText: '';
+  readonly headers: null;
+  readonly contentType: 'application/json';
+  readonly body: Uint8Array;
+}
+
+const refusals = new Map<WireErrorCode, RefusedRetry>();
+function refusal(code: 'NEN_RETRY_COMMITTED' | 'NEN_RETRY_UNKNOWN'): RefusedRetry {
+  let r = refusals.get(code);
+  if (!r) {
+    const body = new TextEncoder().encode(JSON.stringify({ error: { code, message: `nen: ${WIRE_ERRORS[code].message}` } }));
+    r = { status: WIRE_ERRORS[code].status, statusText: '', headers: null, contentType: 'application/json', body };
+    refusals.set(code, r);
+  }
+  return r;
+}
+
+/**
+ * Step 7b for a retry, after its own commit: consume the original it names, atomically with that
+ * session's replay window (PROTOCOL.md "Retries"). Runs (undefined) only when the original can
+ * never commit and did not: 'marked', or no record while the store's state covers the original's
+ * whole acceptance window and the retry horizon has not passed.
+ */
+export async function retryVerdict(ctx: ServerContext, head: RequestHead, now: number): Promise<RefusedRetry | undefined> {
+  const r = head.retry;
+  if (!r) return undefined;
+  const store = ctx.store;
+  const sid = toBase64Url(r.sessionId);
+  const v: RetryVerdict | 'unsupported' = store.consumeRetry ? await store.consumeRetry(sid, r.seq, now) : 'unsupported';
+  if (v === 'marked') return undefined;
+  if (v === 'absent') {
+    const earliest = r.timestamp - ctx.s.tsWindow; // the original could commit no earlier
+    const since = store.retryCoverageSince?.() ?? Number.POSITIVE_INFINITY;
+    if (since <= earliest && now < earliest + RETRY_HORIZON_MS) return undefined;
+  }
+  const code = v === 'committed' ? 'NEN_RETRY_COMMITTED' : 'NEN_RETRY_UNKNOWN';
+  ctx.s.log({ level: 'warn', event: 'retry.refused', code, reason: `original ${sid.slice(0, 8)} seq ${r.seq}: ${v}`, session: head.sid.slice(0, 8), path: head.path.slice(0, 200) });
+  return refusal(code);
 }
 
 const textDecoder = new TextDecoder('utf-8', { fatal: true });
@@ -105,9 +156,9 @@ export function committed(ctx: ServerContext, r: CommitResult, head: RequestHead
   const { sid } = head;
   const { epoch, seq } = head.meta;
   if (!r.ok) {
-    if (r.reason === 'unknown' || r.reason === 'expired') {
+    if (r.reason === 'unknown' || r.reason === 'expired' || r.reason === 'epoch') {
       ctx.cache.evictSession(sid, epoch);
-      throw wireError(r.reason === 'unknown' ? 'NEN_SESSION_UNKNOWN' : 'NEN_SESSION_EXPIRED', `commit: ${r.reason}`);
+      throw wireError(r.reason === 'expired' ? 'NEN_SESSION_EXPIRED' : 'NEN_SESSION_UNKNOWN', `commit: ${r.reason}`);
     }
     throw wireError('NEN_REPLAY', `commit: ${r.reason} (seq ${seq})`);
   }
@@ -133,8 +184,10 @@ export async function openIncoming(ctx: ServerContext, request: Request, limit: 
     if (!sealed) return await openStreamedUpload(ctx, request, head, entry, limit, now, t0, storeMs);
     const opened = openRequest(head, entry.keys, sealed);
     const tc = performance.now();
-    const session = committed(ctx, await ctx.store.commit(head.sid, head.meta.seq, now), head, now);
+    const session = committed(ctx, await ctx.store.commit(head.sid, head.meta.seq, now, head.meta.epoch), head, now);
+    const refused = head.retry ? await retryVerdict(ctx, head, now) : undefined;
     const storeTotal = storeMs + performance.now() - tc;
+    if (refused) return { head, entry, session, handlerRequest: request, body: undefined, cryptoMs: performance.now() - t0 - storeTotal, storeMs: storeTotal, refusal: refused };
     const { query, body } = decodeRequestPlaintext(head, opened, limit, inflate);
     const hr = handlerRequest(request, head, query, body.length ? body : null);
     return { head, entry, session, handlerRequest: hr, body: decodeBody(body, head.contentType), cryptoMs: performance.now() - t0 - storeTotal, storeMs: storeTotal };

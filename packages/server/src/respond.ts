@@ -10,7 +10,7 @@
  *    others pass through in one pass (no intermediate Headers copy). `cache-control: no-store`
  *    unless the handler set its own.
  */
-import { HEADER, sealResponse } from '@nen/core';
+import { HEADER, NenProtocolError, WIRE_ERRORS, sealResponse } from '@nen/core';
 import type { Opened, ServerContext } from './pipeline.js';
 import { deflateRaw } from './zlib.js';
 
@@ -48,8 +48,22 @@ export function responsePlain(value: Response, body: Uint8Array): PlainResult {
   return { status: value.status, statusText: value.statusText, headers: value.headers, contentType: value.headers.get('content-type') ?? '', body };
 }
 
-/** Logs a handler exception and returns the sealed 500 it becomes. */
+const JSON_TRUNCATED = new TextEncoder().encode(JSON.stringify({ error: { code: 'NEN_STREAM_TRUNCATED', message: `nen: ${WIRE_ERRORS.NEN_STREAM_TRUNCATED.message}` } }));
+
+/** The upload's own NEN_STREAM_TRUNCATED (the body stream's error), possibly wrapped as a cause. */
+function isTruncatedUpload(e: unknown): boolean {
+  for (let x = e, depth = 0; x && depth < 4; x = (x as { cause?: unknown }).cause, depth++) {
+    if (x instanceof NenProtocolError && x.code === 'NEN_STREAM_TRUNCATED') return true;
+  }
+  return false;
+}
+
+/** Logs a handler exception and returns the sealed answer: 400 NEN_STREAM_TRUNCATED for a truncated upload, else 500. */
 export function handlerFailed(ctx: ServerContext, o: Opened, e: unknown): PlainResult {
+  if (o.head.stream && isTruncatedUpload(e)) {
+    ctx.s.log({ level: 'warn', event: 'request.rejected', code: 'NEN_STREAM_TRUNCATED', reason: 'streamed upload ended before its final record', status: 400, session: o.head.sid.slice(0, 8), path: o.head.path.slice(0, 200) });
+    return { status: 400, statusText: '', headers: null, contentType: 'application/json', body: JSON_TRUNCATED };
+  }
   ctx.s.log({ level: 'error', event: 'handler.error', code: 'NEN_INTERNAL', reason: e instanceof Error ? `${e.name}: ${e.message}` : String(e), session: o.head.sid.slice(0, 8), path: o.head.path.slice(0, 200) });
   return { status: 500, statusText: '', headers: null, contentType: 'application/json', body: JSON_500 };
 }
@@ -62,7 +76,9 @@ export function timingHeader(o: { cryptoMs: number; storeMs: number }, extraCryp
 export function sealed(ctx: ServerContext, res: PlainResult, o: Opened, compress: boolean): Response {
   const timing = ctx.s.serverTiming;
   const t0 = timing ? performance.now() : 0;
-  const out = sealResponse({ keys: o.entry.keys, meta: o.head.meta, method: o.head.method }, res.status, res.contentType, res.body, compress ? deflate : undefined);
+  // HEAD: no body on the wire, so the sealed record (in nen-body) seals an empty body, never the handler's.
+  const body = o.head.method === 'HEAD' ? EMPTY : res.body;
+  const out = sealResponse({ keys: o.entry.keys, meta: o.head.meta, method: o.head.method }, res.status, res.contentType, body, compress ? deflate : undefined);
   const headers = out.headers;
   let cacheControl = false;
   if (res.headers) {

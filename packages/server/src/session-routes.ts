@@ -77,7 +77,7 @@ async function sessionAction(ctx: ServerContext, action: Action, request: Reques
     return reject(ctx, e, request);
   }
   try {
-    return sealed(ctx, valueToPlain(await ACTIONS[action](ctx, o)), o, false);
+    return sealed(ctx, o.refusal ?? valueToPlain(await ACTIONS[action](ctx, o)), o, false);
   } catch (e) {
     return reject(ctx, e, request, o.head.sid);
   } finally {

@@ -6,6 +6,12 @@
  * Pitfalls:
  *  - A streamed upload is committed after its FIRST record authenticates: later records that fail
  *    make the handler's body stream error (and the size limit is enforced as records arrive).
+ *  - An upload that ends without its final record: NEN_STREAM_TRUNCATED (400) before the first
+ *    record; after it, the handler's body stream errors with NEN_STREAM_TRUNCATED (respond.ts
+ *    answers a sealed 400 when the handler lets it propagate).
+ *  - `pull` loops until it enqueues, closes or errors: a network chunk may complete no record
+ *    (records crossing chunk boundaries) or only an empty one; returning without enqueuing would
+ *    leave the handler's read pending forever (highWaterMark 0).
  *  - A response stream that throws sends no final record: the client reports a truncated stream.
  *  - The session keys are held (cache reference) until the stream ends or is cancelled.
  */
@@ -33,30 +39,37 @@ export async function openStreamedUpload(ctx: ServerContext, request: Request, h
     }
     first.push(...opener.push(r.value));
   }
-  const session = committed(ctx, await ctx.store.commit(head.sid, head.meta.seq, now), head, now);
+  const session = committed(ctx, await ctx.store.commit(head.sid, head.meta.seq, now, head.meta.epoch), head, now);
   for (const c of first) total += c.length;
   if (total > limit) throw wireError('NEN_TOO_LARGE', 'streamed body exceeds the limit');
   const stream = new ReadableStream<Uint8Array>({
     start(c) {
-      for (const x of first) c.enqueue(x);
+      for (const x of first) if (x.length > 0) c.enqueue(x);
       if (opener.finished) c.close();
     },
     async pull(c) {
       try {
-        const r = await reader.read();
-        if (r.done) {
-          opener.end();
-          c.close();
-          return;
-        }
-        for (const x of opener.push(r.value)) {
-          total += x.length;
-          if (total > limit) throw wireError('NEN_TOO_LARGE', 'streamed body exceeds the limit');
-          c.enqueue(x);
-        }
-        if (opener.finished) {
-          c.close();
-          await reader.cancel().catch(() => undefined);
+        for (;;) {
+          const r = await reader.read();
+          if (r.done) {
+            opener.end();
+            c.close();
+            return;
+          }
+          let enqueued = false;
+          for (const x of opener.push(r.value)) {
+            total += x.length;
+            if (total > limit) throw wireError('NEN_TOO_LARGE', 'streamed body exceeds the limit');
+            if (x.length === 0) continue;
+            c.enqueue(x);
+            enqueued = true;
+          }
+          if (opener.finished) {
+            c.close();
+            await reader.cancel().catch(() => undefined);
+            return;
+          }
+          if (enqueued) return;
         }
       } catch (e) {
         c.error(e);

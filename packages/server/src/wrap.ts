@@ -46,6 +46,7 @@ export function withNen<C>(ctx: ServerContext, handler: NenHandler<C>, options: 
     }
     try {
       let res: PlainResult;
+      if (o.refusal) return sealed(ctx, o.refusal, o, false);
       try {
         const value: unknown = await handler(o.handlerRequest, context, o.body);
         if (value instanceof Response) {
@@ -84,6 +85,13 @@ export function withNenStream<C>(ctx: ServerContext, handler: NenStreamHandler<C
         ctx.cache.release(o.entry);
       }
     };
+    if (o.refusal) {
+      try {
+        return sealed(ctx, o.refusal, o, false);
+      } finally {
+        release();
+      }
+    }
     let it: AsyncIterator<string | Uint8Array> | Iterator<string | Uint8Array>;
     try {
       const g = handler(o.handlerRequest, context, o.body);

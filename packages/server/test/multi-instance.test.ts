@@ -107,7 +107,7 @@ describe('two instances, one Redis', () => {
   it('a replay is caught across instances, and terminate on one ends the session on both', async () => {
     const rr = roundRobin();
     const seen: WireExchange[] = [];
-    const client = createNenClient({ baseUrl: 'http://nen.test', backend: 'noble', fetch: rr.f, onExchange: (e) => seen.push(e) });
+    const client = createNenClient({ baseUrl: 'http://nen.test', backend: 'noble', fetch: rr.f, onExchange: (e) => seen.push(e), unpinned: true });
     rr.state.pick = 0;
     await (await client.fetch('/api/who', { method: 'POST', body: 'a' })).arrayBuffer();
     const captured = rr.state.sent[rr.state.sent.length - 1]!;
@@ -131,7 +131,7 @@ describe('two instances, one Redis', () => {
   });
 
   it('Redis down → 503 NEN_STORE_UNAVAILABLE quickly; back → service resumes', async () => {
-    const client = createNenClient({ baseUrl: instances[0]!.server.url, backend: 'noble' });
+    const client = createNenClient({ baseUrl: instances[0]!.server.url, backend: 'noble', unpinned: true });
     await client.handshake();
     await redis.kill();
     const t0 = Date.now();

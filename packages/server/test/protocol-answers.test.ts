@@ -219,7 +219,7 @@ describe('PROTOCOL.md answers for an independent implementer', () => {
       ['nen header with 5 fields', () => new Request(`${ORIGIN}/api/x`, { method: 'POST', headers: { nen: `1.${ses.sid}.0.1.1`, 'content-type': 'application/nen' }, body: new Uint8Array(16) })],
       ['nen header version 2', () => new Request(`${ORIGIN}/api/x`, { method: 'POST', headers: { nen: `2.${ses.sid}.0.1.${s.clock.now}.0`, 'content-type': 'application/nen' }, body: new Uint8Array(16) })],
       ['leading zero in a number', () => new Request(`${ORIGIN}/api/x`, { method: 'POST', headers: { nen: `1.${ses.sid}.00.1.${s.clock.now}.0`, 'content-type': 'application/nen' }, body: new Uint8Array(16) })],
-      ['unknown flag bit', () => new Request(`${ORIGIN}/api/x`, { method: 'POST', headers: { nen: `1.${ses.sid}.0.1.${s.clock.now}.16`, 'content-type': 'application/nen' }, body: new Uint8Array(16) })],
+      ['unknown flag bit', () => new Request(`${ORIGIN}/api/x`, { method: 'POST', headers: { nen: `1.${ses.sid}.0.1.${s.clock.now}.32`, 'content-type': 'application/nen' }, body: new Uint8Array(16) })],
       ['timestamp 31 s off', () => new Request(`${ORIGIN}/api/x`, { method: 'POST', headers: { nen: `1.${ses.sid}.0.1.${s.clock.now - 31_000}.0`, 'content-type': 'application/nen' }, body: new Uint8Array(16) })],
       ['CONFIDENTIAL_QUERY with a query in the URL', () => seal(s, ses, 'GET', '/api/x?a=1', { flags: 2, query: 'a=1' }).request],
       ['nen-type longer than 256 bytes', () => seal(s, ses, 'POST', '/api/x', { type: `text/${'a'.repeat(252)}` }).request],
@@ -228,6 +228,9 @@ describe('PROTOCOL.md answers for an independent implementer', () => {
       ['STREAM flag on GET', () => new Request(`${ORIGIN}/api/x`, { headers: { nen: `1.${ses.sid}.0.92.${s.clock.now}.4`, 'nen-body': 'AAAAAAAAAAAAAAAAAAAAAA' } })],
       ['wrong content type', () => seal(s, ses, 'POST', '/api/x', { headers: { 'content-type': 'application/json' } }).request],
       ['STREAM flag with application/nen', () => seal(s, ses, 'POST', '/api/x', { flags: 4 }).request],
+      ['STREAM with COMPRESSED', () => seal(s, ses, 'POST', '/api/x', { flags: 5, stream: [enc.encode('a')] }).request],
+      ['STREAM with CONFIDENTIAL_QUERY', () => seal(s, ses, 'POST', '/api/x', { flags: 6, stream: [enc.encode('a')] }).request],
+      ['RETRY flag without nen-retry', () => seal(s, ses, 'POST', '/api/x', { flags: 16 }).request],
       ['invalid content-length', () => new Request(`${ORIGIN}/api/x`, { method: 'POST', headers: { nen: `1.${ses.sid}.0.93.${s.clock.now}.0`, 'content-type': 'application/nen', 'content-length': '-1' }, body: new Uint8Array(16) })],
       ['sealed body shorter than the tag', () => new Request(`${ORIGIN}/api/x`, { method: 'POST', headers: { nen: `1.${ses.sid}.0.94.${s.clock.now}.0`, 'content-type': 'application/nen' }, body: new Uint8Array(15) })],
       ['unknown session', () => new Request(`${ORIGIN}/api/x`, { method: 'POST', headers: { nen: `1.${'A'.repeat(22)}.0.1.${s.clock.now}.0`, 'content-type': 'application/nen' }, body: new Uint8Array(16) })],
@@ -404,7 +407,7 @@ describe('PROTOCOL.md answers for an independent implementer', () => {
     await s.nen.close();
   });
 
-  it('an upload without its final record: before the first record 400 NEN_MALFORMED (handler not run); after it the handler body stream errors and a handler that lets it propagate gives a sealed 500 NEN_INTERNAL', async () => {
+  it('an upload without its final record: before the first record 400 NEN_STREAM_TRUNCATED (handler not run); after it the handler body stream errors with NEN_STREAM_TRUNCATED and a handler that lets it propagate gives a sealed 400 with that code', async () => {
     const s = await server();
     const ses = await handshake(s);
     const none = seal(s, ses, 'POST', '/api/upload', { flags: 4, stream: 'partial-first' });

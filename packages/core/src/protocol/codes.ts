@@ -6,7 +6,10 @@
  * Pitfalls:
  *  - Wire messages are generic on purpose: the precise reason goes to the server log only.
  *  - A protocol error response is NOT authenticated (it is sent when no session key could be
- *    used). Clients must treat it as a hint: at most one re-handshake with backoff, never as data.
+ *    used). Clients must treat it as a hint: at most one re-handshake with backoff, never as data,
+ *    and never as proof that the handler did not run: a re-sent request names the original
+ *    (protocol 1.1 RETRY, PROTOCOL.md "Retries"), so the server refuses it once the original
+ *    committed (NEN_RETRY_COMMITTED) or when it cannot tell (NEN_RETRY_UNKNOWN).
  */
 import { NenProtocolError } from '../errors.js';
 
@@ -34,6 +37,9 @@ export const WIRE_ERRORS = {
   NEN_SESSION_EXPIRED: { status: 401, message: 'session expired', client: 'rehandshake-retry' },
   NEN_TIMESTAMP: { status: 401, message: 'request timestamp outside the accepted window', client: 'rehandshake-retry' },
   NEN_REPLAY: { status: 409, message: 'replayed request', client: 'fail' },
+  NEN_RETRY_COMMITTED: { status: 409, message: 'the original request was already committed; the retry did not run', client: 'fail' },
+  NEN_RETRY_UNKNOWN: { status: 409, message: 'cannot prove the original request did not run; the retry did not run', client: 'fail' },
+  NEN_STREAM_TRUNCATED: { status: 400, message: 'the streamed body ended before its final record', client: 'fail' },
   NEN_TOO_LARGE: { status: 413, message: 'body too large', client: 'fail' },
   NEN_CONTENT_TYPE: { status: 415, message: 'wrong content type for a Nen request', client: 'fail' },
   NEN_RATE_LIMITED: { status: 429, message: 'too many handshakes, retry later', client: 'fail' },
@@ -60,6 +66,7 @@ export const CLIENT_ERRORS = {
   NEN_ABORTED: 'the request was aborted',
   NEN_BAD_INPUT: 'invalid arguments to the Nen client',
   NEN_PROTOCOL_ERROR: 'the server reported a Nen protocol error',
+  NEN_OUTCOME_UNKNOWN: 'the request was sent and no authenticated answer came back: the handler may or may not have run',
 } as const;
 
 export type ClientErrorCode = keyof typeof CLIENT_ERRORS;

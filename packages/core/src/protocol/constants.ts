@@ -43,6 +43,11 @@ export const HEADER = {
   body: 'nen-body',
   /** Protocol error code on unauthenticated error responses. */
   error: 'nen-error',
+  /**
+   * Protocol 1.1: on a retry (request flag RETRY), the original request it replaces,
+   * `<sid>.<epoch>.<seq>.<ts>`; bound in the AAD (PROTOCOL.md "Retries").
+   */
+  retry: 'nen-retry',
 } as const;
 
 export const MEDIA_TYPE = {
@@ -59,8 +64,10 @@ export const REQ_FLAG = {
   CONFIDENTIAL_QUERY: 2,
   STREAM: 4,
   ACCEPT_COMPRESSED: 8,
+  /** Protocol 1.1: this request replaces the one named in `nen-retry` (PROTOCOL.md "Retries"). */
+  RETRY: 16,
 } as const;
-export const REQ_FLAGS_ALL = 15;
+export const REQ_FLAGS_ALL = 31;
 
 /** Response flag bits (header `nen`; bound in the AAD). */
 export const RES_FLAG = {

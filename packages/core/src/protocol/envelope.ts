@@ -32,6 +32,9 @@ import {
   decodeHeaderRecord,
   encodeHeaderRecord,
   formatRequestHeader,
+  formatRetryRef,
+  parseRetryRef,
+  type RetryRef,
   openMessage,
   packConfidentialQuery,
   parseRequestHeader,
@@ -87,6 +90,8 @@ export interface RequestToSeal {
   readonly compress?: boolean;
   /** deflate-raw (RFC 1951) of a whole body. */
   readonly deflate?: ((b: Uint8Array) => MaybePromise<Uint8Array>) | undefined;
+  /** Protocol 1.1: this request retries the one named here (flag RETRY + `nen-retry`, bound in the AAD). */
+  readonly retryOf?: RetryRef | undefined;
 }
 
 export interface SealedRequest {
@@ -102,7 +107,7 @@ export interface SealedRequest {
 /** Seals a request (client). Synchronous unless the body is compressed through an async `deflate`. */
 export function sealRequest(r: RequestToSeal): MaybePromise<SealedRequest> {
   let url = r.url;
-  let flags = 0;
+  let flags = r.retryOf ? REQ_FLAG.RETRY : 0;
   let query: string | null = null;
   if (r.confidentialQuery && url.search !== '') {
     url = new URL(url.href); // a copy: the caller's URL is reused by a retry
@@ -113,6 +118,7 @@ export function sealRequest(r: RequestToSeal): MaybePromise<SealedRequest> {
   const stream = r.body instanceof ReadableStream ? r.body : null;
   if (stream) {
     if (query !== null) throw clientError('NEN_BAD_INPUT', 'confidentialQuery is not supported with streamed request bodies');
+    if (r.retryOf) throw clientError('NEN_BAD_INPUT', 'streamed request bodies are never retried');
     flags |= REQ_FLAG.STREAM;
   }
   let body: Uint8Array = stream ? EMPTY : ((r.body as Uint8Array | null) ?? EMPTY);
@@ -130,8 +136,10 @@ export function sealRequest(r: RequestToSeal): MaybePromise<SealedRequest> {
 
 function finishRequest(r: RequestToSeal, url: URL, flags: number, query: string | null, body: Uint8Array, stream: ReadableStream<Uint8Array> | null): SealedRequest {
   const meta: RequestMeta = { sessionId: r.sessionId, epoch: r.epoch, seq: r.seq, timestamp: r.timestamp, flags };
-  const aad = requestAad(meta, r.method, url.pathname + url.search, r.contentType);
+  const retry = r.retryOf ? formatRetryRef(r.retryOf) : '';
+  const aad = requestAad(meta, r.method, url.pathname + url.search, r.contentType, retry);
   const headers: HeaderList = [[HEADER.nen, formatRequestHeader(meta)]];
+  if (retry) headers.push([HEADER.retry, retry]);
   if (r.contentType) headers.push([HEADER.type, r.contentType]);
   if (stream) {
     headers.push(['content-type', MEDIA_TYPE.stream]);
@@ -174,6 +182,9 @@ export interface RequestHead {
   readonly headerRecord: Uint8Array | null;
   /** The session id as on the wire (base64url). */
   readonly sid: string;
+  /** Protocol 1.1: the original request this one retries (flag RETRY), and its `nen-retry` value. */
+  readonly retry: RetryRef | null;
+  readonly retryValue: string;
 }
 
 /**
@@ -189,6 +200,14 @@ export function parseRequest(headers: HeaderSource, method: string, rawUrl: stri
   const confidential = (meta.flags & REQ_FLAG.CONFIDENTIAL_QUERY) !== 0;
   const stream = (meta.flags & REQ_FLAG.STREAM) !== 0;
   if (confidential && search !== '') throw wireError('NEN_MALFORMED', 'confidential-query flag set but the URL has a query');
+  // Streamed uploads are never compressed, never carry a confidential query and are never retried.
+  if (stream && meta.flags & (REQ_FLAG.COMPRESSED | REQ_FLAG.CONFIDENTIAL_QUERY | REQ_FLAG.RETRY)) throw wireError('NEN_MALFORMED', 'STREAM with COMPRESSED, CONFIDENTIAL_QUERY or RETRY');
+  let retry: RetryRef | null = null;
+  let retryValue = '';
+  if (meta.flags & REQ_FLAG.RETRY) {
+    retryValue = headers.get(HEADER.retry) ?? '';
+    retry = parseRetryRef(retryValue || null);
+  }
   const contentType = headers.get(HEADER.type) ?? '';
   if (contentType.length > 256) throw wireError('NEN_MALFORMED', 'nen-type too long');
   let headerRecord: Uint8Array | null = null;
@@ -203,7 +222,7 @@ export function parseRequest(headers: HeaderSource, method: string, rawUrl: stri
     const want = stream ? MEDIA_TYPE.stream : MEDIA_TYPE.sealed;
     if (ct !== want) throw wireError('NEN_CONTENT_TYPE', `content-type ${JSON.stringify(ct.slice(0, 60))}, want ${want}`);
   }
-  return { meta, method: m, origin, path, search, contentType, confidential, stream, headerRecord, sid: toBase64Url(meta.sessionId) };
+  return { meta, method: m, origin, path, search, contentType, confidential, stream, headerRecord, sid: toBase64Url(meta.sessionId), retry, retryValue };
 }
 
 /**
@@ -229,7 +248,7 @@ export function sealedBodyLimit(head: RequestHead, plaintextLimit: number): numb
 }
 
 function requestAadOf(head: RequestHead): Uint8Array {
-  return requestAad(head.meta, head.method, head.path + head.search, head.contentType);
+  return requestAad(head.meta, head.method, head.path + head.search, head.contentType, head.retryValue);
 }
 
 /** AEAD-opens a sealed request (server); NEN_AUTH_FAILED when it does not authenticate. */
@@ -246,7 +265,7 @@ export function openRequest(head: RequestHead, keys: EnvelopeKeys, sealed: Uint8
 /** The record opener of a streamed request (server), with the server's error codes. */
 export function openRequestStream(head: RequestHead, keys: EnvelopeKeys): RecordOpener {
   return new RecordOpener(keys.c2s, keys.c2sIv, head.meta.seq, requestAadOf(head), (kind, detail) =>
-    kind === 'auth' ? wireError('NEN_AUTH_FAILED', detail) : wireError('NEN_MALFORMED', `stream ${kind}: ${detail}`),
+    kind === 'auth' ? wireError('NEN_AUTH_FAILED', detail) : kind === 'truncated' ? wireError('NEN_STREAM_TRUNCATED', detail) : wireError('NEN_MALFORMED', `stream ${kind}: ${detail}`),
   );
 }
 

@@ -16,7 +16,7 @@ import type { Aead } from '../backend/types.js';
 import { AEAD_TAG_LENGTH } from '../backend/types.js';
 import { concatBytes, fromBase64Url, toBase64Url, u16, u32, u8, utf8 } from './bytes.js';
 import { wireError } from './codes.js';
-import { LABEL, MAX_RECORD_PLAINTEXT, PROTOCOL_VERSION, RECORD_HEADER_LENGTH, REQ_FLAGS_ALL, RES_FLAGS_ALL, SESSION_ID_LENGTH } from './constants.js';
+import { LABEL, MAX_RECORD_PLAINTEXT, PROTOCOL_VERSION, RECORD_HEADER_LENGTH, REQ_FLAG, REQ_FLAGS_ALL, RES_FLAGS_ALL, SESSION_ID_LENGTH } from './constants.js';
 import { computeNonce } from './keys.js';
 
 const U64_MAX = (1n << 64n) - 1n;
@@ -123,10 +123,11 @@ export function canonicalTarget(target: string): string {
  * target = canonicalTarget(path + ("?" + query when the query travels in the URL));
  * lp = u16 length || bytes. Built in one allocation (this runs on every request).
  */
-export function requestAad(m: RequestMeta, method: string, rawTarget: string, contentType: string): Uint8Array {
+export function requestAad(m: RequestMeta, method: string, rawTarget: string, contentType: string, retry = ''): Uint8Array {
   const target = canonicalTarget(rawTarget);
+  const withRetry = (m.flags & REQ_FLAG.RETRY) !== 0;
   // UTF-8 needs at most 3 bytes per UTF-16 code unit.
-  const max = LABEL.request.length + 1 + SESSION_ID_LENGTH + 4 + 8 + 8 + 1 + 6 + 3 * (method.length + target.length + contentType.length);
+  const max = LABEL.request.length + 1 + SESSION_ID_LENGTH + 4 + 8 + 8 + 1 + 8 + 3 * (method.length + target.length + contentType.length + retry.length);
   if (method.length > 0xffff) throw wireError('NEN_MALFORMED', 'method longer than 65535 bytes');
   if (target.length > 0xffff) throw wireError('NEN_MALFORMED', 'request target longer than 65535 bytes');
   if (contentType.length > 0xffff) throw wireError('NEN_MALFORMED', 'content type longer than 65535 bytes');
@@ -145,7 +146,38 @@ export function requestAad(m: RequestMeta, method: string, rawTarget: string, co
   o = putField(out, dv, o, method, 'method');
   o = putField(out, dv, o, target, 'request target');
   o = putField(out, dv, o, contentType, 'content type');
+  // Protocol 1.1: a retry binds the `nen-retry` value (absent otherwise: 1.0 AADs are unchanged).
+  if (withRetry) o = putField(out, dv, o, retry, 'nen-retry');
   return out.subarray(0, o);
+}
+
+/** The original request a retry names (`nen-retry`, PROTOCOL.md "Retries"). */
+export interface RetryRef {
+  readonly sessionId: Uint8Array;
+  readonly epoch: number;
+  readonly seq: bigint;
+  /** The original's timestamp (ms since the Unix epoch), as in its `nen` header. */
+  readonly timestamp: number;
+}
+
+export function formatRetryRef(r: RetryRef): string {
+  return `${toBase64Url(r.sessionId)}.${r.epoch}.${r.seq}.${r.timestamp}`;
+}
+
+/** Parses `nen-retry` (server): NEN_MALFORMED when absent or not `<sid>.<epoch>.<seq>.<ts>`. */
+export function parseRetryRef(value: string | null): RetryRef {
+  if (value === null || value.length > 80) throw wireError('NEN_MALFORMED', 'RETRY flag without a valid nen-retry header');
+  const f = value.split('.');
+  if (f.length !== 4) throw wireError('NEN_MALFORMED', 'nen-retry has the wrong number of fields');
+  const [sid, epoch, seq, ts] = f as [string, string, string, string];
+  const sessionId = fromBase64Url(sid);
+  if (!sessionId || sessionId.length !== SESSION_ID_LENGTH) throw wireError('NEN_MALFORMED', 'nen-retry session id is not 16 bytes of base64url');
+  for (const x of [epoch, seq, ts]) if (!DEC.test(x)) throw wireError('NEN_MALFORMED', 'nen-retry number is not canonical decimal');
+  const e = Number(epoch);
+  const s = BigInt(seq);
+  const t = Number(ts);
+  if (e > 0xffffffff || s < 1n || s > U64_MAX || !Number.isSafeInteger(t)) throw wireError('NEN_MALFORMED', 'nen-retry number out of range');
+  return { sessionId, epoch: e, seq: s, timestamp: t };
 }
 
 /**

@@ -52,7 +52,7 @@ describe('nen request header', () => {
       [`1.${s}.4294967296.1.5.0`, 'NEN_MALFORMED'],
       [`1.${s}.0.0.5.0`, 'NEN_MALFORMED'],
       [`1.${s}.0.18446744073709551616.5.0`, 'NEN_MALFORMED'],
-      [`1.${s}.0.1.5.16`, 'NEN_MALFORMED'],
+      [`1.${s}.0.1.5.32`, 'NEN_MALFORMED'],
       [`1.${s}.0.1.99999999999999999.0`, 'NEN_MALFORMED'],
       [`1.${s}.0.1.5.0${'0'.repeat(200)}`, 'NEN_MALFORMED'],
       [`1.${s}.0.1e3.5.0`, 'NEN_MALFORMED'],

@@ -11,12 +11,15 @@
  *  - `next dev` re-evaluates modules on every hot reload: a store created with `shared: true` (the
  *    default) lives on globalThis under its name, so sessions survive reloads; `close()` removes it.
  *  - Secrets are copied in and wiped on delete/eviction; nothing here logs them.
+ *  - A confirmed session (one request committed) that dies stays as a tombstone (replay window
+ *    only, secret wiped) for RETRY_HORIZON_MS (PROTOCOL.md "Retries"); an unconfirmed one past
+ *    `confirmBy` goes at once. Evicting a confirmed entry moves `retryCoverageSince` to now.
  *  - Map iteration order is insertion order: touching a session re-inserts it, so the first key is
  *    always the least recently used one (O(1) eviction).
  */
 import { ReplayWindow } from '@nen/core';
 import { StoreUnavailableError } from '../errors.js';
-import { checkClaim, type CommitResult, type SessionRecord, type SessionStore } from './types.js';
+import { RETRY_HORIZON_MS, checkClaim, type CommitResult, type RetryVerdict, type SessionRecord, type SessionStore } from './types.js';
 
 export interface MemoryStoreOptions {
   /** Maximum live sessions; the least recently used one is evicted beyond it. Default 50 000. */
@@ -34,6 +37,8 @@ export interface MemoryStoreOptions {
 interface Entry {
   record: SessionRecord;
   window: ReplayWindow;
+  /** 0 while alive; else the tombstone's end (ms since the epoch). */
+  deadUntil: number;
 }
 
 const U64_MAX = (1n << 64n) - 1n;
@@ -49,8 +54,20 @@ function cloneRecord(r: SessionRecord): SessionRecord {
   return { ...r, secret: r.secret.slice(), meta: { ...r.meta } };
 }
 
-function isLive(r: SessionRecord, now: number): boolean {
+function isLive(e: Entry, now: number): boolean {
+  const r = e.record;
+  if (e.deadUntil !== 0) return false;
+  if (e.window.highest === 0n && r.confirmBy !== undefined && now >= r.confirmBy) return false;
   return now < r.expiresAt && now - r.lastSeenAt <= r.idleTimeoutMs;
+}
+
+const confirmed = (e: Entry): boolean => e.window.highest !== 0n;
+
+/** The current epoch, or the previous one until `meta.prevUntil` (rotate grace). */
+function epochLive(r: SessionRecord, epoch: number, now: number): boolean {
+  if (epoch === r.epoch) return true;
+  const until = r.meta.prevUntil;
+  return epoch + 1 === r.epoch && typeof until === 'number' && now < until;
 }
 
 export class MemoryStore implements SessionStore {
@@ -63,6 +80,8 @@ export class MemoryStore implements SessionStore {
   #timer: ReturnType<typeof setInterval> | undefined;
   #closed = false;
   #name: string | undefined;
+  #tombstones = 0;
+  #coverSince = Date.now();
   /** Sessions evicted because the store was full (for metrics). */
   evictions = 0;
 
@@ -86,32 +105,36 @@ export class MemoryStore implements SessionStore {
     while (this.#sessions.size >= this.maxSessions) {
       const lru = this.#sessions.keys().next();
       if (lru.done) break;
-      this.#drop(lru.value, this.#sessions.get(lru.value) as Entry);
+      const victim = this.#sessions.get(lru.value) as Entry;
+      // Losing a confirmed session's window loses the proof that its requests committed.
+      if (confirmed(victim)) this.#coverSince = Math.max(this.#coverSince, Date.now());
+      this.#drop(lru.value, victim);
       this.evictions++;
     }
-    this.#sessions.set(session.id, { record: cloneRecord(session), window: new ReplayWindow() });
+    this.#sessions.set(session.id, { record: cloneRecord(session), window: new ReplayWindow(), deadUntil: 0 });
   }
 
   async get(id: string, now: number): Promise<SessionRecord | null> {
     this.#assertOpen();
     const e = this.#sessions.get(id);
     if (!e) return null;
-    if (!isLive(e.record, now)) {
-      this.#drop(id, e);
+    if (!isLive(e, now)) {
+      this.#kill(id, e, now);
       return null;
     }
     return cloneRecord(e.record);
   }
 
-  async commit(id: string, seq: bigint, now: number): Promise<CommitResult> {
+  async commit(id: string, seq: bigint, now: number, epoch?: number): Promise<CommitResult> {
     this.#assertOpen();
     if (seq < 0n || seq > U64_MAX) throw new RangeError('nen: sequence number outside the unsigned 64-bit range');
     const e = this.#sessions.get(id);
     if (!e) return { ok: false, reason: 'unknown' };
-    if (!isLive(e.record, now)) {
-      this.#drop(id, e);
+    if (!isLive(e, now)) {
+      this.#kill(id, e, now);
       return { ok: false, reason: 'expired' };
     }
+    if (epoch !== undefined && !epochLive(e.record, epoch, now)) return { ok: false, reason: 'epoch' };
     const verdict = e.window.checkAndAccept(seq);
     if (verdict !== 'ok') return { ok: false, reason: verdict };
     e.record.lastSeenAt = now;
@@ -124,7 +147,7 @@ export class MemoryStore implements SessionStore {
   async update(id: string, patch: { secret?: Uint8Array; meta?: SessionRecord['meta']; epoch?: number; expiresAt?: number }): Promise<boolean> {
     this.#assertOpen();
     const e = this.#sessions.get(id);
-    if (!e) return false;
+    if (!e || e.deadUntil !== 0) return false;
     if (patch.secret) {
       e.record.secret.fill(0);
       e.record.secret = patch.secret.slice();
@@ -138,12 +161,35 @@ export class MemoryStore implements SessionStore {
   async delete(id: string): Promise<boolean> {
     this.#assertOpen();
     const e = this.#sessions.get(id);
-    if (!e) return false;
-    this.#drop(id, e);
+    if (!e || e.deadUntil !== 0) return false;
+    this.#kill(id, e, Date.now(), true);
     return true;
   }
 
+  async consumeRetry(id: string, seq: bigint, now: number): Promise<RetryVerdict> {
+    this.#assertOpen();
+    const e = this.#sessions.get(id);
+    if (!e) return 'absent';
+    if (e.deadUntil === 0 && !isLive(e, now)) this.#kill(id, e, now);
+    if (!this.#sessions.has(id)) return 'absent';
+    const v = e.window.checkAndAccept(seq);
+    if (v === 'replay') return 'committed';
+    if (v === 'too-old') return 'too-old';
+    if (e.deadUntil !== 0) e.deadUntil = Math.max(e.deadUntil, now + RETRY_HORIZON_MS);
+    return 'marked';
+  }
+
+  retryCoverageSince(): number {
+    return this.#coverSince;
+  }
+
+  /** Live sessions (tombstones not counted). */
   async size(): Promise<number> {
+    return this.#sessions.size - this.#tombstones;
+  }
+
+  /** Live sessions plus tombstones: what the store holds. */
+  get entries(): number {
     return this.#sessions.size;
   }
 
@@ -171,8 +217,10 @@ export class MemoryStore implements SessionStore {
     this.#sweepClaims(now);
     let n = 0;
     for (const [id, e] of this.#sessions) {
-      if (!isLive(e.record, now)) {
-        this.#drop(id, e);
+      if (e.deadUntil !== 0) {
+        if (now >= e.deadUntil) this.#drop(id, e);
+      } else if (!isLive(e, now)) {
+        this.#kill(id, e, now);
         n++;
       }
     }
@@ -189,8 +237,22 @@ export class MemoryStore implements SessionStore {
     if (this.#name !== undefined && registry().get(this.#name) === this) registry().delete(this.#name);
   }
 
+  /** A dead session: unconfirmed → gone; confirmed → tombstone until death + RETRY_HORIZON_MS. */
+  #kill(id: string, e: Entry, now: number, deleted = false): void {
+    const r = e.record;
+    const death = deleted ? now : Math.min(now, r.expiresAt, r.lastSeenAt + r.idleTimeoutMs);
+    if (!confirmed(e) || death + RETRY_HORIZON_MS <= now) {
+      this.#drop(id, e);
+      return;
+    }
+    r.secret.fill(0);
+    e.deadUntil = death + RETRY_HORIZON_MS;
+    this.#tombstones++;
+  }
+
   #drop(id: string, e: Entry): void {
     e.record.secret.fill(0);
+    if (e.deadUntil !== 0) this.#tombstones--;
     this.#sessions.delete(id);
   }
 

@@ -26,17 +26,21 @@
  *    spent. Harmless by design: the request failed with 503 and a retry uses a new number.
  *  - Replication is asynchronous: a master that dies can take its last window updates with it,
  *    so a request accepted just before could be accepted once more on the promoted replica
- *    (the ±30 s timestamp window still bounds it). A graceful failover loses nothing.
+ *    (the ±30 s timestamp window still bounds it). A graceful failover loses nothing. The same
+ *    holds for retries: the store reports full coverage (`retryCoverageSince` 0), so Redis must
+ *    not evict session keys (maxmemory-policy noeviction or volatile-*; the keys carry TTLs).
+ *  - A confirmed session outlives its death as a tombstone (window only) for the retry horizon;
+ *    an unconfirmed one (nothing committed) dies at `confirmBy` (redis-scripts.ts).
  */
 import { createHash } from 'node:crypto';
 import { Cluster, type Redis } from 'ioredis';
 import { loadBackend, type Backend } from '@nen/core';
 import { NenConfigError } from '../keys.js';
-import { COMMIT_LUA, CREATE_LUA, UPDATE_LUA } from './redis-scripts.js';
+import { COMMIT_LUA, CONSUME_RETRY_LUA, CREATE_LUA, DELETE_LUA, UPDATE_LUA } from './redis-scripts.js';
 import { type RedisStoreEvent, type RedisStoreOptions, connectRedis } from './redis-connect.js';
 import { SESSION_ID, badInput, checkCount, checkId, globEscape, isBuf, num, splitWrapped, withDeadline } from './redis-util.js';
 import { UnwrapCache, unwrap, wrap } from './redis-wrap.js';
-import { StoreUnavailableError, checkClaim, type CommitResult, type SessionRecord, type SessionStore } from './types.js';
+import { StoreUnavailableError, checkClaim, type CommitResult, type RetryVerdict, type SessionRecord, type SessionStore } from './types.js';
 
 export type { RedisStoreEvent, RedisStoreOptions } from './redis-connect.js';
 
@@ -46,14 +50,15 @@ const U64_LIMIT = 1n << 64n;
 /** SCAN calls per node in size(): bounds the loop. */
 const MAX_SCAN_CALLS = 100_000;
 
-const COMMIT_REASONS = ['unknown', 'expired', 'replay', 'too-old'] as const;
+const COMMIT_REASONS = ['unknown', 'expired', 'replay', 'too-old', 'ok', 'epoch'] as const;
 
 interface Script {
   readonly lua: string;
   readonly sha: string;
 }
 const script = (lua: string): Script => ({ lua, sha: createHash('sha1').update(lua).digest('hex') });
-const SCRIPTS = { commit: script(COMMIT_LUA), create: script(CREATE_LUA), update: script(UPDATE_LUA) };
+const SCRIPTS = { commit: script(COMMIT_LUA), create: script(CREATE_LUA), update: script(UPDATE_LUA), consume: script(CONSUME_RETRY_LUA), del: script(DELETE_LUA) };
+const RETRY_VERDICTS: readonly RetryVerdict[] = ['absent', 'marked', 'committed', 'too-old'];
 
 type Client = Redis | Cluster;
 
@@ -134,7 +139,10 @@ class RedisSessionStore implements SessionStore {
     const wrapped = wrap(backend, this.#wrapKey, session.id, session.epoch, session.secret);
     // The first commit returns exactly these bytes: it then needs no unwrap (HKDF + AEAD).
     if (!this.#closed) this.#unwrapped.remember(session.id, session.epoch, wrapped, session.secret);
-    const ttl = Math.max(0, Math.min(session.expiresAt, session.lastSeenAt + session.idleTimeoutMs) - session.lastSeenAt) + TTL_GRACE_MS;
+    const confirmBy = session.confirmBy;
+    if (confirmBy !== undefined) checkCount(confirmBy, 'confirmBy');
+    const death = Math.min(session.expiresAt, session.lastSeenAt + session.idleTimeoutMs, confirmBy ?? Number.POSITIVE_INFINITY);
+    const ttl = Math.max(0, death - session.lastSeenAt) + TTL_GRACE_MS;
     await this.#eval(SCRIPTS.create, this.#key(session.id), [
       ...splitWrapped(wrapped),
       JSON.stringify(session.meta),
@@ -144,15 +152,18 @@ class RedisSessionStore implements SessionStore {
       String(session.idleTimeoutMs),
       String(session.lastSeenAt),
       String(Math.floor(ttl)),
+      confirmBy === undefined ? '' : String(confirmBy),
     ]);
   }
 
   async get(id: string, now: number): Promise<SessionRecord | null> {
     if (!SESSION_ID.test(id)) return null;
     const key = this.#key(id);
-    const f = await this.#run(() => this.#client.hmgetBuffer(key, 'k', 'j', 'm', 'e', 'c', 'x', 'i', 'l'));
-    const [k, j, m, e, c, x, i, l] = f;
+    const f = await this.#run(() => this.#client.hmgetBuffer(key, 'k', 'j', 'm', 'e', 'c', 'x', 'i', 'l', 'u', 'h'));
+    const [k, j, m, e, c, x, i, l, u, h] = f;
     if (!k || !j || !m || !e || !c || !x || !i || !l) return null;
+    // Unconfirmed (no commit yet) past its deadline: dead.
+    if (u && !h && !(now < num(u))) return null;
     const lastSeenAt = num(l);
     const expiresAt = num(x);
     const idleTimeoutMs = num(i);
@@ -161,7 +172,7 @@ class RedisSessionStore implements SessionStore {
     return this.#record(id, { k: Buffer.concat([k, j]), m, e, c, x, i }, lastSeenAt);
   }
 
-  async commit(id: string, seq: bigint, now: number): Promise<CommitResult> {
+  async commit(id: string, seq: bigint, now: number, epoch?: number): Promise<CommitResult> {
     if (typeof seq !== 'bigint' || seq < 0n || seq >= U64_LIMIT) throw badInput('nen: seq must be an unsigned 64-bit bigint');
     if (!Number.isFinite(now) || now < 0) throw badInput('nen: now must be a non-negative number of ms');
     now = Math.floor(now); // the script stores it as lastSeenAt: an integer decimal string
@@ -171,12 +182,13 @@ class RedisSessionStore implements SessionStore {
       String(seq >> 32n),
       String(seq & 0xffffffffn),
       String(TTL_GRACE_MS),
+      epoch === undefined ? '' : String(epoch),
     ]);
     if (!Array.isArray(reply) || typeof reply[0] !== 'number') throw new StoreUnavailableError('unexpected reply from the commit script');
     const status: number = reply[0];
     if (status !== 4) {
       const reason = COMMIT_REASONS[status];
-      if (!reason) throw new StoreUnavailableError('unexpected reply from the commit script');
+      if (!reason || reason === 'ok') throw new StoreUnavailableError('unexpected reply from the commit script');
       return { ok: false, reason };
     }
     const [, k, j, m, e, c, x, i] = reply as [number, ...unknown[]];
@@ -240,10 +252,25 @@ class RedisSessionStore implements SessionStore {
     throw new StoreUnavailableError('session update kept conflicting with concurrent updates');
   }
 
+  /** Unconfirmed: gone; confirmed: a tombstone for the retry horizon (redis-scripts.ts DELETE_LUA). */
   async delete(id: string): Promise<boolean> {
     if (!SESSION_ID.test(id)) return false;
-    const n = await this.#run(() => this.#client.del(this.#key(id)));
-    return n > 0;
+    const n = await this.#eval(SCRIPTS.del, this.#key(id), [String(Date.now()), String(TTL_GRACE_MS)]);
+    return n === 1;
+  }
+
+  async consumeRetry(id: string, seq: bigint, now: number): Promise<RetryVerdict> {
+    if (typeof seq !== 'bigint' || seq < 1n || seq >= U64_LIMIT) throw badInput('nen: seq must be an unsigned 64-bit bigint');
+    if (!SESSION_ID.test(id)) return 'absent';
+    const reply = await this.#eval(SCRIPTS.consume, this.#key(id), [String(Math.floor(now)), String(seq >> 32n), String(seq & 0xffffffffn), String(TTL_GRACE_MS)]);
+    const v = typeof reply === 'number' ? RETRY_VERDICTS[reply] : undefined;
+    if (!v) throw new StoreUnavailableError('unexpected reply from the retry script');
+    return v;
+  }
+
+  /** Redis is trusted to keep its data (see the module header on failover and eviction policies). */
+  retryCoverageSince(): number {
+    return 0;
   }
 
   /** `SET <prefix>c:{sha256(key)} 1 NX PX ttlMs`: one atomic round trip; the digest bounds the key. */

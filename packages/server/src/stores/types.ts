@@ -13,6 +13,10 @@
  *  - `secret` is key material: persistent stores wrap it at rest; no store logs it.
  *  - Memory per session is O(1): the window is a fixed REPLAY_WINDOW-bit bitmap plus the highest
  *    sequence number seen.
+ *  - Retries (PROTOCOL.md "Retries"): a session on which a request committed outlives its death
+ *    (expiry, idle, delete) as a tombstone (replay window only, secret wiped) for
+ *    RETRY_HORIZON_MS, so `consumeRetry` can tell whether a named request committed. A session on
+ *    which nothing committed dies at `confirmBy` and leaves nothing behind.
  *  - `claimOnce` is bounded too: the memory store holds at most `maxClaims` live claims and fails
  *    closed (StoreUnavailableError) rather than forget a live one; Redis keys carry a PX TTL.
  */
@@ -38,11 +42,28 @@ export interface SessionRecord {
   readonly idleTimeoutMs: number;
   /** Last successful commit (or creation), ms since the epoch. */
   lastSeenAt: number;
+  /** Unconfirmed deadline, ms since the epoch: until a request commits, the session dies here. */
+  readonly confirmBy?: number;
 }
+
+/**
+ * How long a confirmed session's replay window outlives the session (tombstone), ms. A retry is
+ * accepted on a missing record only while `now < original timestamp - timestamp window + this`.
+ */
+export const RETRY_HORIZON_MS = 120_000;
+
+/**
+ * `consumeRetry` verdicts for the original (session, seq) a retry names:
+ *  - 'marked': it had not committed; it is now marked, so it never can (the retry may run);
+ *  - 'committed': it committed (its handler ran or is running);
+ *  - 'too-old': left of the replay window: unknown;
+ *  - 'absent': no record of the session (never confirmed, gone past the horizon, or state lost).
+ */
+export type RetryVerdict = 'marked' | 'committed' | 'too-old' | 'absent';
 
 export type CommitResult =
   | { readonly ok: true; readonly session: SessionRecord }
-  | { readonly ok: false; readonly reason: 'unknown' | 'expired' | 'replay' | 'too-old' };
+  | { readonly ok: false; readonly reason: 'unknown' | 'expired' | 'replay' | 'too-old' | 'epoch' };
 
 export interface SessionStore {
   readonly kind: 'memory' | 'redis' | (string & {});
@@ -50,8 +71,12 @@ export interface SessionStore {
   create(session: SessionRecord): Promise<void>;
   /** The session, or null when unknown, expired (absolute TTL) or idle past its timeout. */
   get(id: string, now: number): Promise<SessionRecord | null>;
-  /** Atomic accept step after the AEAD check; see the module header. `seq` is unsigned 64-bit. */
-  commit(id: string, seq: bigint, now: number): Promise<CommitResult>;
+  /**
+   * Atomic accept step after the AEAD check; see the module header. `seq` is unsigned 64-bit.
+   * With `epoch`, a request under an epoch that is neither current nor the previous one within
+   * `meta.prevUntil` is 'epoch' and its seq is NOT marked (a retry then finds it not committed).
+   */
+  commit(id: string, seq: bigint, now: number, epoch?: number): Promise<CommitResult>;
   /** Replaces secret/meta/epoch/expiry of a live session (rekey, rotate). False when unknown. */
   update(id: string, patch: { secret?: Uint8Array; meta?: SessionRecord['meta']; epoch?: number; expiresAt?: number }): Promise<boolean>;
   /** Removes a session. False when it was unknown. */
@@ -65,6 +90,18 @@ export interface SessionStore {
    * Used for one-time tokens such as webhook ids (@nen/seal `withNenWebhook({ store: nen.store })`).
    */
   claimOnce(key: string, ttlMs: number): Promise<boolean>;
+  /**
+   * Retries: atomically with the replay window of session `id`, marks `seq` as spent unless it
+   * already committed (see RetryVerdict). Live sessions and tombstones alike. A store without it
+   * makes every retry refused as NEN_RETRY_UNKNOWN (safe).
+   */
+  consumeRetry?(id: string, seq: bigint, now: number): Promise<RetryVerdict>;
+  /**
+   * Since when (ms since the epoch) this store has lost no record of a confirmed session (memory:
+   * process start or the last eviction of a confirmed session; Redis: 0, Redis is trusted to keep
+   * its data). A missing record proves "never committed" only for originals sent after it.
+   */
+  retryCoverageSince?(): number;
   /** Releases connections and timers. */
   close(): Promise<void>;
 }

@@ -67,7 +67,7 @@ async function crossInstance(before: Instance, after: Instance): Promise<unknown
     const u = new URL(String(input));
     return fetch((u.pathname.endsWith('/handshake') ? before : after).server.url + u.pathname + u.search, init);
   };
-  const client = createNenClient({ baseUrl: before.server.url, backend: 'wasm', fetch: routing });
+  const client = createNenClient({ baseUrl: before.server.url, backend: 'wasm', fetch: routing, unpinned: true });
   await client.handshake();
   return client.fetch('/api/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"n":1}' })
     .then((r) => r.json(), (e: unknown) => e);
@@ -96,7 +96,8 @@ describe('NEN_STORE_KEY across a server key rotation (real Redis)', () => {
         expect(w).toMatchObject({ level: 'warn' });
         expect(w!.reason).toMatch(/NEN_STORE_KEY.*NEN_SERVER_KEYS.*rolling restart/s);
       }
-      expect(await crossInstance(old, rotated)).toMatchObject({ code: 'NEN_SESSION_UNKNOWN' });
+      // The retry (a new handshake on `old`, the request on `rotated`) fails alike: outcome unknown.
+      expect(await crossInstance(old, rotated)).toMatchObject({ code: 'NEN_OUTCOME_UNKNOWN', cause: { code: 'NEN_SESSION_UNKNOWN' } });
       expect(rotated.logs.some((l) => l.event === 'redis.unwrap_failed')).toBe(true);
     } finally {
       await stop(old, rotated);
