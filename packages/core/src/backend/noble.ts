@@ -28,11 +28,9 @@
  *  - JS cannot guarantee zeroization; secrets are wiped on dispose on a best-effort basis.
  */
 import { chacha20poly1305 } from '@noble/ciphers/chacha.js';
-import { x25519 } from '@noble/curves/ed25519.js';
 import { extract as hkdfExtractNoble, expand as hkdfExpandNoble } from '@noble/hashes/hkdf.js';
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { sha3_256, shake256 } from '@noble/hashes/sha3.js';
 import { ml_kem768, type KEMPrepared } from '@noble/post-quantum/ml-kem.js';
 import { NenCryptoError } from '../errors.js';
 import { hpkeSuiteId, keyScheduleBase, keyScheduleExport, kemSuiteId, labeledDeriveShake256, type HkdfSha256 } from './hpke.js';
@@ -63,120 +61,14 @@ import {
   KeyHandle,
   type KeyHandleJson,
 } from './util.js';
-import { concatBytes as concat, utf8 } from '../protocol/bytes.js';
+import { MLKEM768_EK, decap, encapDerand, expandKey, keyError, type ExpandedKey } from './noble-kem.js';
 
-const MLKEM768_EK = 1184;
-const MLKEM768_CT = 1088;
-/** The X-Wing combiner label "\.//^\" (draft-connolly-cfrg-xwing-kem §5.3). */
-const XWING_LABEL = utf8('\\.//^\\');
+export { encapDerand };
 
 export const nobleHkdf: HkdfSha256 = {
   extract: (salt, ikm) => hkdfExtractNoble(sha256, ikm, salt),
   expand: (prk, info, length) => hkdfExpandNoble(sha256, prk, info, length),
 };
-
-/** A KEM key expanded from its seed once, kept for repeated decapsulation. */
-interface ExpandedKey {
-  publicKey: Uint8Array;
-  /** ML-KEM-768 decapsulation key (2400 bytes, FIPS 203 dk). */
-  dkM: Uint8Array;
-  /** X-Wing only: the X25519 scalar and public key. */
-  skX?: Uint8Array;
-  pkX?: Uint8Array;
-}
-
-function expandKey(kem: KemId, privateKey: Uint8Array): ExpandedKey {
-  if (kem === KEM_ID.MLKEM768) {
-    const { publicKey, secretKey } = ml_kem768.keygen(privateKey);
-    return { publicKey, dkM: secretKey };
-  }
-  const expanded = shake256(privateKey, { dkLen: 96 });
-  try {
-    const { publicKey: ekM, secretKey: dkM } = ml_kem768.keygen(expanded.subarray(0, 64));
-    const skX = expanded.slice(64, 96);
-    const pkX = x25519.getPublicKey(skX);
-    return { publicKey: concat(ekM, pkX), dkM, skX, pkX };
-  } finally {
-    wipe(expanded);
-  }
-}
-
-function xwingCombine(ssM: Uint8Array, ssX: Uint8Array, ctX: Uint8Array, pkX: Uint8Array): Uint8Array {
-  return sha3_256.create().update(ssM).update(ssX).update(ctX).update(pkX).update(XWING_LABEL).digest();
-}
-
-function keyError(what: string, cause: unknown): NenCryptoError {
-  return new NenCryptoError('NEN_CRYPTO_KEY', `nen: invalid ${what}`, { cause });
-}
-
-/**
- * Encap(pkR) of the KEM, with caller-given randomness: ML-KEM m (32 bytes); X-Wing m || eskX (64).
- * Exposed to tests (hazmat, derandomized HPKE vectors); production callers pass fresh randomness.
- */
-export function encapDerand(
-  kem: KemId,
-  publicKey: Uint8Array,
-  randomness: Uint8Array,
-  prepared?: KEMPrepared,
-): { sharedSecret: Uint8Array; enc: Uint8Array } {
-  assertKem(kem);
-  assertLength(publicKey, kemSizes(kem).publicKey, 'public key');
-  const encapM = (ek: Uint8Array, m: Uint8Array) => (prepared ? prepared.encapsulate(m) : ml_kem768.encapsulate(ek, m));
-  if (kem === KEM_ID.MLKEM768) {
-    assertLength(randomness, 32, 'encapsulation randomness');
-    let r: { cipherText: Uint8Array; sharedSecret: Uint8Array };
-    try {
-      r = encapM(publicKey, randomness);
-    } catch (e) {
-      throw keyError('ML-KEM-768 encapsulation key', e);
-    }
-    return { sharedSecret: r.sharedSecret, enc: r.cipherText };
-  }
-  assertLength(randomness, 64, 'encapsulation randomness');
-  const ekM = publicKey.subarray(0, MLKEM768_EK);
-  const pkX = publicKey.subarray(MLKEM768_EK);
-  const eskX = randomness.subarray(32, 64);
-  let m: { cipherText: Uint8Array; sharedSecret: Uint8Array };
-  let ssX: Uint8Array;
-  try {
-    m = encapM(ekM, randomness.subarray(0, 32));
-  } catch (e) {
-    throw keyError('ML-KEM-768 encapsulation key', e);
-  }
-  try {
-    ssX = x25519.getSharedSecret(eskX, pkX);
-  } catch (e) {
-    wipe(m.sharedSecret);
-    throw keyError('X25519 public key', e);
-  }
-  const ctX = x25519.getPublicKey(eskX);
-  try {
-    return { sharedSecret: xwingCombine(m.sharedSecret, ssX, ctX, pkX), enc: concat(m.cipherText, ctX) };
-  } finally {
-    wipe(m.sharedSecret, ssX);
-  }
-}
-
-function decap(kem: KemId, key: ExpandedKey, prepared: KEMPrepared | undefined, enc: Uint8Array): Uint8Array {
-  if (kem === KEM_ID.MLKEM768) {
-    return prepared ? prepared.decapsulate(enc, key.dkM) : ml_kem768.decapsulate(enc, key.dkM);
-  }
-  const ctM = enc.subarray(0, MLKEM768_CT);
-  const ctX = enc.subarray(MLKEM768_CT);
-  const ssM = prepared ? prepared.decapsulate(ctM, key.dkM) : ml_kem768.decapsulate(ctM, key.dkM);
-  let ssX: Uint8Array;
-  try {
-    ssX = x25519.getSharedSecret(key.skX as Uint8Array, ctX);
-  } catch (e) {
-    wipe(ssM);
-    throw keyError('X25519 share in enc', e);
-  }
-  try {
-    return xwingCombine(ssM, ssX, ctX, key.pkX as Uint8Array);
-  } finally {
-    wipe(ssM, ssX);
-  }
-}
 
 function checkExportArgs(info: Uint8Array, exporterContext: Uint8Array, length: number): void {
   assertBytes(info, 'info');
