@@ -8,6 +8,8 @@
  *    bomb never fills memory). fflate is fed 1 KiB slices, so one slice inflates to at most
  *    ~1 MiB before the count is checked; invalid or truncated input is NEN_MALFORMED.
  *  - `process.getBuiltinModule` exists from Node 20.16 / 22.3 (engines: ^20.19 || >=22.12).
+ *  - Next.js's Edge sandbox throws on any Node API read from `process` (even a feature test):
+ *    `EdgeRuntime` is checked first and the read is guarded.
  */
 import { Inflate, deflateSync } from 'fflate';
 import { wireError } from '@nen/core';
@@ -17,8 +19,20 @@ interface NodeZlib {
   deflateRawSync(b: Uint8Array): Uint8Array;
 }
 
-const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-const nodeZlib = typeof proc?.getBuiltinModule === 'function' ? (proc.getBuiltinModule('node:zlib') as NodeZlib | undefined) : undefined;
+/** node:zlib when this is Node.js; never touched on Edge, where `process` is a proxy that throws on Node APIs. */
+function loadNodeZlib(): NodeZlib | undefined {
+  const g = globalThis as { EdgeRuntime?: unknown; process?: { getBuiltinModule?: (id: string) => unknown } };
+  if (typeof g.EdgeRuntime === 'string') return undefined;
+  try {
+    const p = g.process;
+    const get = p?.getBuiltinModule;
+    return typeof get === 'function' ? (get.call(p, 'node:zlib') as NodeZlib | undefined) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const nodeZlib = loadNodeZlib();
 
 /** Which implementation this runtime uses (tests, docs). */
 export const zlibImplementation: 'node:zlib' | 'fflate' = nodeZlib ? 'node:zlib' : 'fflate';
