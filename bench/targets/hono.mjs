@@ -1,0 +1,103 @@
+#!/usr/bin/env node
+/**
+ * `node bench/targets/hono.mjs [--port 3100]`: a bench target without Next.js: Hono on
+ * @hono/node-server with `@nen/server/hono`, serving the routes the bench drives, so run-all.js
+ * shows Nen's own overhead apart from Next.js's:
+ *
+ *   /api/nen/:action        session routes (nenSessionRoutes)
+ *   /api/echo               POST: sealed echo (nenMiddleware, compress) · GET: { method, path, query }
+ *   /api/plain/echo         the same echo, plaintext
+ *   /api/stream             POST ?n=32&delay=0: sealed SSE tokens (nenStreamMiddleware)
+ *   /api/chat[/plain]       POST ?delay=0&tokens=N: AI SDK streamText on its mock model → UI message stream
+ *   /api/bench/metrics      process memory (the bench's memory sampler)
+ *
+ *   TARGET_URL=http://127.0.0.1:3100 node bench/run-all.js --only load,ai-stream
+ *
+ * Configuration as any Nen server (NEN_SERVER_KEYS, NEN_HANDSHAKE_RATE, ...); without
+ * NEN_SERVER_KEYS the key is generated at start (fine for a bench: its clients run unpinned).
+ * Pitfalls: listens on 127.0.0.1 only; SIGINT/SIGTERM close the server and release Nen's keys.
+ */
+import { parseArgs } from 'node:util';
+import { serve } from '@hono/node-server';
+import { createNen } from '@nen/server';
+import { nenMiddleware, nenSessionRoutes, nenStreamMiddleware } from '@nen/server/hono';
+import { simulateReadableStream, streamText, convertToModelMessages } from 'ai';
+import { MockLanguageModelV4 } from 'ai/test';
+import { Hono } from 'hono';
+
+const { values } = parseArgs({ options: { port: { type: 'string' } }, strict: true });
+const port = Number(values.port ?? process.env.PORT ?? 3100);
+const nen = createNen({ logger: (e) => (e.level === 'error' ? console.error(`nen: ${e.event} ${e.code ?? ''} ${e.reason ?? ''}`) : undefined) });
+const clamp = (v, min, max, fallback) => (v !== undefined && /^\d{1,9}$/.test(v) ? Math.min(max, Math.max(min, Number(v))) : fallback);
+
+/**
+ * The same echo as the demo's: the body back with its content type, 204 when empty. Behind Nen
+ * the body is read with the decrypted request's exact `bytes()` (its `arrayBuffer()` of an
+ * in-envelope-compressed body is over-long; see the bench README); a plain body with arrayBuffer().
+ */
+function echo(sealed) {
+  return async (c) => {
+    const bytes = sealed ? await c.req.raw.bytes() : new Uint8Array(await c.req.arrayBuffer());
+    if (bytes.byteLength === 0) return c.body(null, 204);
+    return c.body(bytes, 200, { 'content-type': c.req.header('content-type') ?? 'application/octet-stream' });
+  };
+}
+
+/** An AI-shaped answer: the AI SDK's mock model streaming `n` tokens "t0 ", "t1 ", ... */
+function chat(n, delay) {
+  const parts = [
+    { type: 'stream-start', warnings: [] },
+    { type: 'text-start', id: 'a' },
+    ...Array.from({ length: n }, (_, i) => ({ type: 'text-delta', id: 'a', delta: `t${i} ` })),
+    { type: 'text-end', id: 'a' },
+    { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage: { inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: n, text: n, reasoning: undefined } } },
+  ];
+  return new MockLanguageModelV4({ doStream: async () => ({ stream: simulateReadableStream({ chunks: parts, initialDelayInMs: delay || null, chunkDelayInMs: delay || null }) }) });
+}
+
+async function chatRoute(c) {
+  const body = await c.req.json().catch(() => null);
+  const messages = Array.isArray(body?.messages) && body.messages.length > 0 && body.messages.length <= 50 ? body.messages : null;
+  if (!messages) return c.body(`data: ${JSON.stringify({ type: 'error', errorText: 'expected { messages }' })}\n\n`, 200, { 'content-type': 'text/event-stream' });
+  const model = chat(clamp(c.req.query('tokens'), 1, 10_000, 100), clamp(c.req.query('delay'), 0, 1000, 0));
+  return streamText({ model, messages: await convertToModelMessages(messages), abortSignal: c.req.raw.signal }).toUIMessageStreamResponse();
+}
+
+const app = new Hono();
+app.all('/api/nen/:action', nenSessionRoutes(nen));
+app.use('/api/echo', nenMiddleware(nen, { compress: true }));
+app.post('/api/echo', echo(true));
+app.get('/api/echo', (c) => c.json({ method: c.req.method, path: c.req.path, query: c.req.query() }));
+app.post('/api/plain/echo', echo(false));
+app.use('/api/stream', nenStreamMiddleware(nen));
+app.post('/api/stream', (c) => {
+  const n = clamp(c.req.query('n'), 1, 10_000, 32);
+  const delay = clamp(c.req.query('delay'), 0, 1000, 0);
+  let i = 0;
+  const enc = new TextEncoder();
+  const stream = new ReadableStream({
+    async pull(ctl) {
+      if (delay > 0) await new Promise((r) => setTimeout(r, delay));
+      if (i < n) ctl.enqueue(enc.encode(`data: ${JSON.stringify({ i, token: `token-${i} ` })}\n\n`));
+      else {
+        ctl.enqueue(enc.encode('data: [DONE]\n\n'));
+        ctl.close();
+      }
+      i++;
+    },
+  });
+  return c.body(stream, 200, { 'content-type': 'text/event-stream' });
+});
+app.use('/api/chat', nenStreamMiddleware(nen));
+app.post('/api/chat', chatRoute);
+app.post('/api/chat/plain', chatRoute);
+app.get('/api/bench/metrics', (c) => {
+  const m = process.memoryUsage();
+  return c.json({ rss: m.rss, heapUsed: m.heapUsed, external: m.external, sessions: null, counters: {}, storeKind: 'memory', pid: process.pid });
+});
+
+await nen.ready();
+const server = serve({ fetch: app.fetch, port, hostname: '127.0.0.1' }, (info) => console.log(`nen bench target (hono) listening on http://127.0.0.1:${info.port}`));
+const shutdown = () => server.close(() => void nen.close().then(() => process.exit(0)));
+process.once('SIGINT', shutdown);
+process.once('SIGTERM', shutdown);
