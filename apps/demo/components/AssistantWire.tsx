@@ -29,8 +29,8 @@ export function AssistantWire() {
               ← {e.chunkCount} chunks, {e.responseBytes} B{e.done ? '' : ' …'}
             </span>
             <div>
-              {e.chunks.map((c, i) => (
-                <code key={`${e.id}-${e.chunkCount - e.chunks.length + i}`} className="hex" data-testid="assistant-wire-hex" style={{ display: 'block' }}>
+              {e.chunks.map((c) => (
+                <code key={c.seq} className="hex" data-testid="assistant-wire-hex" style={{ display: 'block' }}>
                   {c.bytes} B {c.hex}
                 </code>
               ))}

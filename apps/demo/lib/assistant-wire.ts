@@ -16,6 +16,8 @@ export const MAX_CHUNKS = 10;
 const HEX_BYTES = 24;
 
 export interface RawChunk {
+  /** Position of this chunk in its exchange (0-based). */
+  readonly seq: number;
   readonly bytes: number;
   readonly hex: string;
 }
@@ -76,7 +78,7 @@ const tappedFetch: typeof fetch = async (input, init) => {
   }
   const tapped = res.body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({
     transform(chunk, c) {
-      update(id, (e) => ({ ...e, chunks: [...e.chunks, { bytes: chunk.length, hex: hex(chunk) }].slice(-MAX_CHUNKS), chunkCount: e.chunkCount + 1, responseBytes: e.responseBytes + chunk.length }));
+      update(id, (e) => ({ ...e, chunks: [...e.chunks, { seq: e.chunkCount, bytes: chunk.length, hex: hex(chunk) }].slice(-MAX_CHUNKS), chunkCount: e.chunkCount + 1, responseBytes: e.responseBytes + chunk.length }));
       c.enqueue(chunk);
     },
     flush() {
