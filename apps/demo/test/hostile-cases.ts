@@ -302,7 +302,7 @@ export function renderMarkdown(cases: readonly HostileCase[] = HOSTILE_CASES): s
     '# Hostile-input battery',
     '',
     'Generated from `hostile-cases.ts` by `hostile.test.ts` (the test fails when this file is stale).',
-    'Every row runs against a live `next start` of the demo (`NEN_MAX_BODY=65536`, `NEN_HANDSHAKE_RATE=40`);',
+    'Every row runs against a live `next start` of the demo (`NEN_MAX_BODY=65536`, `NEN_HANDSHAKE_RATE=40`, `NEN_TRUST_PROXY=1`);',
     'after every row a normal client makes an encrypted round trip, so the server is still serving.',
     '`code` is the `nen-error` header (and `error.code` in the JSON body); `—` means Node or Next answers',
     'before Nen runs. Status 0 means the client gave up on purpose (no response expected).',

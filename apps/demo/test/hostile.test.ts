@@ -25,7 +25,7 @@ let normalSessionId: string | undefined;
 let addrCounter = 0;
 
 beforeAll(async () => {
-  server = await startNext({ env: { NEN_MAX_BODY: '65536', NEN_HANDSHAKE_RATE: '40', NEN_LOG: 'warn' } });
+  server = await startNext({ env: { NEN_MAX_BODY: '65536', NEN_HANDSHAKE_RATE: '40', NEN_TRUST_PROXY: '1', NEN_LOG: 'warn' } });
   normal = createNenClient({ baseUrl: server.url, serverKey: server.pin });
   let pending: Captured | undefined;
   capturer = createNenClient({

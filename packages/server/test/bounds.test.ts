@@ -127,7 +127,8 @@ describe('spec-review fixes', () => {
     const nen = createNen({ backend: be, store: memoryStore({ shared: false }), serverKeys: `k1:${SEED}`, logger: () => undefined });
     const route = nen.withNen(async (_req: Request, _c: unknown, body: unknown) => {
       let n = 0;
-      for await (const c of body as ReadableStream<Uint8Array>) n += c.length;
+      const reader = (body as ReadableStream<Uint8Array>).getReader();
+      for (let r = await reader.read(); !r.done; r = await reader.read()) n += r.value.length;
       return { n };
     });
     const s = await session(nen);

@@ -678,7 +678,11 @@ describe('limits and failures with dedicated servers (noble)', () => {
     try {
       let n = 0;
       // The client writes any x-forwarded-for it likes; the trusted proxy appends the address it saw.
-      const viaProxy: typeof fetch = (input, init) => fetch(input, { ...init, headers: { ...Object.fromEntries(new Headers(init?.headers)), 'x-forwarded-for': `198.51.100.${n++}, 10.0.0.1` } });
+      const viaProxy: typeof fetch = (input, init) => {
+        const headers = new Headers(init?.headers);
+        headers.set('x-forwarded-for', `198.51.100.${n++}, 10.0.0.1`);
+        return fetch(input, { ...init, headers });
+      };
       for (let i = 0; i < 3; i++) await ctx.client({ fetch: viaProxy }).handshake();
       const err = await ctx.client({ fetch: viaProxy }).handshake().catch((e: unknown) => e);
       expect(err).toMatchObject({ code: 'NEN_RATE_LIMITED', status: 429 });

@@ -38,6 +38,8 @@
  *    TTLs are relative (PEXPIRE) plus a grace period, so a Redis clock offset cannot expire a key
  *    early, and the logical check, not the TTL, is authoritative.
  */
+import { createHash } from 'node:crypto';
+import type { RetryVerdict } from './types.js';
 
 /** How long a confirmed session's window outlives it (types.ts RETRY_HORIZON_MS), inlined in the scripts. */
 const HORIZON = '120000';
@@ -235,3 +237,14 @@ if x ~= nil and idle ~= nil and last ~= nil then
 end
 return 1
 `;
+
+/** A script and its SHA-1 (EVALSHA, then EVAL on NOSCRIPT). */
+export interface Script {
+  readonly lua: string;
+  readonly sha: string;
+}
+const script = (lua: string): Script => ({ lua, sha: createHash('sha1').update(lua).digest('hex') });
+export const SCRIPTS = { commit: script(COMMIT_LUA), create: script(CREATE_LUA), update: script(UPDATE_LUA), consume: script(CONSUME_RETRY_LUA), del: script(DELETE_LUA) };
+/** The commit script's status codes ({0}..{5}) and the retry script's (0..3). */
+export const COMMIT_REASONS = ['unknown', 'expired', 'replay', 'too-old', 'ok', 'epoch'] as const;
+export const RETRY_VERDICTS: readonly RetryVerdict[] = ['absent', 'marked', 'committed', 'too-old'];

@@ -26,17 +26,14 @@
  *    spent. Harmless by design: the request failed with 503 and a retry uses a new number.
  *  - Replication is asynchronous: a master that dies can take its last window updates with it,
  *    so a request accepted just before could be accepted once more on the promoted replica
- *    (the ±30 s timestamp window still bounds it). A graceful failover loses nothing. The same
- *    holds for retries: the store reports full coverage (`retryCoverageSince` 0), so Redis must
- *    not evict session keys (maxmemory-policy noeviction or volatile-*; the keys carry TTLs).
- *  - A confirmed session outlives its death as a tombstone (window only) for the retry horizon;
- *    an unconfirmed one (nothing committed) dies at `confirmBy` (redis-scripts.ts).
+ *    (the ±30 s timestamp window still bounds it). A graceful failover loses nothing. Retries
+ *    trust Redis likewise (`retryCoverageSince` 0): no key eviction (maxmemory-policy noeviction).
  */
 import { createHash } from 'node:crypto';
 import { Cluster, type Redis } from 'ioredis';
 import { loadBackend, type Backend } from '@nen/core';
 import { NenConfigError } from '../keys.js';
-import { COMMIT_LUA, CONSUME_RETRY_LUA, CREATE_LUA, DELETE_LUA, UPDATE_LUA } from './redis-scripts.js';
+import { COMMIT_REASONS, RETRY_VERDICTS, SCRIPTS, type Script } from './redis-scripts.js';
 import { type RedisStoreEvent, type RedisStoreOptions, connectRedis } from './redis-connect.js';
 import { SESSION_ID, badInput, checkCount, checkId, globEscape, isBuf, num, splitWrapped, withDeadline } from './redis-util.js';
 import { UnwrapCache, unwrap, wrap } from './redis-wrap.js';
@@ -50,15 +47,6 @@ const U64_LIMIT = 1n << 64n;
 /** SCAN calls per node in size(): bounds the loop. */
 const MAX_SCAN_CALLS = 100_000;
 
-const COMMIT_REASONS = ['unknown', 'expired', 'replay', 'too-old', 'ok', 'epoch'] as const;
-
-interface Script {
-  readonly lua: string;
-  readonly sha: string;
-}
-const script = (lua: string): Script => ({ lua, sha: createHash('sha1').update(lua).digest('hex') });
-const SCRIPTS = { commit: script(COMMIT_LUA), create: script(CREATE_LUA), update: script(UPDATE_LUA), consume: script(CONSUME_RETRY_LUA), del: script(DELETE_LUA) };
-const RETRY_VERDICTS: readonly RetryVerdict[] = ['absent', 'marked', 'committed', 'too-old'];
 
 type Client = Redis | Cluster;
 
@@ -268,7 +256,6 @@ class RedisSessionStore implements SessionStore {
     return v;
   }
 
-  /** Redis is trusted to keep its data (see the module header on failover and eviction policies). */
   retryCoverageSince(): number {
     return 0;
   }
