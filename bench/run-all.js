@@ -36,12 +36,13 @@ import * as scenarios from './stages/scenarios.js';
 import * as soak from './stages/soak.js';
 import * as saturation from './stages/saturation.js';
 import * as aiStream from './stages/ai-stream.js';
+import * as flood from './stages/flood.js';
 import { createRedisProbe } from './lib/redisinfo.js';
 import { loadBudgets, checkLimits, compareBaseline, readBaselineFigures, DEFAULT_BUDGETS_FILE } from './lib/budgets.js';
 import { historyRecord, writeHistory, readHistory } from './lib/history.js';
 import fs from 'node:fs';
 
-const STAGE_MODULES = { regression, load, payload, scenarios, saturation, soak, 'ai-stream': aiStream };
+const STAGE_MODULES = { regression, load, payload, scenarios, saturation, soak, 'ai-stream': aiStream, flood };
 
 async function probe(targets, dispatcher) {
   let storeKind = null;

@@ -27,7 +27,7 @@
  */
 import { parseArgs } from 'node:util';
 
-export const STAGES = ['regression', 'load', 'payload', 'scenarios', 'saturation', 'soak', 'ai-stream'];
+export const STAGES = ['regression', 'load', 'payload', 'scenarios', 'saturation', 'soak', 'ai-stream', 'flood'];
 /** Stages of a default run; `soak` (100k requests) and `saturation` run only when asked for. */
 export const DEFAULT_STAGES = ['regression', 'load', 'payload', 'scenarios'];
 export const KEMS = ['xwing', 'mlkem768'];
@@ -52,6 +52,7 @@ const SPEC = {
   quick: { type: 'boolean' },
   help: { type: 'boolean' },
   'keep-going': { type: 'boolean' },
+  flood: { type: 'boolean' },
   sticky: { type: 'boolean' },
   'no-pin': { type: 'boolean' },
   history: { type: 'boolean' },
@@ -122,7 +123,7 @@ export function parseOptions(argv = process.argv.slice(2), env = process.env) {
         .split(',')
         .map((s) => s.trim())
         .filter(Boolean)
-    : [...DEFAULT_STAGES, ...(soakRaw !== undefined ? ['soak'] : [])];
+    : [...DEFAULT_STAGES, ...(soakRaw !== undefined ? ['soak'] : []), ...(flags.flood || truthy(env.BENCH_FLOOD) ? ['flood'] : [])];
   for (const s of only) if (!STAGES.includes(s)) throw new Error(`bench: unknown stage ${s} (stages: ${STAGES.join(', ')})`);
   const kem = flags.kem ?? env.BENCH_KEM ?? 'xwing';
   if (!KEMS.includes(kem)) throw new Error(`bench: bad kem ${kem} (${KEMS.join(' | ')})`);
@@ -182,6 +183,7 @@ export const HELP = `Usage: TARGET_URL=http://127.0.0.1:3000[,http://127.0.0.1:3
   --only regression,load,payload,scenarios[,saturation][,soak][,ai-stream]
                                (ai-stream: AI SDK stream, TTFT and tokens/s, encrypted vs plain)
   --soak 100000                add the soak stage (N requests on 10 live sessions; memory must stay flat)
+  --flood                      add the flood stage: 10,000 unused handshakes, store keys/bytes at the end and 60 s later (back to baseline)
   --keep-going                 run later stages even after a failed one (still exits 1)
   --out DIR                    results root (default bench/results)
   --kem xwing|mlkem768         KEM the bench's clients ask for (the server must hold such a key)
