@@ -6,6 +6,7 @@
  *   options.ts  validation, pins, URL resolution     session.ts   handshake, live session, rekey
  *   transport.ts request normalisation, deadlines     exchange.ts  seal → send → verify (one attempt)
  *   sequence.ts  sequence numbers + flow control      errors.ts    typed errors, recovery table
+ *   retry.ts     one request: send, and the 1.1 retry after an unauthenticated 401-class error
  *
  * Pitfalls:
  *  - Unauthenticated protocol errors are hints only, never proof that the handler did not run (an
@@ -17,11 +18,12 @@
  *    NEN_OUTCOME_UNKNOWN (anything else: the application decides). Streamed request bodies are
  *    never retried (NEN_OUTCOME_UNKNOWN), nor an original older than RETRY_HORIZON_MS.
  */
-import { NenProtocolError, clientError, recoveryOf } from './errors.js';
-import { type Attempt, send } from './exchange.js';
+import { clientError } from './errors.js';
+import { send } from './exchange.js';
 import { type NenClientOptions, type WireExchange, resolveConfig } from './options.js';
 import { type NenSessionInfo, type SessionState, Sessions } from './session.js';
-import { prepare, sleep } from './transport.js';
+import { sendWithRetry } from './retry.js';
+import { prepare } from './transport.js';
 
 export type { NenClientOptions, WireExchange } from './options.js';
 export type { NenSessionInfo } from './session.js';
@@ -40,74 +42,13 @@ export interface NenClient {
   readonly session: NenSessionInfo | null;
 }
 
-/** A retry is only sent this soon after the original (the server's horizon is longer: PROTOCOL.md "Retries"). */
-export const RETRY_HORIZON_MS = 60_000;
-
-function outcomeUnknown(e: unknown): NenProtocolError {
-  const code = e instanceof NenProtocolError ? e.code : e instanceof Error ? e.name : 'error';
-  return clientError('NEN_OUTCOME_UNKNOWN', `no authenticated answer (${code})`, e);
-}
-
-/** A sealed 409 answering a retry: NEN_RETRY_COMMITTED / NEN_RETRY_UNKNOWN (authenticated), else the response itself. */
-async function refusedRetry(res: Response): Promise<NenProtocolError | null> {
-  if (res.status !== 409) return null;
-  const body = (await res.clone().json().catch(() => null)) as { error?: { code?: unknown } } | null;
-  const code = body?.error?.code;
-  if (code === 'NEN_RETRY_COMMITTED') return new NenProtocolError(code, 'nen: the original request was already committed (its handler ran); the retry did not run', { status: 409 });
-  if (code === 'NEN_RETRY_UNKNOWN') return outcomeUnknown(new NenProtocolError(code, 'nen: the server cannot prove the original request did not run; the retry did not run', { status: 409 }));
-  return null;
-}
-
 export function createNenClient(options: NenClientOptions = {}): NenClient {
   const cfg = resolveConfig(options);
   const sessions = new Sessions(cfg);
-  let errorBackoffMs = 0;
+  const backoff = { ms: 0 };
 
   async function request(input: RequestInfo | URL, init: RequestInit | undefined, kind: WireExchange['kind'], retry: boolean): Promise<Response> {
-    const p = await prepare(cfg.resolveUrl, input, init);
-    const first: Attempt = { ref: null, sentAt: 0 };
-    const s = (await sessions.ensure(p.signal)).acquire(); // fails: not sent
-    let action: ReturnType<typeof recoveryOf>;
-    try {
-      const res = await send(cfg, s, p, kind, first);
-      errorBackoffMs = 0;
-      return res;
-    } catch (e) {
-      action = recoveryOf(e);
-      if (action === 'fail' || first.ref === null) throw e;
-      sessions.invalidate(s);
-      // An unauthenticated 401-class answer to a request that was sent: the handler may have run.
-      if (!retry || p.body instanceof ReadableStream || Date.now() - first.sentAt > RETRY_HORIZON_MS) throw outcomeUnknown(e);
-    } finally {
-      s.release();
-    }
-    try {
-      if (action === 'rehandshake-once') {
-        errorBackoffMs = Math.min(Math.max(errorBackoffMs * 2, 250), 10_000);
-        await sleep(errorBackoffMs, p.signal);
-      }
-      return await resend(p, kind, first.ref);
-    } catch (e) {
-      if (e instanceof NenProtocolError && (e.code === 'NEN_RETRY_COMMITTED' || e.code === 'NEN_OUTCOME_UNKNOWN')) throw e;
-      throw outcomeUnknown(e);
-    }
-  }
-
-  /** The retry: a new session, the same request, naming the original (bound in its AAD). */
-  async function resend(p: Awaited<ReturnType<typeof prepare>>, kind: WireExchange['kind'], original: NonNullable<Attempt['ref']>): Promise<Response> {
-    const s = (await sessions.ensure(p.signal)).acquire();
-    try {
-      const res = await send(cfg, s, p, kind, undefined, original);
-      const refused = await refusedRetry(res);
-      if (refused) throw refused;
-      errorBackoffMs = 0;
-      return res;
-    } catch (e) {
-      if (recoveryOf(e) !== 'fail') sessions.invalidate(s);
-      throw e;
-    } finally {
-      s.release();
-    }
+    return sendWithRetry(cfg, sessions, backoff, await prepare(cfg.resolveUrl, input, init), kind, retry);
   }
 
   async function sessionCall(action: 'rotate' | 'terminate' | 'status'): Promise<{ s: SessionState; value: Record<string, unknown> }> {

@@ -47,7 +47,6 @@ const U64_LIMIT = 1n << 64n;
 /** SCAN calls per node in size(): bounds the loop. */
 const MAX_SCAN_CALLS = 100_000;
 
-
 type Client = Redis | Cluster;
 
 /**
