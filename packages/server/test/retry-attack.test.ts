@@ -54,6 +54,8 @@ type Forge = { code: string; mode: 'forward' | 'drop' | 'late' } | null;
 /** The intercepting proxy: forwards to the targets in turn; `forge` replaces one answer. */
 class Proxy {
   forge: Forge = null;
+  /** Answer retries as a protocol 1.0 server does (RETRY is an unknown flag bit there). */
+  oldServer = false;
   targets: string[] = [];
   #next = 0;
   /** A held-back original (mode 'late'): delivers it and resolves with the server's answer. */
@@ -84,8 +86,13 @@ class Proxy {
     for await (const c of req) chunks.push(c as Buffer);
     const body = req.method === 'GET' || req.method === 'HEAD' ? null : new Uint8Array(Buffer.concat(chunks));
     const headers = new Headers();
-    for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && !['host', 'connection', 'content-length'].includes(k)) headers.set(k, v);
+    for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && !['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'expect'].includes(k)) headers.set(k, v);
     const path = req.url ?? '/';
+    if (this.oldServer && headers.has('nen-retry')) {
+      res.writeHead(400, { 'content-type': 'application/json', 'nen-error': 'NEN_MALFORMED' });
+      res.end(JSON.stringify({ error: { code: 'NEN_MALFORMED', message: 'nen: malformed Nen request' } }));
+      return;
+    }
     const forge = this.forge;
     if (forge && path.startsWith('/api/op') && headers.has('nen') && !headers.has('nen-retry')) {
       this.forge = null;
@@ -165,6 +172,26 @@ describe.each(stores)('forged errors never run a request twice (%s)', (_name, ma
       const next = call(c, method);
       expect(await next.result).toMatchObject({ status: 200, json: { op: next.id, method } });
       expect(runs.get(next.id)).toBe(1);
+    }
+  });
+
+  it('a streamed body is never retried, and a 1.0 server refusing the retry: NEN_OUTCOME_UNKNOWN, run at most once', async () => {
+    const c = client();
+    await c.handshake();
+    proxy.forge = { code: 'NEN_SESSION_UNKNOWN', mode: 'forward' };
+    const id = `op-stream-${++opId}`;
+    const body = new ReadableStream<Uint8Array>({ start(ctl) { ctl.enqueue(new TextEncoder().encode('{"a":1}')); ctl.close(); } });
+    const err = await c.fetch('/api/op', { method: 'POST', headers: { 'x-op': id }, body, duplex: 'half' } as RequestInit).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'NEN_OUTCOME_UNKNOWN', cause: { code: 'NEN_SESSION_UNKNOWN' } });
+    expect(runs.get(id)).toBe(1);
+    proxy.oldServer = true;
+    try {
+      proxy.forge = { code: 'NEN_TIMESTAMP', mode: 'forward' };
+      const { id: id2, result } = call(client(), 'PATCH');
+      expect(await result).toMatchObject({ code: 'NEN_OUTCOME_UNKNOWN', cause: { code: 'NEN_MALFORMED', status: 400 } });
+      expect(runs.get(id2)).toBe(1);
+    } finally {
+      proxy.oldServer = false;
     }
   });
 
