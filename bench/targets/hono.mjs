@@ -9,6 +9,7 @@
  *   /api/plain/echo         the same echo, plaintext
  *   /api/stream             POST ?n=32&delay=0: sealed SSE tokens (nenStreamMiddleware)
  *   /api/chat[/plain]       POST ?delay=0&tokens=N: AI SDK streamText on its mock model → UI message stream
+ *   /api/notes[/:id]        a minimal notes CRUD (bounded in-memory map), for the regression and scenarios stages
  *   /api/bench/metrics      process memory (the bench's memory sampler)
  *
  *   TARGET_URL=http://127.0.0.1:3100 node bench/run-all.js --only load,ai-stream
@@ -63,7 +64,40 @@ async function chatRoute(c) {
   return streamText({ model, messages: await convertToModelMessages(messages), abortSignal: c.req.raw.signal }).toUIMessageStreamResponse();
 }
 
+/** Minimal notes CRUD with the demo's shapes ({ note }, { notes }), at most MAX_NOTES kept. */
+const MAX_NOTES = 1000;
+const notes = new Map();
+function notesApp() {
+  const r = new Hono();
+  r.get('/', (c) => {
+    const q = (c.req.query('q') ?? '').toLowerCase();
+    return c.json({ query: q, notes: [...notes.values()].filter((n) => !q || n.title.toLowerCase().includes(q) || n.body.toLowerCase().includes(q)).slice(0, 200) });
+  });
+  r.post('/', async (c) => {
+    const b = await c.req.json().catch(() => null);
+    if (typeof b?.title !== 'string' || b.title.length > 200 || (b.body !== undefined && typeof b.body !== 'string')) return c.json({ error: 'invalid note', code: 'INVALID_NOTE' }, 400);
+    const note = { id: crypto.randomUUID().replaceAll('-', '').slice(0, 12), title: b.title, body: (b.body ?? '').slice(0, 20_000), createdAt: Date.now(), updatedAt: Date.now() };
+    if (notes.size >= MAX_NOTES) notes.delete(notes.keys().next().value);
+    notes.set(note.id, note);
+    return c.json({ note }, 201);
+  });
+  r.get('/:id', (c) => (notes.has(c.req.param('id')) ? c.json({ note: notes.get(c.req.param('id')) }) : c.json({ error: 'not found', code: 'NOT_FOUND' }, 404)));
+  r.put('/:id', async (c) => {
+    const n = notes.get(c.req.param('id'));
+    if (!n) return c.json({ error: 'not found', code: 'NOT_FOUND' }, 404);
+    const b = await c.req.json().catch(() => null);
+    if (typeof b?.title === 'string') n.title = b.title.slice(0, 200);
+    if (typeof b?.body === 'string') n.body = b.body.slice(0, 20_000);
+    n.updatedAt = Date.now();
+    return c.json({ note: n });
+  });
+  r.delete('/:id', (c) => (notes.delete(c.req.param('id')) ? c.json({ deleted: true }) : c.json({ error: 'not found', code: 'NOT_FOUND' }, 404)));
+  return r;
+}
+
 const app = new Hono();
+app.use('/api/notes/*', nenMiddleware(nen)); // '/x/*' matches '/x' too
+app.route('/api/notes', notesApp());
 app.all('/api/nen/:action', nenSessionRoutes(nen));
 app.use('/api/echo', nenMiddleware(nen, { compress: true }));
 app.post('/api/echo', echo(true));

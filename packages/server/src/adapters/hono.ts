@@ -16,6 +16,9 @@
  *    use `nenStreamMiddleware`, whose sealed stream is always 200 with `contentType` (the
  *    downstream status and content type are not carried: set `contentType` to match).
  *  - Hono's own error handler (onError) still runs downstream: its 500 goes back sealed.
+ *  - Overlapping mounts (`app.use('/api/*', …)` and `app.use('/api/notes/*', …)`; note that
+ *    '/x/*' also matches '/x') open a request once: a request this module already decrypted
+ *    (kept in a WeakSet, so nothing outlives it) passes through the second middleware.
  */
 import type { Context, Handler, MiddlewareHandler, Next } from 'hono';
 import type { Nen, NenRouteOptions, NenStreamRouteOptions } from '../nen.js';
@@ -26,8 +29,12 @@ function replaceResponse(c: Context, response: Response): void {
   c.res = response;
 }
 
+/** Requests this module decrypted (an outer Nen middleware already opened them). */
+const opened = new WeakSet<Request>();
+
 /** Runs the downstream handlers on the decrypted request; resolves to their Response. */
 async function downstream(c: Context, next: Next, request: Request): Promise<Response> {
+  opened.add(request);
   c.req.raw = request;
   await next();
   return c.res;
@@ -52,6 +59,7 @@ async function* bodyChunks(response: Promise<Response>): AsyncGenerator<Uint8Arr
 /** Middleware: a sealed request in, the downstream Response sealed out (one record). */
 export function nenMiddleware(nen: Pick<Nen, 'withNen'>, options?: NenRouteOptions): MiddlewareHandler {
   return async (c, next) => {
+    if (opened.has(c.req.raw)) return next();
     const route = nen.withNen<Context>((request, ctx) => downstream(ctx, next, request), options);
     replaceResponse(c, await route(c.req.raw, c));
   };
@@ -60,6 +68,7 @@ export function nenMiddleware(nen: Pick<Nen, 'withNen'>, options?: NenRouteOptio
 /** Middleware for streaming routes: the downstream Response body goes out one sealed record per chunk. */
 export function nenStreamMiddleware(nen: Pick<Nen, 'withNenStream'>, options?: NenStreamRouteOptions): MiddlewareHandler {
   return async (c, next) => {
+    if (opened.has(c.req.raw)) return next();
     let started: Promise<Response> | undefined;
     const route = nen.withNenStream<Context>((request, ctx) => {
       started = downstream(ctx, next, request);

@@ -5,8 +5,13 @@
  * property 4), tampering refused (property 1), and bad input answered with exactly the status and
  * code the plain Web handler (what Next.js runs) gives: never a 5xx.
  */
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { serve as honoServe } from '@hono/node-server';
+import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNenClient, type NenClient } from '@nen/client';
+import { nenMiddleware, nenSessionRoutes } from '../../src/adapters/hono.js';
 import { type Fixture, setup } from './fixture.js';
 
 let fx: Fixture;
@@ -101,6 +106,29 @@ describe.each(NAMES)('%s adapter', (name) => {
     const c = client(url());
     await expect(c.fetch('/api/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ pad: 'x'.repeat(300 * 1024) }) })).rejects.toMatchObject({ code: 'NEN_TOO_LARGE' });
     expect((await c.fetch('/api/echo?after=1')).status).toBe(200);
+  });
+});
+
+describe('hono: overlapping middleware mounts', () => {
+  it("app.use('/api/*') and app.use('/api/notes/*') (which also matches /api/notes) open the request once", async () => {
+    const app = new Hono();
+    app.all('/api/nen/:action', nenSessionRoutes(fx.nen));
+    app.use('/api/*', nenMiddleware(fx.nen));
+    app.use('/api/notes', nenMiddleware(fx.nen));
+    app.use('/api/notes/*', nenMiddleware(fx.nen));
+    app.post('/api/notes', async (c) => c.json({ got: await c.req.json() }, 201));
+    const server = honoServe({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }) as Server;
+    await new Promise<void>((r) => (server.listening ? r() : server.once('listening', () => r())));
+    try {
+      const c = client(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+      const res = await c.fetch('/api/notes', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"title":"t"}' });
+      expect([res.status, await res.json()]).toEqual([201, { got: { title: 't' } }]);
+      // A plaintext request is still refused by the outermost middleware.
+      expect(await rawError(await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/notes`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } }))).toEqual({ status: 400, code: 'NEN_NOT_ENCRYPTED' });
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    }
   });
 });
 
