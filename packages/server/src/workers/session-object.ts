@@ -23,10 +23,8 @@ const json = (value: unknown, status = 200): Response => new Response(JSON.strin
 
 /** One object = the sessions (normally one) and claims named to it. */
 export class NenSessionObject {
+  // The runtime constructs it with (state, env); neither is needed: state lives in memory.
   #store: MemoryStore | undefined;
-
-  // Durable Object constructor: (state, env); neither is needed (state lives in memory).
-  constructor(_state?: unknown, _env?: unknown) {}
 
   get #s(): MemoryStore {
     this.#store ??= memoryStore({ shared: false, maxSessions: 64, maxClaims: 1024, sweepIntervalMs: 60_000 });
