@@ -212,7 +212,7 @@ export const HOSTILE_CASES: readonly HostileCase[] = [
 
   { id: 'B12', group: 'body', title: 'stream flag on a GET', input: 'GET /api/echo, flags 4 (stream), `nen-body` present', expect: { status: 400, code: 'NEN_MALFORMED' },
     build: () => ({ req: { method: 'GET', path: '/api/echo', headers: [['nen', hdr(SID0, 1, { flags: 4 })], ['nen-body', 'AAAAAAAAAAAAAAAAAAAAAA']] } }) },
-  { id: 'B13', group: 'body', title: 'streamed upload cut before its first record', input: 'POST /api/stream, live session, stream flag, `application/nen-stream`, 3-byte body', expect: { status: 400, code: 'NEN_MALFORMED' },
+  { id: 'B13', group: 'body', title: 'streamed upload cut before its first record', input: 'POST /api/stream, live session, stream flag, `application/nen-stream`, 3-byte body', expect: { status: 400, code: 'NEN_STREAM_TRUNCATED' },
     build: (ctx) => ({ req: { method: 'POST', path: '/api/stream', headers: [['content-type', 'application/nen-stream'], ['nen', hdr(ctx.sessionId, 900_001, { flags: 4 })], ['nen-type', 'application/octet-stream']], body: new Uint8Array([0, 0, 0]) } }) },
   { id: 'B14', group: 'body', title: 'streamed upload with a forged record', input: 'POST /api/stream, live session, stream flag, record `u32 16 ‖ 16 zero bytes`', expect: { status: 401, code: 'NEN_AUTH_FAILED' },
     build: (ctx) => ({ req: { method: 'POST', path: '/api/stream', headers: [['content-type', 'application/nen-stream'], ['nen', hdr(ctx.sessionId, 900_002, { flags: 4 })], ['nen-type', 'application/octet-stream']], body: new Uint8Array([0, 0, 0, 16, ...new Uint8Array(16)]) } }) },

@@ -77,6 +77,35 @@ export function storeContract(name: string, makeStore: () => SessionStore | Prom
       await Promise.all(open.splice(0).map((s) => s.close()));
     });
 
+    it('retries (PROTOCOL.md §7.1): consumeRetry marks an unseen seq, reports a committed one, survives death as a tombstone; unconfirmed sessions leave nothing', async () => {
+      const store = await fresh();
+      const now = Date.now();
+      const s = sampleSession(now);
+      await store.create(s);
+      expect((await store.commit(s.id, 5n, now)).ok).toBe(true);
+      expect(await store.consumeRetry!(s.id, 5n, now)).toBe('committed');
+      expect(await store.consumeRetry!(s.id, 6n, now)).toBe('marked');
+      expect(await store.commit(s.id, 6n, now)).toEqual({ ok: false, reason: 'replay' }); // the original can never commit now
+      expect(await store.consumeRetry!(sessionId(), 1n, now)).toBe('absent');
+      // terminated (deleted): the window stays as a tombstone; the session is gone
+      expect(await store.delete(s.id)).toBe(true);
+      expect(await store.get(s.id, now)).toBeNull();
+      expect((await store.commit(s.id, 7n, now)).ok).toBe(false);
+      expect(await store.consumeRetry!(s.id, 5n, now)).toBe('committed');
+      expect(await store.consumeRetry!(s.id, 8n, now)).toBe('marked');
+      // an unconfirmed session past confirmBy is gone: no commit, no tombstone
+      const u = { ...sampleSession(now), confirmBy: now + 50 };
+      await store.create(u);
+      expect(await store.get(u.id, now + 60)).toBeNull();
+      expect((await store.commit(u.id, 1n, now + 60)).ok).toBe(false);
+      expect(await store.consumeRetry!(u.id, 1n, now + 60)).toBe('absent');
+      // a request under an epoch that is not live is refused without marking its seq
+      const e = sampleSession(now);
+      await store.create(e);
+      expect(await store.commit(e.id, 1n, now, 3)).toEqual({ ok: false, reason: 'epoch' });
+      expect(await store.consumeRetry!(e.id, 1n, now)).toBe('marked');
+    });
+
     it('create then get returns the record field for field', async () => {
       const store = await fresh();
       const now = Date.now();

@@ -9,6 +9,20 @@ import { memoryStore, MemoryStore } from './memory.js';
 storeContract('memory store', async () => memoryStore({ shared: false }));
 
 describe('memory store specifics', () => {
+  it('retries: a confirmed session evicted for room keeps its window for the horizon', async () => {
+    const s = new MemoryStore({ maxSessions: 2 });
+    const now = Date.now();
+    await s.create(sampleSession(now, { id: 'a' }));
+    expect((await s.commit('a', 1n, now)).ok).toBe(true);
+    await s.create(sampleSession(now, { id: 'b' }));
+    await s.create(sampleSession(now, { id: 'c' })); // evicts a
+    expect(await s.get('a', now)).toBeNull();
+    expect(await s.consumeRetry('a', 1n, now)).toBe('committed');
+    expect(await s.consumeRetry('a', 2n, now)).toBe('marked');
+    expect(s.retryCoverageSince()).toBeLessThanOrEqual(now); // nothing lost
+    await s.close();
+  });
+
   it('is bounded: the least recently used session is evicted', async () => {
     const s = new MemoryStore({ maxSessions: 3 });
     const now = Date.now();

@@ -13,7 +13,9 @@
  *  - Secrets are copied in and wiped on delete/eviction; nothing here logs them.
  *  - A confirmed session (one request committed) that dies stays as a tombstone (replay window
  *    only, secret wiped) for RETRY_HORIZON_MS (PROTOCOL.md "Retries"); an unconfirmed one past
- *    `confirmBy` goes at once. Evicting a confirmed entry moves `retryCoverageSince` to now.
+ *    `confirmBy` goes at once. A confirmed session evicted for room keeps its window for the
+ *    horizon too, in a second bounded map; only overflowing that one loses a window, and then
+ *    `retryCoverageSince` moves to now (retries naming older originals are refused, never guessed).
  *  - Map iteration order is insertion order: touching a session re-inserts it, so the first key is
  *    always the least recently used one (O(1) eviction).
  */
@@ -63,6 +65,12 @@ function isLive(e: Entry, now: number): boolean {
 
 const confirmed = (e: Entry): boolean => e.window.highest !== 0n;
 
+/** Marks `seq` in a (live or dead) session's window for a retry: see RetryVerdict. */
+function windowVerdict(e: Entry, seq: bigint): RetryVerdict {
+  const v = e.window.checkAndAccept(seq);
+  return v === 'replay' ? 'committed' : v === 'too-old' ? 'too-old' : 'marked';
+}
+
 /** The current epoch, or the previous one until `meta.prevUntil` (rotate grace). */
 function epochLive(r: SessionRecord, epoch: number, now: number): boolean {
   if (epoch === r.epoch) return true;
@@ -82,12 +90,16 @@ export class MemoryStore implements SessionStore {
   #name: string | undefined;
   #tombstones = 0;
   #coverSince = Date.now();
+  /** Windows of confirmed sessions evicted for room (secret wiped), until their horizon; bounded. */
+  readonly #evicted = new Map<string, Entry>();
+  readonly #maxEvicted: number;
   /** Sessions evicted because the store was full (for metrics). */
   evictions = 0;
 
   constructor(options: MemoryStoreOptions = {}) {
     this.maxSessions = Math.max(1, Math.floor(options.maxSessions ?? 50_000));
     this.#maxClaims = Math.max(1, Math.floor(options.maxClaims ?? 100_000));
+    this.#maxEvicted = Math.max(1000, Math.floor(this.maxSessions / 4));
     const period = Math.max(100, options.sweepIntervalMs ?? 30_000);
     this.#timer = setInterval(() => this.sweep(Date.now()), period);
     this.#timer.unref?.();
@@ -106,9 +118,8 @@ export class MemoryStore implements SessionStore {
       const lru = this.#sessions.keys().next();
       if (lru.done) break;
       const victim = this.#sessions.get(lru.value) as Entry;
-      // Losing a confirmed session's window loses the proof that its requests committed.
-      if (confirmed(victim)) this.#coverSince = Math.max(this.#coverSince, Date.now());
       this.#drop(lru.value, victim);
+      if (confirmed(victim)) this.#keepEvicted(lru.value, victim, Date.now());
       this.evictions++;
     }
     this.#sessions.set(session.id, { record: cloneRecord(session), window: new ReplayWindow(), deadUntil: 0 });
@@ -168,15 +179,27 @@ export class MemoryStore implements SessionStore {
 
   async consumeRetry(id: string, seq: bigint, now: number): Promise<RetryVerdict> {
     this.#assertOpen();
+    const evicted = this.#evicted.get(id);
+    if (evicted && now < evicted.deadUntil) return windowVerdict(evicted, seq);
     const e = this.#sessions.get(id);
     if (!e) return 'absent';
     if (e.deadUntil === 0 && !isLive(e, now)) this.#kill(id, e, now);
     if (!this.#sessions.has(id)) return 'absent';
-    const v = e.window.checkAndAccept(seq);
-    if (v === 'replay') return 'committed';
-    if (v === 'too-old') return 'too-old';
-    if (e.deadUntil !== 0) e.deadUntil = Math.max(e.deadUntil, now + RETRY_HORIZON_MS);
-    return 'marked';
+    const v = windowVerdict(e, seq);
+    if (v === 'marked' && e.deadUntil !== 0) e.deadUntil = Math.max(e.deadUntil, now + RETRY_HORIZON_MS);
+    return v;
+  }
+
+  /** An evicted confirmed session keeps its window (bounded; overflow loses one and moves the coverage). */
+  #keepEvicted(id: string, e: Entry, now: number): void {
+    e.deadUntil = now + RETRY_HORIZON_MS;
+    this.#evicted.set(id, e);
+    while (this.#evicted.size > this.#maxEvicted) {
+      const oldest = this.#evicted.keys().next();
+      if (oldest.done) break;
+      this.#evicted.delete(oldest.value);
+      this.#coverSince = Math.max(this.#coverSince, now);
+    }
   }
 
   retryCoverageSince(): number {
@@ -188,9 +211,9 @@ export class MemoryStore implements SessionStore {
     return this.#sessions.size - this.#tombstones;
   }
 
-  /** Live sessions plus tombstones: what the store holds. */
+  /** Live sessions plus tombstones (evicted ones included): what the store holds. */
   get entries(): number {
-    return this.#sessions.size;
+    return this.#sessions.size + this.#evicted.size;
   }
 
   async claimOnce(key: string, ttlMs: number): Promise<boolean> {
@@ -215,6 +238,7 @@ export class MemoryStore implements SessionStore {
   /** Drops expired and idle sessions (and expired claims); bounded by the session count. Returns how many sessions. */
   sweep(now: number): number {
     this.#sweepClaims(now);
+    for (const [id, e] of this.#evicted) if (now >= e.deadUntil) this.#evicted.delete(id);
     let n = 0;
     for (const [id, e] of this.#sessions) {
       if (e.deadUntil !== 0) {
@@ -234,6 +258,7 @@ export class MemoryStore implements SessionStore {
     this.#timer = undefined;
     for (const [id, e] of this.#sessions) this.#drop(id, e);
     this.#claims.clear();
+    this.#evicted.clear();
     if (this.#name !== undefined && registry().get(this.#name) === this) registry().delete(this.#name);
   }
 
