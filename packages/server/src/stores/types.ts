@@ -98,7 +98,7 @@ export interface SessionStore {
   consumeRetry?(id: string, seq: bigint, now: number): Promise<RetryVerdict>;
   /**
    * Since when (ms since the epoch) this store has lost no record of a confirmed session (memory:
-   * process start or the last eviction of a confirmed session; Redis: 0, Redis is trusted to keep
+   * process start or the last loss of an evicted session's window; Redis: 0, Redis is trusted to keep
    * its data). A missing record proves "never committed" only for originals sent after it.
    */
   retryCoverageSince?(): number;
