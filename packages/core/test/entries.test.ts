@@ -1,12 +1,12 @@
 /**
- * The public surface of @nen/core: the three entries (Node `index.ts`, `index.browser.ts`,
- * `index.edge.ts`) export exactly the same names, by name (no `export *`), and the byte helpers
+ * The public surface of @nen/core: the four entries (Node `index.ts`, `index.browser.ts`,
+ * `index.edge.ts`, `index.workerd.ts`) export exactly the same names, by name (no `export *`), and the byte helpers
  * stay internal.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
-const ENTRIES = ['index.ts', 'index.browser.ts', 'index.edge.ts'];
+const ENTRIES = ['index.ts', 'index.browser.ts', 'index.edge.ts', 'index.workerd.ts'];
 const source = (f: string) => readFileSync(new URL(`../src/${f}`, import.meta.url), 'utf8');
 
 function exportedNames(src: string): string[] {
@@ -29,6 +29,7 @@ describe('@nen/core entries', () => {
     expect(lists[0]!.length).toBeGreaterThan(50);
     expect(lists[1]).toEqual(lists[0]);
     expect(lists[2]).toEqual(lists[0]);
+    expect(lists[3]).toEqual(lists[0]);
   });
 
   it('keep the byte helpers internal', async () => {

@@ -1,16 +1,17 @@
 /**
  * Runs ./worker.ts on real workerd (npm `workerd`, Cloudflare's runtime binary, no download at
- * run time): bundles it with esbuild under wrangler's export conditions (workerd, worker, browser),
+ * run time): bundles it with esbuild under wrangler's export conditions (workerd, worker, browser)
+ * and, like wrangler, `.wasm` imports as Wasm modules of the Worker,
  * writes a workerd config with TWO Workers (two isolates, two loopback ports) bound to ONE
  * Durable Object namespace, starts `workerd serve`, and stops it (SIGTERM, then SIGKILL).
  * Bounded: start-up waits at most 20 s; the temporary directory is removed on stop.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -45,7 +46,9 @@ function workerdBinary(): string {
   return fromWorkerd.resolve(`@cloudflare/workerd-${process.platform}-${arch}/bin/workerd`);
 }
 
-const config = (ports: [number, number], keys: string) => `using Workerd = import "/workerd/workerd.capnp";
+const config = (ports: [number, number], keys: string, wasm: string[]) => {
+  const modules = ['(name = "worker.js", esModule = embed "worker.js")', ...wasm.map((w) => `(name = "${w}", wasm = embed "${w}")`)].join(', ');
+  return `using Workerd = import "/workerd/workerd.capnp";
 const config :Workerd.Config = (
   services = [ (name = "a", worker = .a), (name = "b", worker = .b) ],
   sockets = [
@@ -54,7 +57,7 @@ const config :Workerd.Config = (
   ],
 );
 const a :Workerd.Worker = (
-  modules = [ (name = "worker.js", esModule = embed "worker.js") ],
+  modules = [ ${modules} ],
   compatibilityDate = "2025-09-01",
   durableObjectNamespaces = [ (className = "NenSessionObject", uniqueKey = "nen-test-sessions") ],
   durableObjectStorage = (inMemory = void),
@@ -65,7 +68,7 @@ const a :Workerd.Worker = (
   ],
 );
 const b :Workerd.Worker = (
-  modules = [ (name = "worker.js", esModule = embed "worker.js") ],
+  modules = [ ${modules} ],
   compatibilityDate = "2025-09-01",
   bindings = [
     (name = "NEN_SESSIONS", durableObjectNamespace = (className = "NenSessionObject", serviceName = "a")),
@@ -74,9 +77,11 @@ const b :Workerd.Worker = (
   ],
 );
 `;
+};
 
 export async function startWorkerd(serverKeys: string): Promise<Workerd> {
   const dir = mkdtempSync(join(tmpdir(), 'nen-workerd-'));
+  const wasmFiles = new Map<string, string>();
   const out = await build({
     entryPoints: [join(here, 'worker.ts')],
     bundle: true,
@@ -87,11 +92,26 @@ export async function startWorkerd(serverKeys: string): Promise<Workerd> {
     target: 'es2022',
     write: false,
     logLevel: 'silent',
+    // As wrangler does: a `.wasm` import is a Wasm module of the Worker (compiled by workerd, which
+    // forbids compiling Wasm from bytes at run time), not bundled code.
+    plugins: [
+      {
+        name: 'wasm-modules',
+        setup(b) {
+          b.onResolve({ filter: /\.wasm$/ }, (args) => {
+            const file = join(args.resolveDir, args.path);
+            wasmFiles.set(basename(file), file);
+            return { path: basename(file), external: true };
+          });
+        },
+      },
+    ],
   });
+  for (const [name, file] of wasmFiles) copyFileSync(file, join(dir, name));
   const bundle = out.outputFiles[0]!.text;
   writeFileSync(join(dir, 'worker.js'), bundle);
   const ports: [number, number] = [await freePort(), await freePort()];
-  writeFileSync(join(dir, 'config.capnp'), config(ports, serverKeys));
+  writeFileSync(join(dir, 'config.capnp'), config(ports, serverKeys, [...wasmFiles.keys()]));
   let stderr = '';
   const child: ChildProcess = spawn(workerdBinary(), ['serve', 'config.capnp', '--verbose'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout!.on('data', (d: Buffer) => void (stderr.length < 200_000 && (stderr += d.toString())));

@@ -4,7 +4,9 @@
  *
  *   /api/nen/:action  session routes        /api/echo    withNen (JSON echo + instance name)
  *   /api/stream       withNenStream          /hono/echo   the Hono middleware from ../../src/adapters/hono.ts
+ *   /backend          the crypto backend 'auto' chose (wasm: from @nen/core's `.wasm` module)
  */
+import { loadBackend } from '@nen/core';
 import { Hono } from 'hono';
 import { nenMiddleware, nenSessionRoutes } from '../../src/adapters/hono.js';
 import { createNen, type Nen, type NenRouteHandler } from '../../src/index.js';
@@ -29,7 +31,7 @@ let app: App | undefined;
 
 function setup(env: Env): App {
   // Created on the first request: Workers forbid random numbers and timers at global scope.
-  const nen = createNen({ store: durableObjectStore(env.NEN_SESSIONS), serverKeys: env.NEN_SERVER_KEYS, backend: 'noble', handshakeRateLimit: 0, logger: () => {} });
+  const nen = createNen({ store: durableObjectStore(env.NEN_SESSIONS), serverKeys: env.NEN_SERVER_KEYS, handshakeRateLimit: 0, logger: () => {} });
   const hono = new Hono();
   hono.all('/hono/nen/:action', nenSessionRoutes(nen));
   hono.use('/hono/echo', nenMiddleware(nen));
@@ -52,6 +54,7 @@ export default {
     if (path === '/api/echo') return app.echo(request, undefined);
     if (path === '/api/stream') return app.stream(request, undefined);
     if (path.startsWith('/hono/')) return app.hono.fetch(request, env);
+    if (path === '/backend') return new Response((await loadBackend()).name);
     return new Response('not found', { status: 404 });
   },
 };

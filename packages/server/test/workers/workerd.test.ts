@@ -59,6 +59,12 @@ describe('Nen on workerd, sessions in a Durable Object', () => {
     expect(wd.bundle).not.toMatch(/ioredis/);
   });
 
+  it("crypto runs on Wasm: @nen/core's workerd entry instantiates its .wasm module (workerd refuses Wasm compiled from bytes)", async () => {
+    const r = await fetch(`${wd.urls[0]}/backend`);
+    expect(await r.text()).toBe('wasm');
+    expect(wd.logs()).not.toMatch(/Wasm unavailable|@noble/);
+  });
+
   it('round trip: withNen, withNenStream and the Hono middleware, pinned to the server key', async () => {
     const { c } = client();
     const r = await c.fetch('/api/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ hello: 'workerd' }) });
