@@ -64,7 +64,9 @@ class DecryptedRequestView implements ProxyHandler<Request> {
     const body = this.body;
     if (body === null) return new Uint8Array(0);
     if (body instanceof ReadableStream) return new Uint8Array(await this.materialise().arrayBuffer());
-    return body.slice();
+    // A fresh Uint8Array over its own exact-size buffer: `body` may be a Buffer view into a larger
+    // pool (zlib's inflate output), and Buffer#slice returns a view, so `.buffer` would leak it.
+    return new Uint8Array(body);
   }
 
   get(target: Request, prop: string | symbol): unknown {
