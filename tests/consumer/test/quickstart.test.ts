@@ -17,6 +17,9 @@
  *     results with the session pinned to the key `nen keygen --write` made, no request carries the
  *     plaintext, no unpinned warning; a server started with ANOTHER key on the same build is
  *     refused by the browser and by the Node script (the pin is what the build inlined).
+ *     Beyond the Quick start, the app also gets an Edge route handler (`runtime = 'edge'`, withNen
+ *     and the session routes from the main entry of @nen/server), round-tripped and replay-checked
+ *     with @nen/client from Node under both builds.
  *  5. `require()` of the three packages works on Node 20 (this process) and Node 24
  *     (.tools/node24, installed by scripts/setup.sh): the `engines` range is what is tested.
  * Bounded: every command has a timeout, every server is stopped, the temporary directory removed.
@@ -27,6 +30,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium } from 'playwright-core';
+import { createNenClient } from '@nen/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, mustSh, type Server, sh, startServer, stopAll, tarFiles } from './harness.js';
 import { readQuickStart } from './readme.js';
@@ -41,6 +45,44 @@ const PACKAGES = ['core', 'client', 'server'] as const;
 
 /** The shell lines of the README Quick start, in order; each is run below exactly as written. */
 const README_COMMANDS = ['npm install @nen/server @nen/client', 'npx nen keygen --write', 'npm run build && npm start', 'node --env-file=.env.local scripts/notes.mjs'];
+
+/**
+ * Beyond the Quick start: an Edge route handler as a user writes it (`runtime = 'edge'`, the main
+ * entry of @nen/server, no bundler configuration). One catch-all serves the session routes and the
+ * echo (Edge routes share no memory with each other); Next's Edge adapter appends the catch-all's
+ * value to `request.url` as a query parameter, which the route removes before Nen authenticates it.
+ */
+const EDGE_FILES: Record<string, string> = {
+  'lib/nen-edge.ts': `import { createNen, memoryStore } from '@nen/server';
+
+export const nenEdge = createNen({ store: memoryStore({ name: 'edge' }) });
+`,
+  'app/api/edge/[...nenEdgeRoute]/route.ts': `import { nenEdge } from '@/lib/nen-edge';
+
+export const runtime = 'edge';
+
+const echo = nenEdge.withNen(async (_request, _context, body) => ({ runtime: typeof (globalThis as { EdgeRuntime?: string }).EdgeRuntime, body }));
+
+function clean(request: Request): Request {
+  const url = new URL(request.url);
+  if (!url.searchParams.has('nenEdgeRoute')) return request;
+  url.searchParams.delete('nenEdgeRoute');
+  return new Request(url, { method: request.method, headers: request.headers, body: request.body, duplex: 'half' } as RequestInit);
+}
+
+export async function POST(incoming: Request, context: unknown) {
+  const request = clean(incoming);
+  const path = new URL(request.url).pathname;
+  if (path.startsWith('/api/edge/nen/')) return nenEdge.routes.POST(request, context);
+  if (path === '/api/edge/echo') return echo(request, context);
+  return new Response('not found', { status: 404 });
+}
+
+export async function GET(incoming: Request, context: unknown) {
+  return nenEdge.routes.GET(clean(incoming), context);
+}
+`,
+};
 
 const quick = readQuickStart(repoRoot);
 const work = mkdtempSync(join(tmpdir(), 'nen-consumer-'));
@@ -143,7 +185,23 @@ beforeAll(async () => {
     mkdirSync(dirname(join(app, path)), { recursive: true });
     writeFileSync(join(app, path), content);
   }
+  writeEdgeRoute();
 }, 420_000);
+
+/**
+ * Adds the Edge route. create-next-app 16 turns on `cacheComponents` (and `partialPrefetching`,
+ * which requires it); Next refuses `cacheComponents` together with any `runtime` segment config
+ * ("Route segment config "runtime" is not compatible with `nextConfig.cacheComponents`"), so an
+ * app with an Edge route turns both off, as a user must.
+ */
+function writeEdgeRoute(): void {
+  const config = join(app, 'next.config.ts');
+  writeFileSync(config, readFileSync(config, 'utf8').replace('cacheComponents: true', 'cacheComponents: false').replace('partialPrefetching: true', 'partialPrefetching: false'));
+  for (const [path, content] of Object.entries(EDGE_FILES)) {
+    mkdirSync(dirname(join(app, path)), { recursive: true });
+    writeFileSync(join(app, path), content);
+  }
+}
 
 afterAll(async () => {
   await browser?.close().catch(() => undefined);
@@ -235,7 +293,8 @@ for (const bundler of ['turbopack', 'webpack'] as const) {
     let kid = '';
 
     beforeAll(async () => {
-      const r = sh(bundler === 'webpack' ? 'npm run build -- --webpack' : 'npm run build', app, userEnv(), 300_000);
+      const cmd = bundler === 'webpack' ? 'npm run build -- --webpack' : 'npm run build';
+      const r = sh(cmd, app, userEnv(), 300_000);
       if (r.status !== 0) throw new Error(`next build (${bundler}) failed:\n${r.stdout.slice(-6000)}\n${r.stderr.slice(-6000)}`);
       kid = envLocal().NEN_SERVER_KEYS?.split(':')[0] ?? '';
       server = await start();
@@ -249,6 +308,25 @@ for (const bundler of ['turbopack', 'webpack'] as const) {
       const r = nodeScript(server.url);
       expect(r.status, r.stderr).toBe(0);
       expect(r.stdout).toMatch(/^200 \{"saved":"from node","count":\d+\}/m);
+    });
+
+    it("Edge route (runtime = 'edge') with withNen: round trip and replay refused", async () => {
+      const sent: { url: string; init: RequestInit }[] = [];
+      const client = createNenClient({
+        baseUrl: server.url,
+        sessionPath: '/api/edge/nen',
+        serverKey: envLocal().NEXT_PUBLIC_NEN_SERVER_KEY as string,
+        fetch: (input, init = {}) => {
+          sent.push({ url: String(input), init: { ...init, headers: new Headers(init.headers) } });
+          return fetch(input, init);
+        },
+      });
+      const r = await client.fetch('/api/edge/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"from":"edge"}' });
+      expect([r.status, await r.json()]).toEqual([200, { runtime: 'string', body: { from: 'edge' } }]);
+      const last = sent[sent.length - 1]!;
+      const replay = await fetch(last.url, last.init);
+      expect([replay.status, replay.headers.get('nen-error')]).toEqual([409, 'NEN_REPLAY']);
+      await replay.arrayBuffer();
     });
 
     it('Chromium: the client component gets every answer, pinned to the key from nen keygen; no plaintext on the wire', async () => {
