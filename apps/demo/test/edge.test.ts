@@ -2,8 +2,10 @@
  * Nen on the Next.js Edge runtime: app/api/edge/[...path]/route.ts (`runtime = 'edge'`, withNen,
  * withNenStream and the session routes from @nen/server's main entry) under `next build` (Turbopack)
  * and `next start`, driven over loopback HTTP by the real @nen/client from Node:
- * round trip (compressed in the envelope: fflate on Edge), the handler ran on Edge, streaming,
- * replay refused, tamper refused, bad input answered with codes (never a 5xx).
+ * round trip (compressed in the envelope: fflate on Edge), the handler ran on Edge and saw the URL
+ * the client sent (not the one Next's Edge adapter extended with the catch-all's values), streaming,
+ * the sealed session calls (status, rotate, terminate), replay refused, tamper refused, bad input
+ * answered with codes (never a 5xx).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNenClient } from '@nen/client';
@@ -45,15 +47,28 @@ describe('Edge route (runtime = "edge") with withNen', () => {
   it('round trip: the handler ran on Edge and got the decrypted JSON; a compressible reply comes back intact', async () => {
     const { client, sent, received } = edgeClient();
     const text = 'post-quantum '.repeat(500);
-    const r = await client.fetch('/api/edge/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text }) });
+    const r = await client.fetch('/api/edge/echo?q=1', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text }) });
     expect(r.status).toBe(200);
-    expect(await r.json()).toEqual({ runtime: 'edge', method: 'POST', body: { text } });
+    expect(await r.json()).toEqual({ runtime: 'edge', method: 'POST', path: '/api/edge/echo?q=1', body: { text } });
     // Compressed both ways inside the envelope: the client's request, and the reply deflated on Edge (fflate).
     expect(sent[sent.length - 1]!.body!.length).toBeLessThan(text.length / 4);
     expect(received[received.length - 1]).toBeGreaterThan(0);
     expect(received[received.length - 1]).toBeLessThan(text.length / 4);
     const s = await client.fetch('/api/edge/stream', { method: 'POST' });
     expect(await s.text()).toBe('data: post\n\ndata: quantum\n\ndata: edge\n\n');
+  });
+
+  it('the sealed session calls work on the dynamic Edge route: status, rotate, terminate', async () => {
+    const { client, sent } = edgeClient();
+    await (await client.fetch('/api/edge/echo', { method: 'POST', body: 'x' })).arrayBuffer();
+    expect(await client.status()).toEqual(expect.objectContaining({ epoch: 0 }));
+    expect((await client.rotate()).epoch).toBe(1);
+    expect(((await (await client.fetch('/api/edge/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '2' })).json()) as { body: number }).body).toBe(2);
+    const captured = sent[sent.length - 1]!;
+    await client.terminate();
+    const after = await resend(captured);
+    expect(after.status).toBe(401);
+    await after.arrayBuffer();
   });
 
   it('replay refused (409 NEN_REPLAY); tamper refused (401 NEN_AUTH_FAILED); the session stays usable', async () => {

@@ -9,6 +9,7 @@
  *   pipeline.ts     request checks → open → commit    respond.ts        response sealing
  *   stream.ts       streamed uploads and responses    wrap.ts           withNen, withNenStream
  *   handshake.ts    the handshake route               session-routes.ts the session endpoints
+ *   next-edge.ts    the URL as sent, on Next's Edge runtime (route params appended by Next)
  *
  * Pitfalls: the backend and keys load lazily on first use (or `ready()`); `close()` releases the
  * key material, never a store passed in (close that one yourself). REDIS_URL without a store
@@ -17,6 +18,7 @@
 import { type NenConfig, resolveSettings } from './config.js';
 import { KeyCache } from './key-cache.js';
 import { KeyringLoader, type PublicKeyInfo } from './keyring.js';
+import { forNextEdge } from './next-edge.js';
 import type { ServerContext } from './pipeline.js';
 import { HandshakeRateLimiter } from './ratelimit.js';
 import { type SessionRoutes, sessionRoutes } from './session-routes.js';
@@ -48,10 +50,11 @@ export function createNen(config: NenConfig = {}): Nen {
   const { store, owned } = chooseStore(s, config.store);
   const ctx: ServerContext = { s, store, cache: new KeyCache(s.keyCacheSize), keyring: new KeyringLoader(s) };
   const limiter = new HandshakeRateLimiter(s.rate, 10_000, s.handshakesPerSecond);
+  const routes = sessionRoutes(ctx, limiter);
   return {
-    withNen: (handler, options) => withNen(ctx, handler, options),
-    withNenStream: (handler, options) => withNenStream(ctx, handler, options),
-    routes: sessionRoutes(ctx, limiter),
+    withNen: (handler, options) => forNextEdge(withNen(ctx, handler, options)),
+    withNenStream: (handler, options) => forNextEdge(withNenStream(ctx, handler, options)),
+    routes: { GET: forNextEdge(routes.GET), POST: forNextEdge(routes.POST) },
     store,
     async ready() {
       await ctx.keyring.load();

@@ -49,37 +49,30 @@ const README_COMMANDS = ['npm install @nen/server @nen/client', 'npx nen keygen 
 /**
  * Beyond the Quick start: an Edge route handler as a user writes it (`runtime = 'edge'`, the main
  * entry of @nen/server, no bundler configuration). One catch-all serves the session routes and the
- * echo (Edge routes share no memory with each other); Next's Edge adapter appends the catch-all's
- * value to `request.url` as a query parameter, which the route removes before Nen authenticates it.
+ * echo (Edge routes share no memory with each other). Next's Edge adapter appends the catch-all's
+ * values to `request.url` as query parameters; @nen/server removes them before authenticating the
+ * URL, so the route is written as on Node.
  */
 const EDGE_FILES: Record<string, string> = {
   'lib/nen-edge.ts': `import { createNen, memoryStore } from '@nen/server';
 
 export const nenEdge = createNen({ store: memoryStore({ name: 'edge' }) });
 `,
-  'app/api/edge/[...nenEdgeRoute]/route.ts': `import { nenEdge } from '@/lib/nen-edge';
+  'app/api/edge/[...path]/route.ts': `import { nenEdge } from '@/lib/nen-edge';
 
 export const runtime = 'edge';
 
-const echo = nenEdge.withNen(async (_request, _context, body) => ({ runtime: typeof (globalThis as { EdgeRuntime?: string }).EdgeRuntime, body }));
+const echo = nenEdge.withNen(async (request, _context, body) => ({ runtime: typeof (globalThis as { EdgeRuntime?: string }).EdgeRuntime, url: request.url.slice(request.url.indexOf('/api/')), body }));
 
-function clean(request: Request): Request {
-  const url = new URL(request.url);
-  if (!url.searchParams.has('nenEdgeRoute')) return request;
-  url.searchParams.delete('nenEdgeRoute');
-  return new Request(url, { method: request.method, headers: request.headers, body: request.body, duplex: 'half' } as RequestInit);
-}
-
-export async function POST(incoming: Request, context: unknown) {
-  const request = clean(incoming);
+export async function POST(request: Request, context: { params: Promise<{ path: string[] }> }) {
   const path = new URL(request.url).pathname;
   if (path.startsWith('/api/edge/nen/')) return nenEdge.routes.POST(request, context);
   if (path === '/api/edge/echo') return echo(request, context);
   return new Response('not found', { status: 404 });
 }
 
-export async function GET(incoming: Request, context: unknown) {
-  return nenEdge.routes.GET(clean(incoming), context);
+export async function GET(request: Request, context: { params: Promise<{ path: string[] }> }) {
+  return nenEdge.routes.GET(request, context);
 }
 `,
 };
@@ -321,8 +314,9 @@ for (const bundler of ['turbopack', 'webpack'] as const) {
           return fetch(input, init);
         },
       });
-      const r = await client.fetch('/api/edge/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"from":"edge"}' });
-      expect([r.status, await r.json()]).toEqual([200, { runtime: 'string', body: { from: 'edge' } }]);
+      const r = await client.fetch('/api/edge/echo?x=1', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"from":"edge"}' });
+      expect([r.status, await r.json()]).toEqual([200, { runtime: 'string', url: '/api/edge/echo?x=1', body: { from: 'edge' } }]);
+      expect((await client.rotate()).epoch).toBe(1); // a sealed session call through the dynamic Edge route
       const last = sent[sent.length - 1]!;
       const replay = await fetch(last.url, last.init);
       expect([replay.status, replay.headers.get('nen-error')]).toEqual([409, 'NEN_REPLAY']);
