@@ -52,7 +52,7 @@ async function instance(config: NenConfig): Promise<Instance> {
 type Forge = { code: string; mode: 'forward' | 'drop' | 'late' } | null;
 
 /** The intercepting proxy: forwards to the targets in turn; `forge` replaces one answer. */
-class Proxy {
+class InterceptingProxy {
   forge: Forge = null;
   /** Answer retries as a protocol 1.0 server does (RETRY is an unknown flag bit there). */
   oldServer = false;
@@ -125,7 +125,13 @@ function call(client: NenClient, method: string): { id: string; result: Promise<
 const stores: [string, () => Promise<{ instances: Instance[]; close: () => Promise<void> }>][] = [
   ['memory store', async () => {
     const one = await instance({ store: memoryStore({ shared: false }) });
-    return { instances: [one], close: async () => void (await one.server.close(), await one.nen.close()) };
+    return {
+      instances: [one],
+      close: async () => {
+        await one.server.close();
+        await one.nen.close();
+      },
+    };
   }],
   ['Redis, two instances', async () => {
     const redis: RedisServer = await startRedis();
@@ -145,7 +151,7 @@ const stores: [string, () => Promise<{ instances: Instance[]; close: () => Promi
 
 describe.each(stores)('forged errors never run a request twice (%s)', (_name, make) => {
   let env: Awaited<ReturnType<typeof make>>;
-  const proxy = new Proxy();
+  const proxy = new InterceptingProxy();
   let pin = '';
   const client = (): NenClient => createNenClient({ baseUrl: proxy.url, serverKey: pin, timeoutMs: 10_000 });
 
@@ -245,7 +251,7 @@ describe('genuine errors still recover transparently where the server can prove 
   });
 
   it('a restarted memory-store server: recovers once the new process has been up longer than the timestamp window; before that the outcome is reported unknown and nothing ran', async () => {
-    const proxy = new Proxy();
+    const proxy = new InterceptingProxy();
     await proxy.listen();
     const before = await instance({ store: memoryStore({ shared: false }) });
     proxy.targets = [before.server.url];
