@@ -29,7 +29,9 @@ async function storeFigures(ctx) {
   for (const base of ctx.targets) {
     try {
       const m = await fetchMetrics(base, ctx.metricsAgent);
-      out.targets[base] = m.ok ? { storeKind: m.metrics.storeKind, sessions: m.metrics.sessions, heapUsedBytes: m.metrics.heapUsed, rssBytes: m.metrics.rss } : { status: m.status };
+      out.targets[base] = m.ok
+        ? { storeKind: m.metrics.storeKind, sessions: m.metrics.sessions, heapUsedBytes: m.metrics.heapUsed, rssBytes: m.metrics.rss }
+        : { status: m.status };
     } catch (e) {
       out.targets[base] = { error: String(e?.message ?? e) };
     }
@@ -93,7 +95,17 @@ export async function run(ctx) {
     }
     return true;
   })();
-  const data = { handshakes: TOTAL, floodSeconds: floodMs / 1000, handshakesPerSecond: r.rps, rateLimited, errors: r.errors, baseline, atEnd, after60s: after60, backToBaseline };
+  const data = {
+    handshakes: TOTAL,
+    floodSeconds: floodMs / 1000,
+    handshakesPerSecond: r.rps,
+    rateLimited,
+    errors: r.errors,
+    baseline,
+    atEnd,
+    after60s: after60,
+    backToBaseline,
+  };
   if (r.errors > 0) return { ok: false, failure: `flood: ${r.errors} handshakes failed`, data };
   if (!backToBaseline) return { ok: false, failure: 'flood: the store did not return to its baseline 60 s after the flood', data };
   return { ok: true, data };
