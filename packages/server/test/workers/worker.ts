@@ -4,11 +4,12 @@
  *
  *   /api/nen/:action  session routes        /api/echo    withNen (JSON echo + instance name)
  *   /api/stream       withNenStream          /hono/echo   the Hono middleware from ../../src/adapters/hono.ts
+ *   /hono/stream      the Hono stream middleware
  *   /backend          the crypto backend 'auto' chose (wasm: from @nen/core's `.wasm` module)
  */
 import { loadBackend } from '@nen/core';
 import { Hono } from 'hono';
-import { nenMiddleware, nenSessionRoutes } from '../../src/adapters/hono.js';
+import { nenMiddleware, nenSessionRoutes, nenStreamMiddleware } from '../../src/adapters/hono.js';
 import { createNen, type Nen, type NenRouteHandler } from '../../src/index.js';
 import { durableObjectStore, type DurableObjectNamespaceLike } from '../../src/workers/index.js';
 
@@ -36,6 +37,8 @@ function setup(env: Env): App {
   hono.all('/hono/nen/:action', nenSessionRoutes(nen));
   hono.use('/hono/echo', nenMiddleware(nen));
   hono.post('/hono/echo', async (c) => c.json({ via: 'hono', instance: env.INSTANCE, body: await c.req.json() }));
+  hono.use('/hono/stream', nenStreamMiddleware(nen, { contentType: 'text/event-stream' }));
+  hono.post('/hono/stream', (c) => c.body(new Blob(['data: a\n\n', 'data: b\n\n']).stream()));
   return {
     nen,
     echo: nen.withNen(async (_r, _c, body) => ({ instance: env.INSTANCE, body })),

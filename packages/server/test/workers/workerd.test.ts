@@ -65,7 +65,7 @@ describe('Nen on workerd, sessions in a Durable Object', () => {
     expect(wd.logs()).not.toMatch(/Wasm unavailable|@noble/);
   });
 
-  it('round trip: withNen, withNenStream and the Hono middleware, pinned to the server key', async () => {
+  it('round trip: withNen, withNenStream and the Hono middlewares (one record, streamed), pinned to the server key', async () => {
     const { c } = client();
     const r = await c.fetch('/api/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ hello: 'workerd' }) });
     expect(await r.json()).toEqual({ instance: 'a', body: { hello: 'workerd' } });
@@ -73,6 +73,8 @@ describe('Nen on workerd, sessions in a Durable Object', () => {
     expect(await s.text()).toBe('data: post\n\ndata: quantum\n\ndata: workerd\n\n');
     const h = await c.fetch('/hono/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify([1, 2]) });
     expect([h.status, await h.json()]).toEqual([200, { via: 'hono', instance: 'a', body: [1, 2] }]);
+    const hs = await c.fetch('/hono/stream', { method: 'POST' });
+    expect(await hs.text()).toBe('data: a\n\ndata: b\n\n');
     const big = 'x'.repeat(200_000);
     const b = await c.fetch('/api/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(big) });
     expect(((await b.json()) as { body: string }).body).toBe(big);
