@@ -65,7 +65,8 @@ function verdict(r: Awaited<ReturnType<SessionStore['commit']>>): string {
   return r.ok ? 'ok' : r.reason;
 }
 
-export function storeContract(name: string, makeStore: () => SessionStore | Promise<SessionStore>): void {
+/** `countsSize: false` for stores whose `size()` cannot count (the Durable Object store: sessions spread over objects). */
+export function storeContract(name: string, makeStore: () => SessionStore | Promise<SessionStore>, options: { countsSize?: boolean } = {}): void {
   describe(`SessionStore contract: ${name}`, () => {
     const open: SessionStore[] = [];
     const fresh = async () => {
@@ -336,7 +337,7 @@ export function storeContract(name: string, makeStore: () => SessionStore | Prom
       expect(verdict(await store.commit(b.id, 1n, t))).toBe('ok');
     });
 
-    it('size counts live sessions', async () => {
+    (options.countsSize === false ? it.skip : it)('size counts live sessions', async () => {
       const store = await fresh();
       const t = Date.now();
       const ids = [sampleSession(t), sampleSession(t), sampleSession(t)];

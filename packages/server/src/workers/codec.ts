@@ -23,7 +23,7 @@ export interface WireRecord {
 export type StoreOp =
   | { op: 'create'; session: WireRecord }
   | { op: 'get'; id: string; now: number }
-  | { op: 'commit'; id: string; seq: string; now: number }
+  | { op: 'commit'; id: string; seq: string; now: number; epoch?: number }
   | { op: 'update'; id: string; patch: { secret?: string; meta?: SessionRecord['meta']; epoch?: number; expiresAt?: number } }
   | { op: 'delete'; id: string }
   | { op: 'consumeRetry'; id: string; seq: string; now: number }

@@ -57,7 +57,7 @@ export class NenSessionObject {
         return r ? encodeRecord(r) : null;
       }
       case 'commit': {
-        const c = await s.commit(m.id, BigInt(m.seq), m.now);
+        const c = await s.commit(m.id, BigInt(m.seq), m.now, m.epoch);
         return c.ok ? { ok: true, session: encodeRecord(c.session) } : c;
       }
       case 'update': {

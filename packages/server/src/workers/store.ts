@@ -68,9 +68,10 @@ class DurableObjectStore implements SessionStore {
     return w ? decodeRecord(w) : null;
   }
 
-  async commit(id: string, seq: bigint, now: number): Promise<CommitResult> {
+  async commit(id: string, seq: bigint, now: number, epoch?: number): Promise<CommitResult> {
     checkSeq(seq);
-    const r = await this.#call<{ ok: true; session: WireRecord } | { ok: false; reason: 'unknown' | 'expired' | 'replay' | 'too-old' }>('s:' + id, { op: 'commit', id, seq: seq.toString(), now });
+    const msg: StoreOp = epoch === undefined ? { op: 'commit', id, seq: seq.toString(), now } : { op: 'commit', id, seq: seq.toString(), now, epoch };
+    const r = await this.#call<{ ok: true; session: WireRecord } | Extract<CommitResult, { ok: false }>>('s:' + id, msg);
     return r.ok ? { ok: true, session: decodeRecord(r.session) } : { ok: false, reason: r.reason };
   }
 
@@ -84,7 +85,7 @@ class DurableObjectStore implements SessionStore {
     return this.#call<boolean>('s:' + id, { op: 'delete', id });
   }
 
-  consumeRetry(id: string, seq: bigint, now: number): Promise<RetryVerdict> {
+  async consumeRetry(id: string, seq: bigint, now: number): Promise<RetryVerdict> {
     checkSeq(seq);
     return this.#call<RetryVerdict>('s:' + id, { op: 'consumeRetry', id, seq: seq.toString(), now });
   }
@@ -93,7 +94,7 @@ class DurableObjectStore implements SessionStore {
     return 0;
   }
 
-  claimOnce(key: string, ttlMs: number): Promise<boolean> {
+  async claimOnce(key: string, ttlMs: number): Promise<boolean> {
     checkClaim(key, ttlMs);
     return this.#call<boolean>('c:' + key, { op: 'claimOnce', key, ttlMs });
   }
