@@ -47,7 +47,7 @@ export interface Nen {
 
 export function createNen(config: NenConfig = {}): Nen {
   const s = resolveSettings(config);
-  const { store, owned } = chooseStore(s, config.store);
+  const { store, owned } = chooseStore(config.store);
   const ctx: ServerContext = { s, store, cache: new KeyCache(s.keyCacheSize), keyring: new KeyringLoader(s) };
   const limiter = new HandshakeRateLimiter(s.rate, 10_000, s.handshakesPerSecond);
   const routes = sessionRoutes(ctx, limiter);

@@ -7,7 +7,6 @@
  * silent fall-back to memory (which would break replay protection across instances). The fix is
  * `createNen({ store: redisStore() })` with `redisStore` from `@nen/server/redis`.
  */
-import type { ServerSettings } from '../config.js';
 import { env, envInt } from '../config.js';
 import { NenConfigError } from '../errors.js';
 import { memoryStore } from './memory.js';
@@ -17,7 +16,7 @@ export const REDIS_URL_WITHOUT_STORE = "REDIS_URL is set but no session store wa
   + 'and use createNen({ store: redisStore() }) (it reads REDIS_URL and NEN_STORE_KEY), or pass store: memoryStore() to keep sessions in this process on purpose';
 
 /** The store for this instance and whether `close()` must close it. */
-export function chooseStore(_s: ServerSettings, given: SessionStore | undefined): { store: SessionStore; owned: boolean } {
+export function chooseStore(given: SessionStore | undefined): { store: SessionStore; owned: boolean } {
   if (given) return { store: given, owned: false };
   if (env('REDIS_URL')) throw new NenConfigError(REDIS_URL_WITHOUT_STORE);
   return { store: memoryStore({ maxSessions: envInt('NEN_MAX_SESSIONS', 50_000) }), owned: false };
