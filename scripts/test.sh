@@ -33,6 +33,7 @@ stage "rust: cargo clippy -D warnings" bash -c 'cargo clippy --manifest-path cra
 stage "rust: cargo fuzz, every target 20 s from the committed seeds" bash crates/nen-core/fuzz/run.sh "${NEN_FUZZ_SECONDS:-20}"
 stage "typecheck (turbo)" pnpm turbo run typecheck --output-logs=errors-only
 stage "lint: Biome (turbo, every package)" pnpm turbo run lint --output-logs=errors-only
+stage "format: Biome format check (JS/TS/JSON/CSS; pnpm format applies it)" pnpm format:check
 stage "packages: publint + attw (esm-only) on the packed tarballs" pnpm turbo run lint:pkg --concurrency=1 --output-logs=errors-only
 stage "docs: TypeDoc API reference (warnings are errors)" pnpm docs:api
 # One package at a time: the suites start servers and browsers on a 2-core machine.

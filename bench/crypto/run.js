@@ -47,14 +47,16 @@ const { hazmat } = await import(pathToFileURL(join(coreDir, 'dist/hazmat.js')).h
 const hz = hazmat();
 
 const rnd = (n) => wasm.randomBytes(n);
-const hasNodeMlKem = typeof nodeCrypto.encapsulate === 'function' && (() => {
-  try {
-    nodeCrypto.generateKeyPairSync('ml-kem-768');
-    return true;
-  } catch {
-    return false;
-  }
-})();
+const hasNodeMlKem =
+  typeof nodeCrypto.encapsulate === 'function' &&
+  (() => {
+    try {
+      nodeCrypto.generateKeyPairSync('ml-kem-768');
+      return true;
+    } catch {
+      return false;
+    }
+  })();
 
 // ---- fixtures ---------------------------------------------------------------------------------
 const mlSeed = rnd(64);
@@ -75,7 +77,11 @@ for (const [name, kem] of Object.entries(kems)) {
     kem,
     kp,
     enc,
-    rk: { wasm: wasm.createRecipientKey(kem, kp.privateKey), noble: noble.createRecipientKey(kem, kp.privateKey), node: node.createRecipientKey(kem, kp.privateKey) },
+    rk: {
+      wasm: wasm.createRecipientKey(kem, kp.privateKey),
+      noble: noble.createRecipientKey(kem, kp.privateKey),
+      node: node.createRecipientKey(kem, kp.privateKey),
+    },
   };
 }
 
@@ -147,9 +153,7 @@ for (const [name, fx] of Object.entries(hpkeFx)) {
   rows.push({
     id: `HPKE SetupBaseS+Export ${name}`,
     group: 'hpke',
-    impls: Object.fromEntries(
-      [wasm, noble, node].map((b) => [b.name, () => b.setupBaseSExport(fx.kem, fx.kp.publicKey, info, ctx, 32)]),
-    ),
+    impls: Object.fromEntries([wasm, noble, node].map((b) => [b.name, () => b.setupBaseSExport(fx.kem, fx.kp.publicKey, info, ctx, 32)])),
   });
   rows.push({
     id: `HPKE SetupBaseR+Export ${name}`,
@@ -176,7 +180,12 @@ for (const [name, fx] of Object.entries(hpkeFx)) {
 }
 const aeadKey = rnd(32);
 const aeads = { wasm: wasm.createAead(aeadKey), noble: noble.createAead(aeadKey), node: node.createAead(aeadKey) };
-for (const [label, size] of [['1 KB', 1024], ['16 KB', 16 * 1024], ['64 KB', 64 * 1024], ['1 MB', 1024 * 1024]]) {
+for (const [label, size] of [
+  ['1 KB', 1024],
+  ['16 KB', 16 * 1024],
+  ['64 KB', 64 * 1024],
+  ['1 MB', 1024 * 1024],
+]) {
   const pt = rnd(size);
   const nonce = rnd(12);
   const aad = rnd(32);
@@ -309,7 +318,16 @@ const environment = {
 const disclaimer =
   'Medians of per-operation times over interleaved rounds on this machine; a shared 2-core VM is noisy (±20 %). ' +
   'The "wasm" KEM rows use test-only hazmat entry points of the same Wasm core; "node" delegates KEM/HPKE to Wasm.';
-const out = { kind: 'crypto', date: new Date().toISOString(), environment, disclaimer, results, ratios, ratios_from_minima: ratiosFromMinima, wasm_sizes: wasmSizes };
+const out = {
+  kind: 'crypto',
+  date: new Date().toISOString(),
+  environment,
+  disclaimer,
+  results,
+  ratios,
+  ratios_from_minima: ratiosFromMinima,
+  wasm_sizes: wasmSizes,
+};
 
 // ---- print ------------------------------------------------------------------------------------
 const cols = ['wasm', 'noble', 'node', 'node:crypto', 'node:crypto raw', '@noble preset'];
@@ -320,7 +338,9 @@ const fmt = (r, c) => {
 };
 const width = [44, ...cols.map(() => 24)];
 const line = (cells) => cells.map((c, i) => String(c).padEnd(width[i])).join(' ');
-console.log(`\nNen crypto bench — ${environment.cpu}, ${environment.cores} cores, Node ${environment.node}, load avg ${environment.load_average_at_end.join(' ')}${quick ? ' (quick)' : ''}`);
+console.log(
+  `\nNen crypto bench — ${environment.cpu}, ${environment.cores} cores, Node ${environment.node}, load avg ${environment.load_average_at_end.join(' ')}${quick ? ' (quick)' : ''}`,
+);
 console.log(line(['operation (median per op)', ...cols]));
 for (const r of results) console.log(line([r.op, ...cols.map((c) => fmt(r, c))]));
 console.log('\nratios (from medians; from minima):');

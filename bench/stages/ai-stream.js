@@ -82,7 +82,11 @@ export async function run(ctx) {
       const e = await measure(await client.fetch(path, { method: 'POST', headers: HEADERS, body: BODY }), t0, tokens);
       ctx.countRequest();
       t0 = performance.now();
-      const p = await measure(await ctx.plainFetch(ctx.url(`/api/chat/plain?delay=0&tokens=${tokens}`), { method: 'POST', headers: HEADERS, body: BODY }), t0, tokens);
+      const p = await measure(
+        await ctx.plainFetch(ctx.url(`/api/chat/plain?delay=0&tokens=${tokens}`), { method: 'POST', headers: HEADERS, body: BODY }),
+        t0,
+        tokens,
+      );
       ctx.countRequest();
       if (i >= warmup) {
         enc.push(e);
@@ -108,6 +112,13 @@ export async function run(ctx) {
   return {
     ok: failure === null,
     failure,
-    data: { route: 'POST /api/chat vs POST /api/chat/plain (AI SDK UI message stream, mock model, delay 0)', tokens, iterations: enc.length, encrypted, plain: plainF, targets },
+    data: {
+      route: 'POST /api/chat vs POST /api/chat/plain (AI SDK UI message stream, mock model, delay 0)',
+      tokens,
+      iterations: enc.length,
+      encrypted,
+      plain: plainF,
+      targets,
+    },
   };
 }

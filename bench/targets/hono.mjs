@@ -51,15 +51,22 @@ function chat(n, delay) {
     { type: 'text-start', id: 'a' },
     ...Array.from({ length: n }, (_, i) => ({ type: 'text-delta', id: 'a', delta: `t${i} ` })),
     { type: 'text-end', id: 'a' },
-    { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage: { inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: n, text: n, reasoning: undefined } } },
+    {
+      type: 'finish',
+      finishReason: { unified: 'stop', raw: 'stop' },
+      usage: { inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: n, text: n, reasoning: undefined } },
+    },
   ];
-  return new MockLanguageModelV4({ doStream: async () => ({ stream: simulateReadableStream({ chunks: parts, initialDelayInMs: delay || null, chunkDelayInMs: delay || null }) }) });
+  return new MockLanguageModelV4({
+    doStream: async () => ({ stream: simulateReadableStream({ chunks: parts, initialDelayInMs: delay || null, chunkDelayInMs: delay || null }) }),
+  });
 }
 
 async function chatRoute(c) {
   const body = await c.req.json().catch(() => null);
   const messages = Array.isArray(body?.messages) && body.messages.length > 0 && body.messages.length <= 50 ? body.messages : null;
-  if (!messages) return c.body(`data: ${JSON.stringify({ type: 'error', errorText: 'expected { messages }' })}\n\n`, 200, { 'content-type': 'text/event-stream' });
+  if (!messages)
+    return c.body(`data: ${JSON.stringify({ type: 'error', errorText: 'expected { messages }' })}\n\n`, 200, { 'content-type': 'text/event-stream' });
   const model = chat(clamp(c.req.query('tokens'), 1, 10_000, 100), clamp(c.req.query('delay'), 0, 1000, 0));
   return streamText({ model, messages: await convertToModelMessages(messages), abortSignal: c.req.raw.signal }).toUIMessageStreamResponse();
 }
@@ -71,17 +78,29 @@ function notesApp() {
   const r = new Hono();
   r.get('/', (c) => {
     const q = (c.req.query('q') ?? '').toLowerCase();
-    return c.json({ query: q, notes: [...notes.values()].filter((n) => !q || n.title.toLowerCase().includes(q) || n.body.toLowerCase().includes(q)).slice(0, 200) });
+    return c.json({
+      query: q,
+      notes: [...notes.values()].filter((n) => !q || n.title.toLowerCase().includes(q) || n.body.toLowerCase().includes(q)).slice(0, 200),
+    });
   });
   r.post('/', async (c) => {
     const b = await c.req.json().catch(() => null);
-    if (typeof b?.title !== 'string' || b.title.length > 200 || (b.body !== undefined && typeof b.body !== 'string')) return c.json({ error: 'invalid note', code: 'INVALID_NOTE' }, 400);
-    const note = { id: crypto.randomUUID().replaceAll('-', '').slice(0, 12), title: b.title, body: (b.body ?? '').slice(0, 20_000), createdAt: Date.now(), updatedAt: Date.now() };
+    if (typeof b?.title !== 'string' || b.title.length > 200 || (b.body !== undefined && typeof b.body !== 'string'))
+      return c.json({ error: 'invalid note', code: 'INVALID_NOTE' }, 400);
+    const note = {
+      id: crypto.randomUUID().replaceAll('-', '').slice(0, 12),
+      title: b.title,
+      body: (b.body ?? '').slice(0, 20_000),
+      createdAt: Date.now(),
+      updatedAt: Date.now(),
+    };
     if (notes.size >= MAX_NOTES) notes.delete(notes.keys().next().value);
     notes.set(note.id, note);
     return c.json({ note }, 201);
   });
-  r.get('/:id', (c) => (notes.has(c.req.param('id')) ? c.json({ note: notes.get(c.req.param('id')) }) : c.json({ error: 'not found', code: 'NOT_FOUND' }, 404)));
+  r.get('/:id', (c) =>
+    notes.has(c.req.param('id')) ? c.json({ note: notes.get(c.req.param('id')) }) : c.json({ error: 'not found', code: 'NOT_FOUND' }, 404),
+  );
   r.put('/:id', async (c) => {
     const n = notes.get(c.req.param('id'));
     if (!n) return c.json({ error: 'not found', code: 'NOT_FOUND' }, 404);
@@ -131,7 +150,9 @@ app.get('/api/bench/metrics', (c) => {
 });
 
 await nen.ready();
-const server = serve({ fetch: app.fetch, port, hostname: '127.0.0.1' }, (info) => console.log(`nen bench target (hono) listening on http://127.0.0.1:${info.port}`));
+const server = serve({ fetch: app.fetch, port, hostname: '127.0.0.1' }, (info) =>
+  console.log(`nen bench target (hono) listening on http://127.0.0.1:${info.port}`),
+);
 const shutdown = () => server.close(() => void nen.close().then(() => process.exit(0)));
 process.once('SIGINT', shutdown);
 process.once('SIGTERM', shutdown);

@@ -13,11 +13,14 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
       <body>
         <header className="top">
           <Link href="/" className="brand">
-            <span className="logo" aria-hidden="true">N</span> Nen <span className="brand-sub">encrypted notes</span>
+            <span className="logo" aria-hidden="true">
+              N
+            </span>{' '}
+            Nen <span className="brand-sub">encrypted notes</span>
           </Link>
           <p className="tagline">
-            Every request and response body below crosses the network as <b>post-quantum ciphertext</b> (X-Wing + ChaCha20-Poly1305): TLS-terminating
-            proxies, CDNs and logs see only the left column of the wire panel.
+            Every request and response body below crosses the network as <b>post-quantum ciphertext</b> (X-Wing + ChaCha20-Poly1305): TLS-terminating proxies,
+            CDNs and logs see only the left column of the wire panel.
           </p>
           <nav>
             <Link href="/">Notes</Link>

@@ -30,8 +30,8 @@ export function Assistant({ serverKey, delayMs = 40 }: { serverKey?: string; del
         <h1>Assistant, end-to-end encrypted</h1>
         <p>
           A chat built with the Vercel AI SDK (<code>useChat</code>, <code>streamText</code>). Nen&apos;s <code>fetch</code> is the chat transport: the question
-          travels sealed, and every chunk of the answer is sealed on the server the moment the model produces it. The model is the AI SDK&apos;s offline mock; it
-          answers about your notes.
+          travels sealed, and every chunk of the answer is sealed on the server the moment the model produces it. The model is the AI SDK&apos;s offline mock;
+          it answers about your notes.
         </p>
         <form
           className="ask-form"

@@ -13,7 +13,12 @@ export function AssistantWire() {
       </div>
       {exchanges.length === 0 && <p className="muted">Nothing sent yet.</p>}
       {[...exchanges].reverse().map((e) => (
-        <article key={e.id} className={`wire-entry ${e.status !== null && e.status >= 400 ? 'error' : 'ok'}`} data-testid="assistant-wire-entry" data-path={e.path}>
+        <article
+          key={e.id}
+          className={`wire-entry ${e.status !== null && e.status >= 400 ? 'error' : 'ok'}`}
+          data-testid="assistant-wire-entry"
+          data-path={e.path}
+        >
           <header>
             <span className="label">
               {e.method} {e.path}

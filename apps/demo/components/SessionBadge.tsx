@@ -20,9 +20,13 @@ export function SessionBadge({ serverKey }: { serverKey?: string }) {
       </div>
       <div className="session-row small">
         {serverKey ? (
-          <span className="pin ok" data-testid="pin-state">server key pinned ({serverKey.split(':')[0]})</span>
+          <span className="pin ok" data-testid="pin-state">
+            server key pinned ({serverKey.split(':')[0]})
+          </span>
         ) : (
-          <span className="pin warn" data-testid="pin-state">server key not pinned</span>
+          <span className="pin warn" data-testid="pin-state">
+            server key not pinned
+          </span>
         )}
       </div>
       {session && <div className="session-row small muted">expires {new Date(session.expiresAt).toLocaleTimeString()}</div>}

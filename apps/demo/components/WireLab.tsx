@@ -27,23 +27,54 @@ export function WireLab({ serverKey }: { serverKey?: string }) {
         <h1>What the network sees vs. what your app sees</h1>
         <p>
           Nen seals each body with a per-session key agreed through a post-quantum handshake. The path stays visible for routing; the query string
-          (confidential-query mode, on here), the body and the response travel inside the envelope. Method, path, query and content type are
-          authenticated, so a proxy cannot change them without the request failing.
+          (confidential-query mode, on here), the body and the response travel inside the envelope. Method, path, query and content type are authenticated, so a
+          proxy cannot change them without the request failing.
         </p>
         <div className="lab-actions">
-          <button className="btn primary" disabled={busy} data-testid="lab-post" onClick={() => void run(() => api(serverKey, 'Echo (POST)', '/api/echo', { method: 'POST', json: { card: '4111 1111 1111 1111', note: 'a secret for the server only' } }))}>
+          <button
+            className="btn primary"
+            disabled={busy}
+            data-testid="lab-post"
+            onClick={() =>
+              void run(() =>
+                api(serverKey, 'Echo (POST)', '/api/echo', { method: 'POST', json: { card: '4111 1111 1111 1111', note: 'a secret for the server only' } }),
+              )
+            }
+          >
             Encrypted POST
           </button>
-          <button className="btn" disabled={busy} data-testid="lab-get" onClick={() => void run(() => api(serverKey, 'Echo (GET)', '/api/echo?account=alice&filter=unpaid'))}>
+          <button
+            className="btn"
+            disabled={busy}
+            data-testid="lab-get"
+            onClick={() => void run(() => api(serverKey, 'Echo (GET)', '/api/echo?account=alice&filter=unpaid'))}
+          >
             Encrypted GET with query
           </button>
-          <button className="btn" disabled={busy} data-testid="lab-stream" onClick={() => void run(() => streamTokens(serverKey, 'Token stream', '/api/stream?n=12&delay=20', {}, () => undefined))}>
+          <button
+            className="btn"
+            disabled={busy}
+            data-testid="lab-stream"
+            onClick={() => void run(() => streamTokens(serverKey, 'Token stream', '/api/stream?n=12&delay=20', {}, () => undefined))}
+          >
             Token stream
           </button>
-          <button className="btn" disabled={busy} data-testid="lab-rotate" title="Both sides move to fresh keys derived from the session secret; no new KEM" onClick={() => void run(() => getClient(serverKey).rotate())}>
+          <button
+            className="btn"
+            disabled={busy}
+            data-testid="lab-rotate"
+            title="Both sides move to fresh keys derived from the session secret; no new KEM"
+            onClick={() => void run(() => getClient(serverKey).rotate())}
+          >
             Rotate keys
           </button>
-          <button className="btn" disabled={busy} data-testid="lab-terminate" title="An authenticated request ends the session on the server; the next request handshakes again" onClick={() => void run(() => getClient(serverKey).terminate())}>
+          <button
+            className="btn"
+            disabled={busy}
+            data-testid="lab-terminate"
+            title="An authenticated request ends the session on the server; the next request handshakes again"
+            onClick={() => void run(() => getClient(serverKey).terminate())}
+          >
             End session
           </button>
           <button className="btn ghost" onClick={() => wireLog.clear()}>

@@ -41,7 +41,9 @@ function Entry({ entry, compact }: { entry: WireEntry; compact: boolean }) {
     <article className={`wire-entry ${entry.state}`} data-testid="wire-entry" data-kind={entry.kind} data-state={entry.state}>
       <header>
         <span className="label">{entry.label}</span>
-        <span className={`status s${String(w?.status ?? entry.app.status ?? '').slice(0, 1)}`}>{w?.status ?? entry.app.status ?? (entry.state === 'pending' ? '…' : '—')}</span>
+        <span className={`status s${String(w?.status ?? entry.app.status ?? '').slice(0, 1)}`}>
+          {w?.status ?? entry.app.status ?? (entry.state === 'pending' ? '…' : '—')}
+        </span>
       </header>
       <div className="sides">
         <div className="side network" data-testid="wire-network">
@@ -54,7 +56,9 @@ function Entry({ entry, compact }: { entry: WireEntry; compact: boolean }) {
               {!compact && <HeaderList pairs={w.requestHeaders} />}
               <div className="cipher">
                 <span className="meta">→ {bytes(w.requestBytes)}</span>
-                <code className="hex" data-testid="wire-hex">{w.requestHex || '(no body)'}</code>
+                <code className="hex" data-testid="wire-hex">
+                  {w.requestHex || '(no body)'}
+                </code>
               </div>
               <div className="cipher">
                 <span className="meta">← {bytes(w.responseBytes)}</span>
@@ -74,7 +78,9 @@ function Entry({ entry, compact }: { entry: WireEntry; compact: boolean }) {
               {entry.app.error.code}: {entry.app.error.message}
             </pre>
           ) : entry.app.response !== undefined ? (
-            <pre className="json res" data-testid="wire-app-response">{pretty(entry.app.response, max)}</pre>
+            <pre className="json res" data-testid="wire-app-response">
+              {pretty(entry.app.response, max)}
+            </pre>
           ) : (
             entry.app.request === undefined && <span className="muted">{entry.state === 'pending' ? 'waiting…' : '(no body)'}</span>
           )}
@@ -93,7 +99,11 @@ export function WirePanel({ limit, compact = false }: { limit: number; compact?:
         <h2>Wire</h2>
         <span className="hint">left: what a proxy, CDN or log sees · right: what your code sees</span>
       </div>
-      {shown.length === 0 ? <p className="muted">Requests appear here as you use the app.</p> : shown.map((e) => <Entry key={e.id} entry={e} compact={compact} />)}
+      {shown.length === 0 ? (
+        <p className="muted">Requests appear here as you use the app.</p>
+      ) : (
+        shown.map((e) => <Entry key={e.id} entry={e} compact={compact} />)
+      )}
     </div>
   );
 }

@@ -30,7 +30,10 @@ function wordsParts(words: readonly string[], inputTokens: number): StreamPart[]
     {
       type: 'finish',
       finishReason: { unified: 'stop', raw: 'stop' },
-      usage: { inputTokens: { total: inputTokens, noCache: inputTokens, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: words.length, text: words.length, reasoning: undefined } },
+      usage: {
+        inputTokens: { total: inputTokens, noCache: inputTokens, cacheRead: undefined, cacheWrite: undefined },
+        outputTokens: { total: words.length, text: words.length, reasoning: undefined },
+      },
     },
   ];
 }
@@ -53,5 +56,13 @@ export function assistantModel(question: string, notes: readonly Note[], delayMs
 /** A mock model streaming `n` (1-10 000) short tokens "t0 ", "t1 ", ... one every `delayMs`. */
 export function syntheticModel(n: number, delayMs: number): MockLanguageModelV4 {
   const count = Math.min(10_000, Math.max(1, Math.floor(n) || 1));
-  return mockModel('synthetic', () => wordsParts(Array.from({ length: count }, (_, i) => `t${i} `), 1), delayMs);
+  return mockModel(
+    'synthetic',
+    () =>
+      wordsParts(
+        Array.from({ length: count }, (_, i) => `t${i} `),
+        1,
+      ),
+    delayMs,
+  );
 }

@@ -69,22 +69,43 @@ const tappedFetch: typeof fetch = async (input, init) => {
   const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url, location.href);
   const body = init?.body instanceof Uint8Array ? init.body : null;
   const id = nextId++;
-  publish([...exchanges, { id, method: init?.method ?? 'GET', path: url.pathname, requestBytes: body?.length ?? 0, requestHex: body ? hex(body) : '', status: null, chunks: [], chunkCount: 0, responseBytes: 0, done: false }]);
+  publish([
+    ...exchanges,
+    {
+      id,
+      method: init?.method ?? 'GET',
+      path: url.pathname,
+      requestBytes: body?.length ?? 0,
+      requestHex: body ? hex(body) : '',
+      status: null,
+      chunks: [],
+      chunkCount: 0,
+      responseBytes: 0,
+      done: false,
+    },
+  ]);
   const res = await fetch(input, init);
   update(id, (e) => ({ ...e, status: res.status }));
   if (!res.body) {
     update(id, (e) => ({ ...e, done: true }));
     return res;
   }
-  const tapped = res.body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({
-    transform(chunk, c) {
-      update(id, (e) => ({ ...e, chunks: [...e.chunks, { seq: e.chunkCount, bytes: chunk.length, hex: hex(chunk) }].slice(-MAX_CHUNKS), chunkCount: e.chunkCount + 1, responseBytes: e.responseBytes + chunk.length }));
-      c.enqueue(chunk);
-    },
-    flush() {
-      update(id, (e) => ({ ...e, done: true }));
-    },
-  }));
+  const tapped = res.body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, c) {
+        update(id, (e) => ({
+          ...e,
+          chunks: [...e.chunks, { seq: e.chunkCount, bytes: chunk.length, hex: hex(chunk) }].slice(-MAX_CHUNKS),
+          chunkCount: e.chunkCount + 1,
+          responseBytes: e.responseBytes + chunk.length,
+        }));
+        c.enqueue(chunk);
+      },
+      flush() {
+        update(id, (e) => ({ ...e, done: true }));
+      },
+    }),
+  );
   return new Response(tapped, { status: res.status, statusText: res.statusText, headers: res.headers });
 };
 

@@ -39,9 +39,7 @@ export async function chatResponse(body: unknown, url: URL, signal: AbortSignal)
   if (!messages) return null;
   const delay = intParam(url.searchParams.get('delay'), 0, 1000, 40);
   const tokens = url.searchParams.has('tokens') ? intParam(url.searchParams.get('tokens'), 1, MAX_TOKENS, 100) : 0;
-  const model = tokens > 0
-    ? syntheticModel(tokens, delay)
-    : assistantModel(lastQuestion(messages), await (await notesRepo()).list('').catch(() => []), delay);
+  const model = tokens > 0 ? syntheticModel(tokens, delay) : assistantModel(lastQuestion(messages), await (await notesRepo()).list('').catch(() => []), delay);
   const result = streamText({ model, messages: await convertToModelMessages(messages), abortSignal: signal });
   return result.toUIMessageStreamResponse();
 }

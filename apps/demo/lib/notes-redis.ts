@@ -39,7 +39,10 @@ return evicted
 
 function connect(url: string): Redis | Cluster {
   const common = { enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: 2000, connectTimeout: 2000, lazyConnect: false } as const;
-  const urls = url.split(',').map((u) => u.trim()).filter(Boolean);
+  const urls = url
+    .split(',')
+    .map((u) => u.trim())
+    .filter(Boolean);
   if (urls.length > 1) {
     return new Cluster(
       urls.map((u) => {

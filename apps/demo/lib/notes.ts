@@ -47,7 +47,10 @@ export function parseNoteInput(body: unknown, partial = false): Partial<NoteInpu
   }
   const record = body as Record<string, unknown>;
   const out: Partial<NoteInput> = {};
-  for (const [field, max] of [['title', MAX_TITLE], ['body', MAX_BODY]] as const) {
+  for (const [field, max] of [
+    ['title', MAX_TITLE],
+    ['body', MAX_BODY],
+  ] as const) {
     const value = record[field];
     if (value === undefined && partial) continue;
     if (typeof value !== 'string') throw new NoteInputError(`${field} must be a string`);
@@ -212,7 +215,13 @@ export async function notesRepo(): Promise<NotesRepo> {
 
 function seed(store: NotesStore): NotesStore {
   const t = Date.now();
-  store.create({ title: 'Welcome to Nen', body: 'Every request and response body on this page is encrypted end to end with X-Wing (ML-KEM-768 + X25519) and ChaCha20-Poly1305. Open the wire panel to see what a proxy sees.' }, t - 2000);
+  store.create(
+    {
+      title: 'Welcome to Nen',
+      body: 'Every request and response body on this page is encrypted end to end with X-Wing (ML-KEM-768 + X25519) and ChaCha20-Poly1305. Open the wire panel to see what a proxy sees.',
+    },
+    t - 2000,
+  );
   store.create({ title: 'Groceries', body: 'oat milk, lemons, dark chocolate, basil' }, t - 1000);
   return store;
 }

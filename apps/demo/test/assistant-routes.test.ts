@@ -14,7 +14,15 @@ const user = (text: string) => ({ id: 'u', role: 'user', parts: [{ type: 'text',
 describe('chat request validation', () => {
   it('accepts 1-50 messages with parts, refuses anything else', () => {
     expect(chatMessages({ messages: [user('hi')] })).toHaveLength(1);
-    for (const bad of [null, 'x', {}, { messages: [] }, { messages: 'x' }, { messages: [{ role: 'user' }] }, { messages: Array.from({ length: 51 }, () => user('x')) }]) {
+    for (const bad of [
+      null,
+      'x',
+      {},
+      { messages: [] },
+      { messages: 'x' },
+      { messages: [{ role: 'user' }] },
+      { messages: Array.from({ length: 51 }, () => user('x')) },
+    ]) {
       expect(chatMessages(bad)).toBeNull();
     }
   });
@@ -45,7 +53,13 @@ describe('mock models through streamText', () => {
 describe('/api/chat/plain (the bench twin)', () => {
   it('streams the UI message stream; a bad body is an error chunk, not a 5xx', async () => {
     const { POST } = await import('../app/api/chat/plain/route');
-    const ok = await POST(new Request('http://127.0.0.1/api/chat/plain?delay=0&tokens=5', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ messages: [user('x')] }) }));
+    const ok = await POST(
+      new Request('http://127.0.0.1/api/chat/plain?delay=0&tokens=5', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ messages: [user('x')] }),
+      }),
+    );
     expect(ok.status).toBe(200);
     const text = await ok.text();
     expect(text.match(/"type":"text-delta"/g)).toHaveLength(5);

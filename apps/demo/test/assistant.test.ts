@@ -21,7 +21,16 @@ import { appDir, type LiveServer, startNext, stopAll } from './live';
 
 const DIST_DIR = process.env.CI ? '.next' : '.next-e2e';
 const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const TAG = `zq${Date.now().toString(36)}`;
 const SECRET = `vault-${TAG}-4471`;
 
@@ -32,7 +41,11 @@ let node: NenClient;
 beforeAll(async () => {
   server = await startNext({ distDir: DIST_DIR });
   node = createNenClient({ baseUrl: server.url, serverKey: server.pin });
-  const res = await node.fetch('/api/notes', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title: `Plan ${TAG}`, body: `The code is ${SECRET} and nobody else may read it` }) });
+  const res = await node.fetch('/api/notes', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ title: `Plan ${TAG}`, body: `The code is ${SECRET} and nobody else may read it` }),
+  });
   expect(res.status).toBe(201);
   browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
 }, 300_000);
@@ -104,7 +117,13 @@ describe('assistant page in chromium', () => {
 describe('/api/chat from Node', () => {
   it('DefaultChatTransport with Nen fetch gets the UI message stream', async () => {
     const transport = new DefaultChatTransport<UIMessage>({ api: `${server.url}/api/chat?delay=0`, fetch: node.fetch });
-    const stream = await transport.sendMessages({ trigger: 'submit-message', chatId: 'c', messageId: undefined, abortSignal: undefined, messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: `${TAG} plan` }] }] });
+    const stream = await transport.sendMessages({
+      trigger: 'submit-message',
+      chatId: 'c',
+      messageId: undefined,
+      abortSignal: undefined,
+      messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: `${TAG} plan` }] }],
+    });
     const chunks: UIMessageChunk[] = [];
     const reader = stream.getReader();
     for (let r = await reader.read(); !r.done; r = await reader.read()) chunks.push(r.value);

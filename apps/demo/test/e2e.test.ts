@@ -32,7 +32,16 @@ const nextBin = join(appDir, 'node_modules/next/dist/bin/next');
 const WEBPACK = process.env.DEMO_E2E_WEBPACK === '1'; // `next build --webpack` instead of Turbopack
 const DIST_DIR = WEBPACK ? '.next-e2e-webpack' : process.env.CI ? '.next' : '.next-e2e';
 const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** A process this suite started (its own process group), stopped in afterAll. */
 interface Instance {
@@ -76,7 +85,14 @@ function launch(cmd: string, args: string[], env: NodeJS.ProcessEnv, url: string
 /** `next start` of the e2e build on a free loopback port, with a pinned key and the given extra env. */
 async function startNext(extra: NodeJS.ProcessEnv): Promise<Instance> {
   const port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEXT_DIST_DIR: DIST_DIR, NEN_SERVER_KEYS: keys.env, NEN_SERVER_PIN: keys.pin, NEN_BENCH_METRICS: '1' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NEXT_TELEMETRY_DISABLED: '1',
+    NEXT_DIST_DIR: DIST_DIR,
+    NEN_SERVER_KEYS: keys.env,
+    NEN_SERVER_PIN: keys.pin,
+    NEN_BENCH_METRICS: '1',
+  };
   delete env.REDIS_URL;
   const inst = launch(process.execPath, [nextBin, 'start', '-H', '127.0.0.1', '-p', String(port)], { ...env, ...extra }, `http://127.0.0.1:${port}`);
   await waitForServer(inst, '/api/bench/metrics', 60_000);
@@ -134,7 +150,12 @@ function recordTraffic(page: Page) {
   page.on('request', (r: PwRequest) => sent.push({ url: r.url(), body: r.postDataBuffer() }));
   page.on('response', (r) => {
     if (new URL(r.url()).pathname.startsWith('/api/')) {
-      received.push(r.body().then((body) => ({ url: r.url(), body })).catch(() => ({ url: r.url(), body: Buffer.alloc(0) })));
+      received.push(
+        r
+          .body()
+          .then((body) => ({ url: r.url(), body }))
+          .catch(() => ({ url: r.url(), body: Buffer.alloc(0) })),
+      );
     }
   });
   return {
@@ -180,12 +201,26 @@ describe('demo app in chromium', () => {
       await page.getByTestId('note-title-input').fill(title);
       await page.getByTestId('note-body-input').fill(body);
       await page.getByTestId('save-note').click();
-      await expect.poll(() => page.getByTestId('flash').textContent().catch(() => '')).toBe('Created');
+      await expect
+        .poll(() =>
+          page
+            .getByTestId('flash')
+            .textContent()
+            .catch(() => ''),
+        )
+        .toBe('Created');
       await page.getByTestId('note-item').filter({ hasText: title }).waitFor();
 
       await page.getByTestId('note-body-input').fill(edited);
       await page.getByTestId('save-note').click();
-      await expect.poll(() => page.getByTestId('flash').textContent().catch(() => '')).toBe('Saved');
+      await expect
+        .poll(() =>
+          page
+            .getByTestId('flash')
+            .textContent()
+            .catch(() => ''),
+        )
+        .toBe('Saved');
 
       // Search (confidential query: the term travels inside the envelope).
       await page.getByTestId('search-input').fill(tag);
@@ -207,14 +242,28 @@ describe('demo app in chromium', () => {
 
       // The wire panel: ciphertext on the left, the decrypted JSON on the right.
       const latest = page.getByTestId('wire-entry').first();
-      await expect.poll(() => latest.getByTestId('wire-app-response').textContent().catch(() => '')).toContain(edited);
+      await expect
+        .poll(() =>
+          latest
+            .getByTestId('wire-app-response')
+            .textContent()
+            .catch(() => ''),
+        )
+        .toContain(edited);
       const network = (await latest.getByTestId('wire-network').textContent()) ?? '';
       expect(network).toMatch(/GET \/api\/notes\/[A-Za-z0-9_-]{12}/);
       expect(network).not.toContain(tag);
       expect(await latest.getByTestId('wire-hex').count()).toBe(1);
 
       await page.getByTestId('delete-note').click();
-      await expect.poll(() => page.getByTestId('flash').textContent().catch(() => '')).toBe('Deleted');
+      await expect
+        .poll(() =>
+          page
+            .getByTestId('flash')
+            .textContent()
+            .catch(() => ''),
+        )
+        .toBe('Deleted');
       await expect.poll(() => page.getByTestId('note-item').filter({ hasText: title }).count()).toBe(0);
 
       // The browser ran the Wasm backend, emitted by the bundler as a static asset with no config.
@@ -339,7 +388,11 @@ describe('bench routes over the real @nen/client in Node', () => {
       expect(text).toContain('token-4');
       expect(text.trimEnd().endsWith('data: [DONE]')).toBe(true);
 
-      const plain = await fetch(`${baseUrl}/api/plain/echo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) });
+      const plain = await fetch(`${baseUrl}/api/plain/echo`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(payload),
+      });
       expect(await plain.json()).toEqual(payload);
 
       // The encrypted route refuses a plaintext request: it never runs the handler on it.
@@ -361,7 +414,12 @@ describe('bench routes over the real @nen/client in Node', () => {
 describe('two instances sharing one Redis (REDIS_URL)', () => {
   it('a session and a note made on one instance work on the other; Redis down fails closed with 503', async () => {
     const redisPort = await freePort();
-    const redis = launch('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], process.env, `redis://127.0.0.1:${redisPort}`);
+    const redis = launch(
+      'redis-server',
+      ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      process.env,
+      `redis://127.0.0.1:${redisPort}`,
+    );
     const redisUrl = redis.url;
     try {
       const ready = Date.now() + 10_000;
@@ -380,7 +438,11 @@ describe('two instances sharing one Redis (REDIS_URL)', () => {
       };
       const client = createNenClient({ baseUrl: a!.url, serverKey: pin, fetch: roundRobin });
       const json = { 'content-type': 'application/json' };
-      const created = await client.fetch('/api/notes', { method: 'POST', headers: json, body: JSON.stringify({ title: 'shared', body: 'seen by both instances' }) });
+      const created = await client.fetch('/api/notes', {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ title: 'shared', body: 'seen by both instances' }),
+      });
       expect(created.status).toBe(201);
       const { note } = (await created.json()) as { note: { id: string } };
       for (let i = 0; i < 4; i++) {

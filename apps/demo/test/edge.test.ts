@@ -63,7 +63,13 @@ describe('Edge route (runtime = "edge") with withNen', () => {
     await (await client.fetch('/api/edge/echo', { method: 'POST', body: 'x' })).arrayBuffer();
     expect(await client.status()).toEqual(expect.objectContaining({ epoch: 0 }));
     expect((await client.rotate()).epoch).toBe(1);
-    expect(((await (await client.fetch('/api/edge/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '2' })).json()) as { body: number }).body).toBe(2);
+    expect(
+      (
+        (await (await client.fetch('/api/edge/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '2' })).json()) as {
+          body: number;
+        }
+      ).body,
+    ).toBe(2);
     const captured = sent[sent.length - 1]!;
     await client.terminate();
     const after = await resend(captured);

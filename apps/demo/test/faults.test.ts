@@ -156,8 +156,10 @@ describe('Redis killed during a load run', () => {
     const after = await rawRequest(server.url, replay);
     expect([401, 409]).toContain(after.status);
 
-    console.log(`[faults] redis kill: ok=${t.ok} (before kill ${okBefore}), 503s=${t.unavailable}, network=${t.network}, other=${t.other.length}, lost=${t.lost}, ` +
-      `max 503 latency=${t.maxUnavailableMs} ms, outage=${restartedAt - killedAt} ms, recovered ${recoveredAfterMs} ms after restart`);
+    console.log(
+      `[faults] redis kill: ok=${t.ok} (before kill ${okBefore}), 503s=${t.unavailable}, network=${t.network}, other=${t.other.length}, lost=${t.lost}, ` +
+        `max 503 latency=${t.maxUnavailableMs} ms, outage=${restartedAt - killedAt} ms, recovered ${recoveredAfterMs} ms after restart`,
+    );
     expect(okBefore).toBeGreaterThan(0);
     expect(unavailableDuring).toBeGreaterThan(0);
     expect(t.maxUnavailableMs).toBeLessThan(5000);
@@ -193,7 +195,9 @@ describe('Redis hung (SIGSTOP) during a load run', () => {
     const deadline = Date.now() + 20_000;
     while (t.ok < okAtResume + 40 && Date.now() < deadline) await sleep(100);
     await run.stop();
-    console.log(`[faults] redis paused: ok=${t.ok}, 503s=${unavailableDuring}, max 503 latency=${t.maxUnavailableMs} ms, max latency=${t.maxLatencyMs} ms, lost=${t.lost}`);
+    console.log(
+      `[faults] redis paused: ok=${t.ok}, 503s=${unavailableDuring}, max 503 latency=${t.maxUnavailableMs} ms, max latency=${t.maxLatencyMs} ms, lost=${t.lost}`,
+    );
     expect(unavailableDuring).toBeGreaterThan(0);
     expect(t.maxUnavailableMs).toBeLessThan(5000);
     expect(t.ok).toBeGreaterThanOrEqual(okAtResume + 40);
@@ -228,7 +232,9 @@ describe('Next server restarted during a run on the Redis store', () => {
     while (t.ok < okAtRestart + 40 && Date.now() < deadline) await sleep(100);
     await run.stop();
     const m = await server.metrics();
-    console.log(`[faults] next restart: ok=${t.ok} (before ${okBefore}), network errors retried=${t.network}, 503s=${t.unavailable}, other=${t.other.length}, lost=${t.lost}, handshakes on the new process=${m.counters['nen.handshake'] ?? 0}`);
+    console.log(
+      `[faults] next restart: ok=${t.ok} (before ${okBefore}), network errors retried=${t.network}, 503s=${t.unavailable}, other=${t.other.length}, lost=${t.lost}, handshakes on the new process=${m.counters['nen.handshake'] ?? 0}`,
+    );
     expect(okBefore).toBeGreaterThan(0);
     expect(t.ok).toBeGreaterThanOrEqual(okAtRestart + 40);
     expect(clients.map((c) => c.session!.id)).toEqual(ids);
@@ -297,7 +303,9 @@ describe('one of two instances on a shared Redis crashes', () => {
     while (t.ok < okAtCrash + 60 && Date.now() < deadline) await sleep(100);
     await run.stop();
     const hsAfter = (await b.metrics()).counters['nen.handshake'] ?? 0;
-    console.log(`[faults] instance crash: ok=${t.ok} (at crash ${okAtCrash}), network errors retried=${t.network}, other=${t.other.length}, lost=${t.lost}, handshakes on B after the crash=${hsAfter - hsBefore}`);
+    console.log(
+      `[faults] instance crash: ok=${t.ok} (at crash ${okAtCrash}), network errors retried=${t.network}, other=${t.other.length}, lost=${t.lost}, handshakes on B after the crash=${hsAfter - hsBefore}`,
+    );
     expect(t.ok).toBeGreaterThanOrEqual(okAtCrash + 60);
     expect(clients.map((c) => c.session!.id)).toEqual(ids);
     expect(hsAfter - hsBefore).toBe(0);
@@ -328,7 +336,9 @@ describe('in-memory store at capacity', () => {
     }
     const after = await server.metrics();
     const handshakes = after.counters['nen.handshake'] ?? 0;
-    console.log(`[faults] memory capacity: ok=${t.ok}, handshakes=${handshakes} for 60 clients × 3 rounds, sessions=${after.sessions}, rss ${(before.rss / 2 ** 20).toFixed(1)} → ${(after.rss / 2 ** 20).toFixed(1)} MiB`);
+    console.log(
+      `[faults] memory capacity: ok=${t.ok}, handshakes=${handshakes} for 60 clients × 3 rounds, sessions=${after.sessions}, rss ${(before.rss / 2 ** 20).toFixed(1)} → ${(after.rss / 2 ** 20).toFixed(1)} MiB`,
+    );
     expect(t.ok).toBe(180);
     expect(t.other).toEqual([]);
     expect(t.lost).toBe(0);

@@ -121,7 +121,17 @@ describe('hostile-input battery (live next start)', () => {
     const flood = async () => {
       const out: RawResponse[] = [];
       for (let i = 0; i < 70; i++) {
-        out.push(await rawRequest(server.url, { method: 'POST', path: '/api/nen/handshake', headers: [['content-type', 'application/nen-handshake'], ['x-forwarded-for', '203.0.113.66']], body: hello }));
+        out.push(
+          await rawRequest(server.url, {
+            method: 'POST',
+            path: '/api/nen/handshake',
+            headers: [
+              ['content-type', 'application/nen-handshake'],
+              ['x-forwarded-for', '203.0.113.66'],
+            ],
+            body: hello,
+          }),
+        );
       }
       return out;
     };
@@ -145,7 +155,11 @@ describe('hostile-input battery (live next start)', () => {
 
   it('B08 slow (trickled) body: answered when complete, other clients served meanwhile', async () => {
     const cap = await ctx.capture('POST', '/api/echo', { body: JSON.stringify({ slow: 'y'.repeat(200) }), contentType: 'application/json' });
-    const slow = rawRequest(server.url, { method: cap.method, path: cap.path, headers: cap.headers, body: cap.body, trickle: { bytes: 8, everyMs: 100 } }, 20_000);
+    const slow = rawRequest(
+      server.url,
+      { method: cap.method, path: cap.path, headers: cap.headers, body: cap.body, trickle: { bytes: 8, everyMs: 100 } },
+      20_000,
+    );
     const t0 = Date.now();
     let served = 0;
     // 20 normal round trips while the slow body trickles in.
@@ -164,7 +178,9 @@ describe('hostile-input battery (live next start)', () => {
   it('B09 abandoned upload: the socket closes mid-body, the server keeps serving', async () => {
     const cap = await ctx.capture('POST', '/api/echo', { body: JSON.stringify({ abandoned: 'z'.repeat(4000) }), contentType: 'application/json' });
     for (let i = 0; i < 5; i++) {
-      await expect(rawRequest(server.url, { method: 'POST', path: cap.path, headers: cap.headers, body: cap.body, abandonAfter: 100 })).rejects.toThrow(/abandoned/);
+      await expect(rawRequest(server.url, { method: 'POST', path: cap.path, headers: cap.headers, body: cap.body, abandonAfter: 100 })).rejects.toThrow(
+        /abandoned/,
+      );
     }
     await normalRoundTrip();
   });

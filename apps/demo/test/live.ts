@@ -59,9 +59,15 @@ export function ensureBuilt(options: { distDir?: string; webpack?: boolean } = {
   // (bounded: 30 tries × 10 s) and use its output if it is fresh.
   for (let attempt = 0; attempt < 30; attempt++) {
     if (buildIsFresh(distDir)) return;
-    const build = spawnSync(process.execPath, args, { cwd: appDir, encoding: 'utf8', timeout: 300_000, env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEXT_DIST_DIR: distDir } });
+    const build = spawnSync(process.execPath, args, {
+      cwd: appDir,
+      encoding: 'utf8',
+      timeout: 300_000,
+      env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEXT_DIST_DIR: distDir },
+    });
     if (build.status === 0) return;
-    if (!/Another next build process is already running/.test(`${build.stdout}${build.stderr}`)) throw new Error(`next build failed:\n${build.stdout}\n${build.stderr}`);
+    if (!/Another next build process is already running/.test(`${build.stdout}${build.stderr}`))
+      throw new Error(`next build failed:\n${build.stdout}\n${build.stderr}`);
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10_000);
   }
   throw new Error('next build: another build kept the lock for 5 minutes');
@@ -295,7 +301,8 @@ export function rawRequest(baseUrl: string, req: RawRequest, timeoutMs = 15_000)
       const hdrs: Array<[string, string]> = [['host', u.host], ...(req.headers ?? []), ['connection', 'close']];
       const has = (n: string) => hdrs.some(([k]) => k.toLowerCase() === n);
       if (req.chunked) hdrs.push(['transfer-encoding', 'chunked']);
-      else if ((req.autoLength ?? true) && !has('content-length') && (req.body !== undefined || req.method === 'POST')) hdrs.push(['content-length', String(body.length)]);
+      else if ((req.autoLength ?? true) && !has('content-length') && (req.body !== undefined || req.method === 'POST'))
+        hdrs.push(['content-length', String(body.length)]);
       const head = `${req.method} ${req.path} HTTP/1.1\r\n${hdrs.map(([k, v]) => `${k}: ${v}`).join('\r\n')}\r\n\r\n`;
       sock.write(Buffer.from(head, 'latin1'));
       const frame = (b: Buffer) => (req.chunked ? Buffer.concat([Buffer.from(`${b.length.toString(16)}\r\n`), b, Buffer.from('\r\n')]) : b);

@@ -33,7 +33,17 @@ describe('notes store', () => {
   });
 
   it('rejects malformed input with a typed error', () => {
-    for (const bad of [null, 'x', 42, [], {}, { title: 1, body: '' }, { title: '  ', body: '' }, { title: 'x'.repeat(201), body: '' }, { title: 'ok', body: 'x'.repeat(20_001) }]) {
+    for (const bad of [
+      null,
+      'x',
+      42,
+      [],
+      {},
+      { title: 1, body: '' },
+      { title: '  ', body: '' },
+      { title: 'x'.repeat(201), body: '' },
+      { title: 'ok', body: 'x'.repeat(20_001) },
+    ]) {
       expect(() => parseNoteInput(bad), JSON.stringify(bad)?.slice(0, 40)).toThrow(NoteInputError);
     }
     expect(parseNoteInput({ title: 'ok', body: '' })).toEqual({ title: 'ok', body: '' });
@@ -83,12 +93,16 @@ describe('plain echo twin and bench metrics route', () => {
 
   it('echoes JSON and bytes with their content type, rejects malformed JSON', async () => {
     const { POST } = await import('../app/api/plain/echo/route');
-    const json = await POST(new Request('http://127.0.0.1/api/plain/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":[1,2,"x"]}' }));
+    const json = await POST(
+      new Request('http://127.0.0.1/api/plain/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":[1,2,"x"]}' }),
+    );
     expect(json.status).toBe(200);
     expect(json.headers.get('content-type')).toBe('application/json');
     expect(await json.json()).toEqual({ a: [1, 2, 'x'] });
     const bytes = new Uint8Array([0, 1, 2, 255]);
-    const bin = await POST(new Request('http://127.0.0.1/api/plain/echo', { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: bytes }));
+    const bin = await POST(
+      new Request('http://127.0.0.1/api/plain/echo', { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: bytes }),
+    );
     expect(new Uint8Array(await bin.arrayBuffer())).toEqual(bytes);
     const bad = await POST(new Request('http://127.0.0.1/api/plain/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{nope' }));
     expect(bad.status).toBe(400);

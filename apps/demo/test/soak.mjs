@@ -78,7 +78,11 @@ async function ownServer() {
   const url = `http://127.0.0.1:${port}`;
   const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEN_SERVER_KEYS: keys, NEN_BENCH_METRICS: '1', NEN_LOG: 'error' };
   delete env.REDIS_URL;
-  const child = spawn(process.execPath, [nextBin, 'start', '-H', '127.0.0.1', '-p', String(port)], { cwd: appDir, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [nextBin, 'start', '-H', '127.0.0.1', '-p', String(port)], {
+    cwd: appDir,
+    env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error('next start exited early');
@@ -161,7 +165,9 @@ async function main() {
             }
             curve.push({ done: at, rss: m.rss, heapUsed: m.heapUsed, sessions: m.sessions });
             if (at % (sampleEvery * Math.max(1, Math.floor(samples / 10))) === 0) {
-              log(`[soak] ${at}/${total} req, ${(at / ((performance.now() - t0) / 1000)).toFixed(0)} req/s, errors ${errors}${errors ? ` ${JSON.stringify(Object.fromEntries(errorKinds))}` : ''}, rss ${(m.rss / 2 ** 20).toFixed(1)} MiB, heap ${(m.heapUsed / 2 ** 20).toFixed(1)} MiB, sessions ${m.sessions}`);
+              log(
+                `[soak] ${at}/${total} req, ${(at / ((performance.now() - t0) / 1000)).toFixed(0)} req/s, errors ${errors}${errors ? ` ${JSON.stringify(Object.fromEntries(errorKinds))}` : ''}, rss ${(m.rss / 2 ** 20).toFixed(1)} MiB, heap ${(m.heapUsed / 2 ** 20).toFixed(1)} MiB, sessions ${m.sessions}`,
+              );
             }
           });
         }
@@ -189,15 +195,24 @@ async function main() {
       seconds: Number(elapsed.toFixed(1)),
       reqPerSec: Number((total / elapsed).toFixed(0)),
       latencyMs: { p50: Number(q(0.5).toFixed(2)), p99: Number(q(0.99).toFixed(2)), max: Number(sorted[sorted.length - 1].toFixed(2)) },
-      rssMiB: { start: +(curve[0].rss / 2 ** 20).toFixed(1), afterWarmup: +(warm.rss / 2 ** 20).toFixed(1), maxAfterWarmup: +(maxAfter / 2 ** 20).toFixed(1), end: +(mEnd.rss / 2 ** 20).toFixed(1) },
+      rssMiB: {
+        start: +(curve[0].rss / 2 ** 20).toFixed(1),
+        afterWarmup: +(warm.rss / 2 ** 20).toFixed(1),
+        maxAfterWarmup: +(maxAfter / 2 ** 20).toFixed(1),
+        end: +(mEnd.rss / 2 ** 20).toFixed(1),
+      },
       rssGrowthAfterWarmupMiB: +((maxAfter - warm.rss) / 2 ** 20).toFixed(1),
       serverSessions: mEnd.sessions,
       curve: curve.map((p) => ({ done: p.done, rssMiB: +(p.rss / 2 ** 20).toFixed(1), heapMiB: +(p.heapUsed / 2 ** 20).toFixed(1), sessions: p.sessions })),
     };
     if (opt.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
     else {
-      log(`[soak] ${total} requests, concurrency ${concurrency}, ${nClients} sessions: ${summary.reqPerSec} req/s, p50 ${summary.latencyMs.p50} ms, p99 ${summary.latencyMs.p99} ms, errors ${errors}`);
-      log(`[soak] RSS MiB: start ${summary.rssMiB.start}, after warm-up ${summary.rssMiB.afterWarmup}, max after warm-up ${summary.rssMiB.maxAfterWarmup}, end ${summary.rssMiB.end} (growth ${summary.rssGrowthAfterWarmupMiB})`);
+      log(
+        `[soak] ${total} requests, concurrency ${concurrency}, ${nClients} sessions: ${summary.reqPerSec} req/s, p50 ${summary.latencyMs.p50} ms, p99 ${summary.latencyMs.p99} ms, errors ${errors}`,
+      );
+      log(
+        `[soak] RSS MiB: start ${summary.rssMiB.start}, after warm-up ${summary.rssMiB.afterWarmup}, max after warm-up ${summary.rssMiB.maxAfterWarmup}, end ${summary.rssMiB.end} (growth ${summary.rssGrowthAfterWarmupMiB})`,
+      );
       log(`[soak] curve (requests: rss MiB): ${summary.curve.map((p) => `${p.done}:${p.rssMiB}`).join(' ')}`);
     }
     const flatOk = total < 50_000 || summary.rssGrowthAfterWarmupMiB <= 20;

@@ -57,8 +57,24 @@ function runSoak(args: string[]): Promise<{ code: number | null; summary: Summar
 
 describe('soak (quick form)', () => {
   it('5 000 requests at concurrency 50 on live sessions: zero errors, same sessions, bounded memory', async () => {
-    const { code, summary } = await runSoak(['--url', server.url, '--pin', server.pin, '--requests', '5000', '--concurrency', '50', '--clients', '10', '--samples', '10', '--json']);
-    console.log(`[soak] ${summary.requests} req: ${summary.reqPerSec} req/s, p50 ${summary.latencyMs.p50} ms, p99 ${summary.latencyMs.p99} ms, errors ${summary.errors}; RSS MiB ${summary.curve.map((p) => `${p.done}:${p.rssMiB}`).join(' ')}`);
+    const { code, summary } = await runSoak([
+      '--url',
+      server.url,
+      '--pin',
+      server.pin,
+      '--requests',
+      '5000',
+      '--concurrency',
+      '50',
+      '--clients',
+      '10',
+      '--samples',
+      '10',
+      '--json',
+    ]);
+    console.log(
+      `[soak] ${summary.requests} req: ${summary.reqPerSec} req/s, p50 ${summary.latencyMs.p50} ms, p99 ${summary.latencyMs.p99} ms, errors ${summary.errors}; RSS MiB ${summary.curve.map((p) => `${p.done}:${p.rssMiB}`).join(' ')}`,
+    );
     expect(summary.errorKinds).toEqual({});
     expect(summary.errors).toBe(0);
     expect(code).toBe(0);

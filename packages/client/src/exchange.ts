@@ -54,13 +54,31 @@ export async function send(cfg: ClientConfig, s: SessionState, p: PreparedReques
   }
 }
 
-async function sendWith(cfg: ClientConfig, s: SessionState, p: PreparedRequest, kind: Kind, seq: bigint, attempt?: Attempt, retryOf?: RetryRef): Promise<Response> {
+async function sendWith(
+  cfg: ClientConfig,
+  s: SessionState,
+  p: PreparedRequest,
+  kind: Kind,
+  seq: bigint,
+  attempt?: Attempt,
+  retryOf?: RetryRef,
+): Promise<Response> {
   const compress = cfg.options.compress === true;
   const timestamp = Math.round(Date.now() + s.skew);
   const sealed = await sealRequest({
-    keys: s.keys, sessionId: s.id, epoch: s.epoch, seq, timestamp,
-    method: p.method, url: p.url, contentType: p.contentType, body: p.body,
-    confidentialQuery: cfg.options.confidentialQuery === true, compress, deflate: webDeflate, retryOf,
+    keys: s.keys,
+    sessionId: s.id,
+    epoch: s.epoch,
+    seq,
+    timestamp,
+    method: p.method,
+    url: p.url,
+    contentType: p.contentType,
+    body: p.body,
+    confidentialQuery: cfg.options.confidentialQuery === true,
+    compress,
+    deflate: webDeflate,
+    retryOf,
   });
   if (attempt) {
     attempt.ref = { sessionId: s.id, epoch: s.epoch, seq, timestamp };
@@ -88,10 +106,19 @@ async function sendWith(cfg: ClientConfig, s: SessionState, p: PreparedRequest, 
   }
   const wireBytes = sealed.body instanceof Uint8Array ? sealed.body : EMPTY;
   // Only built when someone observes the exchanges (the demo's wire view), not per request.
-  const exchange = (responseBodyLength: number | null, responseBody: Uint8Array | null) => report(cfg.options.onExchange, {
-    kind, method: p.method, url: sealed.url.href, requestHeaders: headersRecord(headers), requestBodyLength: wireBytes.length, requestBodyHex: head32(wireBytes),
-    status: res.status, responseHeaders: headersRecord(res.headers), responseBodyLength, responseBodyHex: head32(responseBody),
-  });
+  const exchange = (responseBodyLength: number | null, responseBody: Uint8Array | null) =>
+    report(cfg.options.onExchange, {
+      kind,
+      method: p.method,
+      url: sealed.url.href,
+      requestHeaders: headersRecord(headers),
+      requestBodyLength: wireBytes.length,
+      requestBodyHex: head32(wireBytes),
+      status: res.status,
+      responseHeaders: headersRecord(res.headers),
+      responseBodyLength,
+      responseBodyHex: head32(responseBody),
+    });
   const head = parseResponse(res.headers, res.status, p.method);
   const x: ResponseExpectation = { keys: s.keys, sessionId: s.id, epoch: s.epoch, seq, compress, inflate: webInflate, maxBytes: cfg.maxResponseBytes };
   if (!head) {
@@ -114,7 +141,14 @@ async function sendWith(cfg: ClientConfig, s: SessionState, p: PreparedRequest, 
   return singleResponse(cfg, x, head, res, t, exchange);
 }
 
-async function singleResponse(cfg: ClientConfig, x: ResponseExpectation, head: ResponseHead, res: Response, t: Deadline, exchange: (n: number | null, b: Uint8Array | null) => void): Promise<Response> {
+async function singleResponse(
+  cfg: ClientConfig,
+  x: ResponseExpectation,
+  head: ResponseHead,
+  res: Response,
+  t: Deadline,
+  exchange: (n: number | null, b: Uint8Array | null) => void,
+): Promise<Response> {
   let body: Uint8Array | null = null;
   try {
     if (head.nullBody) await res.body?.cancel().catch(() => undefined);
@@ -137,7 +171,11 @@ async function singleResponse(cfg: ClientConfig, x: ResponseExpectation, head: R
   }
   if (!sealed) throw bad;
   const plain = await openResponse(x, head, res.status, sealed);
-  return new Response(head.nullBody ? null : (plain as Uint8Array<ArrayBuffer>), { status: res.status, statusText: res.statusText, headers: cleanHeaders(res.headers, head.contentType) });
+  return new Response(head.nullBody ? null : (plain as Uint8Array<ArrayBuffer>), {
+    status: res.status,
+    statusText: res.statusText,
+    headers: cleanHeaders(res.headers, head.contentType),
+  });
 }
 
 async function streamResponse(s: SessionState, x: ResponseExpectation, head: ResponseHead, res: Response): Promise<Response> {
@@ -157,31 +195,34 @@ async function streamResponse(s: SessionState, x: ResponseExpectation, head: Res
       s.release();
     }
   };
-  const stream = new ReadableStream<Uint8Array>({
-    async pull(c) {
-      try {
-        for (;;) {
-          const r = await reader.read();
-          if (r.done) {
-            opener.end();
-            c.close();
-            release();
-            return;
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      async pull(c) {
+        try {
+          for (;;) {
+            const r = await reader.read();
+            if (r.done) {
+              opener.end();
+              c.close();
+              release();
+              return;
+            }
+            const chunks = opener.push(r.value);
+            for (const chunk of chunks) c.enqueue(chunk);
+            if (chunks.length > 0) return;
           }
-          const chunks = opener.push(r.value);
-          for (const chunk of chunks) c.enqueue(chunk);
-          if (chunks.length > 0) return;
+        } catch (e) {
+          release();
+          c.error(e instanceof NenProtocolError ? e : clientError('NEN_STREAM_TRUNCATED', 'stream broke off', e));
+          await reader.cancel().catch(() => undefined);
         }
-      } catch (e) {
+      },
+      async cancel(reason) {
         release();
-        c.error(e instanceof NenProtocolError ? e : clientError('NEN_STREAM_TRUNCATED', 'stream broke off', e));
-        await reader.cancel().catch(() => undefined);
-      }
+        await reader.cancel(reason).catch(() => undefined);
+      },
     },
-    async cancel(reason) {
-      release();
-      await reader.cancel(reason).catch(() => undefined);
-    },
-  }, { highWaterMark: 0 });
+    { highWaterMark: 0 },
+  );
   return new Response(stream, { status: 200, statusText: res.statusText, headers: cleanHeaders(res.headers, head.contentType) });
 }

@@ -27,7 +27,10 @@ function makeDefault(options: NenClientOptions): NenClient {
   if (options.serverKey !== undefined || options.unpinned) return createNenClient(options);
   const serverKey = defaultServerKey();
   if (!serverKey) {
-    throw clientError('NEN_BAD_SERVER_KEY', 'no server key to pin: set NEXT_PUBLIC_NEN_SERVER_KEY to the pin `nen keygen` printed, or call defaultNenClient({ unpinned: true }) to run without one');
+    throw clientError(
+      'NEN_BAD_SERVER_KEY',
+      'no server key to pin: set NEXT_PUBLIC_NEN_SERVER_KEY to the pin `nen keygen` printed, or call defaultNenClient({ unpinned: true }) to run without one',
+    );
   }
   return createNenClient({ ...options, serverKey });
 }

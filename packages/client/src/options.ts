@@ -109,8 +109,8 @@ function warnUnpinned(): void {
   if (warnedUnpinned) return;
   warnedUnpinned = true;
   console.warn(
-    'nen: running without a pinned server key: the handshake is authenticated by TLS only. '
-      + 'Pin the key `nen keygen` printed (NEXT_PUBLIC_NEN_SERVER_KEY, or createNenClient({ serverKey })).',
+    'nen: running without a pinned server key: the handshake is authenticated by TLS only. ' +
+      'Pin the key `nen keygen` printed (NEXT_PUBLIC_NEN_SERVER_KEY, or createNenClient({ serverKey })).',
   );
 }
 
@@ -118,7 +118,10 @@ export function resolveConfig(options: NenClientOptions): ClientConfig {
   const pins = parsePins(options.serverKey);
   if (options.unpinned && pins.length > 0) throw clientError('NEN_BAD_INPUT', 'serverKey and unpinned: true exclude each other');
   if (pins.length === 0 && options.unpinned !== true) {
-    throw clientError('NEN_BAD_SERVER_KEY', 'no server key to pin: pass serverKey (the pin `nen keygen` printed), or unpinned: true to run with TLS-only server authentication');
+    throw clientError(
+      'NEN_BAD_SERVER_KEY',
+      'no server key to pin: pass serverKey (the pin `nen keygen` printed), or unpinned: true to run with TLS-only server authentication',
+    );
   }
   if (pins.length === 0) warnUnpinned();
   const lifetime = options.sessionLifetimeSeconds ?? 0;
@@ -142,7 +145,7 @@ function resolveUrl(input: string | URL, baseUrl: string | undefined): URL {
   try {
     return new URL(input, base);
   } catch (e) {
-    const fix = base === undefined ? ': outside a browser, relative URLs need a base: createNenClient({ baseUrl: \'https://your.app\' })' : '';
+    const fix = base === undefined ? ": outside a browser, relative URLs need a base: createNenClient({ baseUrl: 'https://your.app' })" : '';
     throw clientError('NEN_BAD_INPUT', `cannot resolve URL ${String(input).slice(0, 100)}${fix}`, e);
   }
 }

@@ -28,14 +28,26 @@ function outcomeUnknown(e: unknown): NenProtocolError {
 /** A sealed 409 answering a retry: NEN_RETRY_COMMITTED / NEN_RETRY_UNKNOWN (authenticated), else the response itself. */
 async function refusedRetry(res: Response): Promise<NenProtocolError | null> {
   if (res.status !== 409) return null;
-  const body = (await res.clone().json().catch(() => null)) as { error?: { code?: unknown } } | null;
+  const body = (await res
+    .clone()
+    .json()
+    .catch(() => null)) as { error?: { code?: unknown } } | null;
   const code = body?.error?.code;
-  if (code === 'NEN_RETRY_COMMITTED') return new NenProtocolError(code, 'nen: the original request was already committed (its handler ran); the retry did not run', { status: 409 });
-  if (code === 'NEN_RETRY_UNKNOWN') return outcomeUnknown(new NenProtocolError(code, 'nen: the server cannot prove the original request did not run; the retry did not run', { status: 409 }));
+  if (code === 'NEN_RETRY_COMMITTED')
+    return new NenProtocolError(code, 'nen: the original request was already committed (its handler ran); the retry did not run', { status: 409 });
+  if (code === 'NEN_RETRY_UNKNOWN')
+    return outcomeUnknown(new NenProtocolError(code, 'nen: the server cannot prove the original request did not run; the retry did not run', { status: 409 }));
   return null;
 }
 
-export async function sendWithRetry(cfg: ClientConfig, sessions: Sessions, backoff: { ms: number }, p: PreparedRequest, kind: WireExchange['kind'], retry: boolean): Promise<Response> {
+export async function sendWithRetry(
+  cfg: ClientConfig,
+  sessions: Sessions,
+  backoff: { ms: number },
+  p: PreparedRequest,
+  kind: WireExchange['kind'],
+  retry: boolean,
+): Promise<Response> {
   const first: Attempt = { ref: null, sentAt: 0 };
   const s = (await sessions.ensure(p.signal)).acquire(); // fails: not sent
   let action: ReturnType<typeof recoveryOf>;
@@ -65,7 +77,14 @@ export async function sendWithRetry(cfg: ClientConfig, sessions: Sessions, backo
 }
 
 /** The retry: a new session, the same request, naming the original (bound in its AAD). */
-async function resend(cfg: ClientConfig, sessions: Sessions, backoff: { ms: number }, p: PreparedRequest, kind: WireExchange['kind'], original: NonNullable<Attempt['ref']>): Promise<Response> {
+async function resend(
+  cfg: ClientConfig,
+  sessions: Sessions,
+  backoff: { ms: number },
+  p: PreparedRequest,
+  kind: WireExchange['kind'],
+  original: NonNullable<Attempt['ref']>,
+): Promise<Response> {
   const s = (await sessions.ensure(p.signal)).acquire();
   try {
     const res = await send(cfg, s, p, kind, undefined, original);

@@ -73,7 +73,17 @@ export class SessionState {
   /** The next epoch's session (same id, counter, expiry), after the server confirmed the rotate. */
   next(backend: Backend): SessionState {
     const secret = nextEpochSecret(backend, this.secret);
-    return new SessionState(this.id, this.idStr, this.epoch + 1, new SessionKeys(backend, secret, this.epoch + 1), secret, this.counter, this.expiresAt, this.skew, this.keyId);
+    return new SessionState(
+      this.id,
+      this.idStr,
+      this.epoch + 1,
+      new SessionKeys(backend, secret, this.epoch + 1),
+      secret,
+      this.counter,
+      this.expiresAt,
+      this.skew,
+      this.keyId,
+    );
   }
 
   #dispose(): void {
@@ -170,7 +180,12 @@ export class Sessions {
     let res: Response;
     let buf: Uint8Array;
     try {
-      res = await cfg.fetch(url, { method: 'POST', headers: { 'content-type': MEDIA_TYPE.handshake }, body: st.hello as Uint8Array<ArrayBuffer>, signal: t.signal });
+      res = await cfg.fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': MEDIA_TYPE.handshake },
+        body: st.hello as Uint8Array<ArrayBuffer>,
+        signal: t.signal,
+      });
       buf = new Uint8Array(await res.arrayBuffer());
     } catch (e) {
       st.dispose();
@@ -180,8 +195,16 @@ export class Sessions {
     }
     const t1 = Date.now();
     report(cfg.options.onExchange, {
-      kind: 'handshake', method: 'POST', url: url.href, requestHeaders: { 'content-type': MEDIA_TYPE.handshake }, requestBodyLength: st.hello.length,
-      requestBodyHex: head32(st.hello), status: res.status, responseHeaders: headersRecord(res.headers), responseBodyLength: buf.length, responseBodyHex: head32(buf),
+      kind: 'handshake',
+      method: 'POST',
+      url: url.href,
+      requestHeaders: { 'content-type': MEDIA_TYPE.handshake },
+      requestBodyLength: st.hello.length,
+      requestBodyHex: head32(st.hello),
+      status: res.status,
+      responseHeaders: headersRecord(res.headers),
+      responseBodyLength: buf.length,
+      responseBodyHex: head32(buf),
     });
     if (!res.ok) {
       st.dispose();

@@ -119,10 +119,14 @@ export function sleep(ms: number, signal: AbortSignal | null): Promise<void> {
     if (signal?.aborted) return reject(signal.reason);
     const t = setTimeout(resolve, ms);
     (t as { unref?: () => void }).unref?.();
-    signal?.addEventListener('abort', () => {
-      clearTimeout(t);
-      reject(signal.reason);
-    }, { once: true });
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(t);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
   });
 }
 

@@ -78,11 +78,18 @@ describe('against a misbehaving server', () => {
 
   it('error hints become typed errors; statuses that do not match the catalog are not trusted', async () => {
     mode = 'rate';
-    await expect(createNenClient({ baseUrl: url, backend: 'noble', unpinned: true }).fetch('/api/x')).rejects.toMatchObject({ code: 'NEN_RATE_LIMITED', status: 429 });
+    await expect(createNenClient({ baseUrl: url, backend: 'noble', unpinned: true }).fetch('/api/x')).rejects.toMatchObject({
+      code: 'NEN_RATE_LIMITED',
+      status: 429,
+    });
     mode = 'mismatched-code';
-    await expect(createNenClient({ baseUrl: url, backend: 'noble', unpinned: true }).handshake()).rejects.toMatchObject({ code: 'NEN_RESPONSE_UNAUTHENTICATED' });
+    await expect(createNenClient({ baseUrl: url, backend: 'noble', unpinned: true }).handshake()).rejects.toMatchObject({
+      code: 'NEN_RESPONSE_UNAUTHENTICATED',
+    });
     mode = 'proxy-error';
-    await expect(createNenClient({ baseUrl: url, backend: 'noble', unpinned: true }).handshake()).rejects.toMatchObject({ code: 'NEN_RESPONSE_UNAUTHENTICATED' });
+    await expect(createNenClient({ baseUrl: url, backend: 'noble', unpinned: true }).handshake()).rejects.toMatchObject({
+      code: 'NEN_RESPONSE_UNAUTHENTICATED',
+    });
   });
 });
 
@@ -126,7 +133,10 @@ describe('secure defaults (issue 9 item 4)', () => {
       delete process.env.NEXT_PUBLIC_NEN_SERVER_KEY;
       vi.resetModules();
       let m = await import('../src/index.js');
-      await expect(m.nenFetch('http://127.0.0.1:9/x')).rejects.toMatchObject({ code: 'NEN_BAD_SERVER_KEY', message: expect.stringContaining('NEXT_PUBLIC_NEN_SERVER_KEY') });
+      await expect(m.nenFetch('http://127.0.0.1:9/x')).rejects.toMatchObject({
+        code: 'NEN_BAD_SERVER_KEY',
+        message: expect.stringContaining('NEXT_PUBLIC_NEN_SERVER_KEY'),
+      });
       await expect(m.handshake()).rejects.toMatchObject({ code: 'NEN_BAD_SERVER_KEY' });
       expect(warn).not.toHaveBeenCalled();
       // Explicitly unpinned: runs (and warns once).

@@ -48,7 +48,11 @@ export function hazmat(): Hazmat {
   return {
     setupBaseSExportDerand: (kem, pk, info, ctx, length, ikmE) =>
       senderExport(callWasm(() => g.hazmat_setup_base_s_export_derand(kem, pk, info, ctx, length, ikmE))),
-    sealBaseDerand: (kem, pk, info, aad, pt, ikmE) => splitSealed(kem, callWasm(() => g.hazmat_seal_base_derand(kem, pk, info, aad, pt, ikmE))),
+    sealBaseDerand: (kem, pk, info, aad, pt, ikmE) =>
+      splitSealed(
+        kem,
+        callWasm(() => g.hazmat_seal_base_derand(kem, pk, info, aad, pt, ikmE)),
+      ),
     mlkem768Keygen: (d, z) => kp(callWasm(() => g.hazmat_mlkem768_keygen(d, z))),
     mlkem768KeygenSeed: (seed) => kp(callWasm(() => g.hazmat_mlkem768_keygen_seed(seed))),
     mlkem768Encaps: (ek, m) => {

@@ -117,29 +117,68 @@ describe('HPKE single-shot SealBase / OpenBase', () => {
           y[i] = (y[i] as number) ^ 1;
           return y;
         };
-        expect(codeOf(() => rk.openBase(s.enc, info, aad, flip(s.ciphertext, 0))), b.name).toBe('NEN_CRYPTO_AEAD');
-        expect(codeOf(() => rk.openBase(s.enc, info, flip(aad, 0), s.ciphertext)), b.name).toBe('NEN_CRYPTO_AEAD');
-        expect(codeOf(() => rk.openBase(s.enc, flip(info, 0), aad, s.ciphertext)), b.name).toBe('NEN_CRYPTO_AEAD');
-        expect(codeOf(() => rk.openBase(flip(s.enc, 5), info, aad, s.ciphertext)), b.name).toBe('NEN_CRYPTO_AEAD');
-        expect(codeOf(() => rk.openBase(s.enc.subarray(1), info, aad, s.ciphertext)), b.name).toBe('NEN_CRYPTO_LENGTH');
-        expect(codeOf(() => rk.openBase(s.enc, info, aad, s.ciphertext.subarray(0, 15))), b.name).toBe('NEN_CRYPTO_LENGTH');
-        expect(codeOf(() => b.sealBase(kem, kp.publicKey.subarray(1), info, aad, pt)), b.name).toBe('NEN_CRYPTO_LENGTH');
-        expect(codeOf(() => b.sealBase(kem, badMlKemKey(kp.publicKey), info, aad, pt)), b.name).toBe('NEN_CRYPTO_KEY');
-        expect(codeOf(() => b.createSenderKey(kem, badMlKemKey(kp.publicKey))), b.name).toBe('NEN_CRYPTO_KEY');
-        expect(codeOf(() => b.sealBase(0x20 as KemId, kp.publicKey, info, aad, pt)), b.name).toBe('NEN_CRYPTO_UNSUPPORTED');
+        expect(
+          codeOf(() => rk.openBase(s.enc, info, aad, flip(s.ciphertext, 0))),
+          b.name,
+        ).toBe('NEN_CRYPTO_AEAD');
+        expect(
+          codeOf(() => rk.openBase(s.enc, info, flip(aad, 0), s.ciphertext)),
+          b.name,
+        ).toBe('NEN_CRYPTO_AEAD');
+        expect(
+          codeOf(() => rk.openBase(s.enc, flip(info, 0), aad, s.ciphertext)),
+          b.name,
+        ).toBe('NEN_CRYPTO_AEAD');
+        expect(
+          codeOf(() => rk.openBase(flip(s.enc, 5), info, aad, s.ciphertext)),
+          b.name,
+        ).toBe('NEN_CRYPTO_AEAD');
+        expect(
+          codeOf(() => rk.openBase(s.enc.subarray(1), info, aad, s.ciphertext)),
+          b.name,
+        ).toBe('NEN_CRYPTO_LENGTH');
+        expect(
+          codeOf(() => rk.openBase(s.enc, info, aad, s.ciphertext.subarray(0, 15))),
+          b.name,
+        ).toBe('NEN_CRYPTO_LENGTH');
+        expect(
+          codeOf(() => b.sealBase(kem, kp.publicKey.subarray(1), info, aad, pt)),
+          b.name,
+        ).toBe('NEN_CRYPTO_LENGTH');
+        expect(
+          codeOf(() => b.sealBase(kem, badMlKemKey(kp.publicKey), info, aad, pt)),
+          b.name,
+        ).toBe('NEN_CRYPTO_KEY');
+        expect(
+          codeOf(() => b.createSenderKey(kem, badMlKemKey(kp.publicKey))),
+          b.name,
+        ).toBe('NEN_CRYPTO_KEY');
+        expect(
+          codeOf(() => b.sealBase(0x20 as KemId, kp.publicKey, info, aad, pt)),
+          b.name,
+        ).toBe('NEN_CRYPTO_UNSUPPORTED');
         if (kem === KEM_ID.XWING) {
           // ct_X = 0 (a low-order point): X25519 yields all zeros, which X-Wing refuses here.
           const lowOrder = s.enc.slice();
           lowOrder.fill(0, KEM_SIZES[kem].enc - 32);
-          expect(codeOf(() => rk.openBase(lowOrder, info, aad, s.ciphertext)), b.name).toBe('NEN_CRYPTO_KEY');
+          expect(
+            codeOf(() => rk.openBase(lowOrder, info, aad, s.ciphertext)),
+            b.name,
+          ).toBe('NEN_CRYPTO_KEY');
         }
         const sk = b.createSenderKey(kem, kp.publicKey);
         expect(String(sk)).toMatch(new RegExp(`^\\[HpkeSenderKey (${b.name}|wasm) kem=0x${kem.toString(16)}\\]$`));
         sk.dispose();
         sk.dispose();
-        expect(codeOf(() => sk.sealBase(info, aad, pt)), b.name).toBe('NEN_CRYPTO_DISPOSED');
+        expect(
+          codeOf(() => sk.sealBase(info, aad, pt)),
+          b.name,
+        ).toBe('NEN_CRYPTO_DISPOSED');
         rk.dispose();
-        expect(codeOf(() => rk.openBase(s.enc, info, aad, s.ciphertext)), b.name).toBe('NEN_CRYPTO_DISPOSED');
+        expect(
+          codeOf(() => rk.openBase(s.enc, info, aad, s.ciphertext)),
+          b.name,
+        ).toBe('NEN_CRYPTO_DISPOSED');
       }
     }
   });

@@ -90,17 +90,44 @@ describe('every backend', () => {
     const bad = ['x'.repeat(32), null, Array.from({ length: 32 }, () => 0), undefined] as unknown as Uint8Array[];
     for (const b of backends) {
       for (const v of bad) {
-        expect(codeOf(() => b.sha256(v)), b.name).toBe('NEN_CRYPTO_LENGTH');
-        expect(codeOf(() => b.createAead(v)), b.name).toBe('NEN_CRYPTO_LENGTH');
-        expect(codeOf(() => b.deriveKeyPair(KEM_ID.XWING, v)), b.name).toBe('NEN_CRYPTO_LENGTH');
-        expect(codeOf(() => b.createRecipientKey(KEM_ID.MLKEM768, v)), b.name).toBe('NEN_CRYPTO_LENGTH');
-        expect(codeOf(() => b.setupBaseSExport(KEM_ID.XWING, v, new Uint8Array(0), new Uint8Array(0), 32)), b.name).toBe('NEN_CRYPTO_LENGTH');
+        expect(
+          codeOf(() => b.sha256(v)),
+          b.name,
+        ).toBe('NEN_CRYPTO_LENGTH');
+        expect(
+          codeOf(() => b.createAead(v)),
+          b.name,
+        ).toBe('NEN_CRYPTO_LENGTH');
+        expect(
+          codeOf(() => b.deriveKeyPair(KEM_ID.XWING, v)),
+          b.name,
+        ).toBe('NEN_CRYPTO_LENGTH');
+        expect(
+          codeOf(() => b.createRecipientKey(KEM_ID.MLKEM768, v)),
+          b.name,
+        ).toBe('NEN_CRYPTO_LENGTH');
+        expect(
+          codeOf(() => b.setupBaseSExport(KEM_ID.XWING, v, new Uint8Array(0), new Uint8Array(0), 32)),
+          b.name,
+        ).toBe('NEN_CRYPTO_LENGTH');
         using aead = b.createAead(new Uint8Array(32));
-        expect(codeOf(() => aead.seal(new Uint8Array(12), v, new Uint8Array(0))), b.name).toBe('NEN_CRYPTO_LENGTH');
-        expect(codeOf(() => aead.open(new Uint8Array(12), new Uint8Array(0), v)), b.name).toBe('NEN_CRYPTO_LENGTH');
+        expect(
+          codeOf(() => aead.seal(new Uint8Array(12), v, new Uint8Array(0))),
+          b.name,
+        ).toBe('NEN_CRYPTO_LENGTH');
+        expect(
+          codeOf(() => aead.open(new Uint8Array(12), new Uint8Array(0), v)),
+          b.name,
+        ).toBe('NEN_CRYPTO_LENGTH');
       }
-      expect(codeOf(() => b.hkdfExpand(new Uint8Array(32), new Uint8Array(0), 1.5)), b.name).toBe('NEN_CRYPTO_LENGTH');
-      expect(codeOf(() => b.randomBytes(-1)), b.name).toBe('NEN_CRYPTO_LENGTH');
+      expect(
+        codeOf(() => b.hkdfExpand(new Uint8Array(32), new Uint8Array(0), 1.5)),
+        b.name,
+      ).toBe('NEN_CRYPTO_LENGTH');
+      expect(
+        codeOf(() => b.randomBytes(-1)),
+        b.name,
+      ).toBe('NEN_CRYPTO_LENGTH');
     }
   });
 
@@ -110,7 +137,10 @@ describe('every backend', () => {
         const pk = b.generateKeyPair(kem).publicKey.slice();
         pk[0] = 0xff;
         pk[1] = 0xff; // first 12-bit coefficient = 4095 >= 3329
-        expect(codeOf(() => b.setupBaseSExport(kem, pk, new Uint8Array(0), new Uint8Array(0), 32)), `${b.name} ${kem}`).toBe('NEN_CRYPTO_KEY');
+        expect(
+          codeOf(() => b.setupBaseSExport(kem, pk, new Uint8Array(0), new Uint8Array(0), 32)),
+          `${b.name} ${kem}`,
+        ).toBe('NEN_CRYPTO_KEY');
       }
     }
   });
@@ -120,12 +150,18 @@ describe('every backend', () => {
       const kp = b.generateKeyPair(KEM_ID.XWING);
       const pk = kp.publicKey.slice();
       pk.fill(0, 1184);
-      expect(codeOf(() => b.setupBaseSExport(KEM_ID.XWING, pk, new Uint8Array(0), new Uint8Array(0), 32)), b.name).toBe('NEN_CRYPTO_KEY');
+      expect(
+        codeOf(() => b.setupBaseSExport(KEM_ID.XWING, pk, new Uint8Array(0), new Uint8Array(0), 32)),
+        b.name,
+      ).toBe('NEN_CRYPTO_KEY');
       const s = b.setupBaseSExport(KEM_ID.XWING, kp.publicKey, new Uint8Array(0), new Uint8Array(0), 32);
       const e = s.enc.slice();
       e.fill(0, 1088);
       using rk = b.createRecipientKey(KEM_ID.XWING, kp.privateKey);
-      expect(codeOf(() => rk.setupBaseRExport(e, new Uint8Array(0), new Uint8Array(0), 32)), b.name).toBe('NEN_CRYPTO_KEY');
+      expect(
+        codeOf(() => rk.setupBaseRExport(e, new Uint8Array(0), new Uint8Array(0), 32)),
+        b.name,
+      ).toBe('NEN_CRYPTO_KEY');
     }
   });
 
@@ -195,7 +231,14 @@ describe('every backend', () => {
         const e0 = toHex(s.enc);
         rk.setupBaseRExport(s.enc, info, ctx, 32);
         rk.publicKey.fill(0); // a returned public key is a copy
-        expect([toHex(kp.privateKey), toHex(kp.publicKey), toHex(s.enc), toHex(info), toHex(ctx), toHex(rk.publicKey)]).toEqual([sk0, pk0, e0, toHex(enc('info')), toHex(enc('ctx')), pk0]);
+        expect([toHex(kp.privateKey), toHex(kp.publicKey), toHex(s.enc), toHex(info), toHex(ctx), toHex(rk.publicKey)]).toEqual([
+          sk0,
+          pk0,
+          e0,
+          toHex(enc('info')),
+          toHex(enc('ctx')),
+          pk0,
+        ]);
         rk.dispose();
         expect(toHex(kp.privateKey)).toBe(sk0); // dispose wipes the backend's copy, not the caller's
       }

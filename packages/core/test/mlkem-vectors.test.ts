@@ -92,11 +92,17 @@ describe('ML-KEM-768 vectors', () => {
   });
 
   it('Wycheproof semi-expanded decaps: lengths and the §7.3 hash check', () => {
-    const tests = cases<{ tcId: number; dk: string; c: string; K: string; result: string; comment: string }>('wycheproof/mlkem_768_semi_expanded_decaps_test.json');
+    const tests = cases<{ tcId: number; dk: string; c: string; K: string; result: string; comment: string }>(
+      'wycheproof/mlkem_768_semi_expanded_decaps_test.json',
+    );
     expect(tests.length).toBe(9);
     for (const t of tests) {
       if (t.result === 'valid') expect(toHex(hz.mlkem768Decaps(hex(t.dk), hex(t.c))), t.comment).toBe(t.K);
-      else expect(rejects(() => hz.mlkem768Decaps(hex(t.dk), hex(t.c))), t.comment).toBe(true);
+      else
+        expect(
+          rejects(() => hz.mlkem768Decaps(hex(t.dk), hex(t.c))),
+          t.comment,
+        ).toBe(true);
     }
   });
 
@@ -111,17 +117,26 @@ describe('ML-KEM-768 vectors', () => {
         expect(toHex(r.c), label).toBe(t.c);
         expect(toHex(r.k), label).toBe(t.K);
       } else {
-        expect(rejects(() => hz.mlkem768Encaps(hex(t.ek), hex(t.m))), label).toBe(true);
+        expect(
+          rejects(() => hz.mlkem768Encaps(hex(t.ek), hex(t.m))),
+          label,
+        ).toBe(true);
         for (const b of backends) {
           const ek = hex(t.ek);
           const code = ek.length === 1184 ? ['NEN_CRYPTO_KEY'] : ['NEN_CRYPTO_LENGTH'];
-          expect(rejects(() => b.setupBaseSExport(KEM_ID.MLKEM768, ek, new Uint8Array(0), new Uint8Array(0), 32), code), `${b.name} ${label}`).toBe(true);
+          expect(
+            rejects(() => b.setupBaseSExport(KEM_ID.MLKEM768, ek, new Uint8Array(0), new Uint8Array(0), 32), code),
+            `${b.name} ${label}`,
+          ).toBe(true);
           if (ek.length === 1184) {
             // The same invalid ML-KEM part inside an X-Wing public key.
             const xw = new Uint8Array(1216);
             xw.set(ek);
             xw.set(b.generateKeyPair(KEM_ID.XWING).publicKey.subarray(1184), 1184);
-            expect(rejects(() => b.setupBaseSExport(KEM_ID.XWING, xw, new Uint8Array(0), new Uint8Array(0), 32), ['NEN_CRYPTO_KEY']), `${b.name} X-Wing ${label}`).toBe(true);
+            expect(
+              rejects(() => b.setupBaseSExport(KEM_ID.XWING, xw, new Uint8Array(0), new Uint8Array(0), 32), ['NEN_CRYPTO_KEY']),
+              `${b.name} X-Wing ${label}`,
+            ).toBe(true);
           }
         }
         invalid++;
@@ -165,10 +180,16 @@ describe('ML-KEM-768 vectors', () => {
             break;
           }
           case 'encapsulationKeyCheck':
-            expect(rejects(() => hz.mlkem768Encaps(hex(t.ek), new Uint8Array(32))), label).toBe(!passed);
+            expect(
+              rejects(() => hz.mlkem768Encaps(hex(t.ek), new Uint8Array(32))),
+              label,
+            ).toBe(!passed);
             break;
           case 'decapsulationKeyCheck':
-            expect(rejects(() => hz.mlkem768Decaps(hex(t.dk), new Uint8Array(1088))), label).toBe(!passed);
+            expect(
+              rejects(() => hz.mlkem768Decaps(hex(t.dk), new Uint8Array(1088))),
+              label,
+            ).toBe(!passed);
             break;
           default:
             throw new Error(`unexpected ACVP function ${g.function}`);

@@ -137,7 +137,16 @@ async function checkDeployment(port: number, label: string, edgeRoute: boolean):
 
   browser ??= await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   const page = await browser.newPage();
   try {
@@ -150,7 +159,12 @@ async function checkDeployment(port: number, label: string, edgeRoute: boolean):
     await page.goto(`${base}/client`);
     await page.waitForFunction(() => document.querySelector('#result')?.textContent !== 'pending', undefined, { timeout: 30_000 });
     const client = JSON.parse((await page.textContent('#result')) ?? '{}') as Record<string, unknown>;
-    expect(client, `${label} /client (console: ${warnings.join(' | ')})`).toMatchObject({ auto: 'wasm', backend: 'wasm', ...EXPECTED, xwingPublicKeyPrefix: node.xwingPublicKeyPrefix });
+    expect(client, `${label} /client (console: ${warnings.join(' | ')})`).toMatchObject({
+      auto: 'wasm',
+      backend: 'wasm',
+      ...EXPECTED,
+      xwingPublicKeyPrefix: node.xwingPublicKeyPrefix,
+    });
     expect(wasmRequests.length, `${label}: the browser fetched the .wasm asset`).toBeGreaterThan(0);
     expect(warnings.join('\n')).not.toMatch(/using the slower pure-JS/);
   } finally {

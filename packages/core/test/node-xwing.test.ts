@@ -63,7 +63,10 @@ describe('node backend X-Wing: OpenSSL X25519 agrees with the Wasm and @noble', 
       for (const u of LOW_ORDER) {
         const pk = kp.publicKey.slice();
         pk.set(hex(u), 1184);
-        expect(codeOf(() => b.setupBaseSExport(KEM_ID.XWING, pk, new Uint8Array(0), new Uint8Array(0), 32)), `${b.name} ${u}`).toBe('NEN_CRYPTO_KEY');
+        expect(
+          codeOf(() => b.setupBaseSExport(KEM_ID.XWING, pk, new Uint8Array(0), new Uint8Array(0), 32)),
+          `${b.name} ${u}`,
+        ).toBe('NEN_CRYPTO_KEY');
       }
       for (const u of ODD) {
         const pk = kp.publicKey.slice();

@@ -47,7 +47,17 @@ export function readHpkeVectors(name: 'rfc9180' | 'hpke-pq'): HpkeVector[] {
   return readVector<HpkeVector[]>(`go-hpke/${name}.json`);
 }
 
-export interface AeadCase { tcId: number; key: string; iv: string; aad: string; msg: string; ct: string; tag: string; result: 'valid' | 'invalid' | 'acceptable'; flags: string[] }
+export interface AeadCase {
+  tcId: number;
+  key: string;
+  iv: string;
+  aad: string;
+  msg: string;
+  ct: string;
+  tag: string;
+  result: 'valid' | 'invalid' | 'acceptable';
+  flags: string[];
+}
 
 export function wycheproofChaCha(): AeadCase[] {
   const d = readVector<{ testGroups: { tests: AeadCase[] }[] }>('wycheproof/chacha20_poly1305_test.json');

@@ -19,7 +19,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadBackend } from '@nen/core';
 import { Decrypter, Encrypter, generateHybridIdentity, generateX25519Identity, identityToRecipient } from 'age-encryption';
-import { openStream, parseHeader, parseIdentity, parseRecipient, seal, open, sealStream, encodeIdentity, encodeRecipient, xwingPublicKey } from '../dist/index.js';
+import {
+  openStream,
+  parseHeader,
+  parseIdentity,
+  parseRecipient,
+  seal,
+  open,
+  sealStream,
+  encodeIdentity,
+  encodeRecipient,
+  xwingPublicKey,
+} from '../dist/index.js';
 
 const quick = process.argv.includes('--quick');
 const AGE = join(import.meta.dirname, '../../../.tools/go/bin/age');
@@ -61,7 +72,10 @@ const row = (what, ours, typage, ageCmd, note = '') => rows.push({ what, ours, t
   const td = new Decrypter();
   td.addIdentity(tId);
   const tct = await te.encrypt('x');
-  const oursWrap = [], oursUnwrap = [], tWrap = [], tUnwrap = [];
+  const oursWrap = [],
+    oursUnwrap = [],
+    tWrap = [],
+    tUnwrap = [];
   for (let round = 0; round < 5; round++) {
     oursWrap.push(await timeIt(() => r.wrap(b, fileKey), n / 5));
     tWrap.push(await timeIt(() => te.encrypt('x'), n / 5));
@@ -144,23 +158,67 @@ function runAge(args, inputBytes, block) {
   const tId = await generateHybridIdentity();
   const tR = await identityToRecipient(tId);
   const ct = [];
-  { const r = sealStream(src(), k.recipient).getReader(); for (;;) { const { done, value } = await r.read(); if (done) break; ct.push(value); } }
-  const ctSrc = () => { let i = 0; return new ReadableStream({ pull: (c) => (i === ct.length ? c.close() : c.enqueue(ct[i++])) }); };
-  const te = new Encrypter(); te.addRecipient(tR);
-  const td = new Decrypter(); td.addIdentity(tId);
+  {
+    const r = sealStream(src(), k.recipient).getReader();
+    for (;;) {
+      const { done, value } = await r.read();
+      if (done) break;
+      ct.push(value);
+    }
+  }
+  const ctSrc = () => {
+    let i = 0;
+    return new ReadableStream({ pull: (c) => (i === ct.length ? c.close() : c.enqueue(ct[i++])) });
+  };
+  const te = new Encrypter();
+  te.addRecipient(tR);
+  const td = new Decrypter();
+  td.addIdentity(tId);
   const tct = [];
-  { const r = (await te.encrypt(src())).getReader(); for (;;) { const { done, value } = await r.read(); if (done) break; tct.push(value); } }
-  const tctSrc = () => { let i = 0; return new ReadableStream({ pull: (c) => (i === tct.length ? c.close() : c.enqueue(tct[i++])) }); };
-  const os = [], oo = [], ts = [], to = [], as = [];
+  {
+    const r = (await te.encrypt(src())).getReader();
+    for (;;) {
+      const { done, value } = await r.read();
+      if (done) break;
+      tct.push(value);
+    }
+  }
+  const tctSrc = () => {
+    let i = 0;
+    return new ReadableStream({ pull: (c) => (i === tct.length ? c.close() : c.enqueue(tct[i++])) });
+  };
+  const os = [],
+    oo = [],
+    ts = [],
+    to = [],
+    as = [];
   for (let round = 0; round < (quick ? 2 : 3); round++) {
-    let t = now(); await sink(sealStream(src(), k.recipient)); os.push(now() - t);
-    t = now(); await sink(openStream(ctSrc(), k.identity)); oo.push(now() - t);
-    t = now(); await sink(await te.encrypt(src())); ts.push(now() - t);
-    t = now(); await sink(await td.decrypt(tctSrc())); to.push(now() - t);
-    if (existsSync(AGE)) { t = now(); await runAge(['-e', '-r', k.recipient], total * MB, block); as.push(now() - t); }
+    let t = now();
+    await sink(sealStream(src(), k.recipient));
+    os.push(now() - t);
+    t = now();
+    await sink(openStream(ctSrc(), k.identity));
+    oo.push(now() - t);
+    t = now();
+    await sink(await te.encrypt(src()));
+    ts.push(now() - t);
+    t = now();
+    await sink(await td.decrypt(tctSrc()));
+    to.push(now() - t);
+    if (existsSync(AGE)) {
+      t = now();
+      await runAge(['-e', '-r', k.recipient], total * MB, block);
+      as.push(now() - t);
+    }
   }
   const mbps = (ms) => (ms === undefined ? undefined : total / (ms / 1000));
-  row(`${total} MB stream seal`, mbps(median(os)), mbps(median(ts)), as.length ? mbps(median(as)) : undefined, 'MB/s; target ≥ 500; age = process fed by a pipe');
+  row(
+    `${total} MB stream seal`,
+    mbps(median(os)),
+    mbps(median(ts)),
+    as.length ? mbps(median(as)) : undefined,
+    'MB/s; target ≥ 500; age = process fed by a pipe',
+  );
   row(`${total} MB stream open`, mbps(median(oo)), mbps(median(to)), undefined, 'MB/s');
 }
 

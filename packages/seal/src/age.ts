@@ -49,9 +49,13 @@ const asList = <T>(v: T | readonly T[]): readonly T[] => (Array.isArray(v) ? (v 
 function toRecipients(list: RecipientInput | readonly RecipientInput[], allowMixed: boolean): Recipient[] {
   const rs = asList(list).map((r) => (typeof r === 'string' ? parseRecipient(r) : r));
   if (rs.length === 0) throw new NenSealError('NEN_SEAL_RECIPIENT', 'nen: at least one recipient is required');
-  if (rs.some((r) => r instanceof ScryptRecipient) && rs.length > 1) throw new NenSealError('NEN_SEAL_RECIPIENT', 'nen: a passphrase (scrypt) recipient must be the only recipient');
+  if (rs.some((r) => r instanceof ScryptRecipient) && rs.length > 1)
+    throw new NenSealError('NEN_SEAL_RECIPIENT', 'nen: a passphrase (scrypt) recipient must be the only recipient');
   if (!allowMixed && rs.some((r) => r instanceof XWingRecipient) && rs.some((r) => r instanceof X25519Recipient)) {
-    throw new NenSealError('NEN_SEAL_RECIPIENT', 'nen: post-quantum and X25519 recipients are not mixed (the file would not be post-quantum secure); set allowMixedRecipients to override');
+    throw new NenSealError(
+      'NEN_SEAL_RECIPIENT',
+      'nen: post-quantum and X25519 recipients are not mixed (the file would not be post-quantum secure); set allowMixedRecipients to override',
+    );
   }
   return rs;
 }
@@ -137,7 +141,11 @@ export class Opener {
   private dec: PayloadDecryptor | null = null;
   private readonly maxHeader: number;
 
-  constructor(private readonly b: Backend, private readonly identities: readonly Identity[], opts: OpenOptions = {}) {
+  constructor(
+    private readonly b: Backend,
+    private readonly identities: readonly Identity[],
+    opts: OpenOptions = {},
+  ) {
     const a = opts.armor ?? 'auto';
     this.mode = a === 'auto' ? 'detect' : a ? 'armor' : 'binary';
     this.maxHeader = opts.maxHeaderBytes ?? DEFAULT_MAX_HEADER;

@@ -85,7 +85,10 @@ function readText(path: string): string {
 }
 
 function recipientLines(path: string): string[] {
-  return readText(path).split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#'))
+  return readText(path)
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !l.startsWith('#'))
     .filter((l) => !/^[A-Z][A-Z0-9_]*=/.test(l) || /^(NEN_SERVER_PIN|NEXT_PUBLIC_NEN_SERVER_KEY)=/.test(l));
 }
 
@@ -116,9 +119,8 @@ async function toFile(out: string, stream: ReadableStream<Uint8Array>): Promise<
 }
 
 async function execute(a: Args, io: CliIo): Promise<void> {
-  const transform = a.cmd === 'seal'
-    ? createSealStream(a.recipients, { armor: a.armor })
-    : createOpenStream(a.keyFiles.flatMap((f) => parseIdentityFile(readText(f))));
+  const transform =
+    a.cmd === 'seal' ? createSealStream(a.recipients, { armor: a.armor }) : createOpenStream(a.keyFiles.flatMap((f) => parseIdentityFile(readText(f))));
   const output = io.stdin.pipeThrough(transform);
   if (a.out) await toFile(a.out, output);
   else await pump(output, (c) => io.stdout.write(c));

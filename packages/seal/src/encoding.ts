@@ -34,8 +34,6 @@ export function encodeBase64(bytes: Uint8Array, pad = false): string {
   return ASCII.decode(out.subarray(0, pad ? n : base64Length(bytes.length)));
 }
 
-
-
 /** Padded base64 of `src` written as ASCII bytes into `dst` at `off`; returns the new offset. */
 export function encodeBase64Into(src: Uint8Array, dst: Uint8Array, off: number): number {
   const A = ALPHABET_BYTES;

@@ -49,7 +49,10 @@ const fieldError = (msg: string) => new NenSealError('NEN_SEAL_FIELD', `nen: ${m
 
 function splitPointer(path: string): string[] {
   if (!path.startsWith('/')) throw fieldError(`field path must be a JSON Pointer starting with "/": ${JSON.stringify(path)}`);
-  return path.slice(1).split('/').map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return path
+    .slice(1)
+    .split('/')
+    .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 const escapeToken = (t: string) => t.replace(/~/g, '~0').replace(/\//g, '~1');
@@ -94,7 +97,12 @@ function checkRecord(record: unknown): Record<string, Json> {
 }
 
 /** Seals the fields at `paths` (JSON Pointers) of a JSON object record; returns a sealed copy. */
-export async function sealFields(record: object, paths: readonly string[], recipients: RecipientInput | readonly RecipientInput[], opts: SealFieldsOptions): Promise<Record<string, unknown>> {
+export async function sealFields(
+  record: object,
+  paths: readonly string[],
+  recipients: RecipientInput | readonly RecipientInput[],
+  opts: SealFieldsOptions,
+): Promise<Record<string, unknown>> {
   const b = await getBackend(opts.backend);
   const envelopeKey = opts.envelopeKey ?? '_nen';
   const copy = checkRecord(structuredClone(record));
@@ -102,7 +110,11 @@ export async function sealFields(record: object, paths: readonly string[], recip
   const rs = toRecipients(recipients, opts.allowMixedRecipients ?? false);
   const fileKey = b.randomBytes(FILE_KEY_LENGTH);
   try {
-    const header = serializeHeader(b, fileKey, rs.flatMap((r) => r.wrap(b, fileKey)));
+    const header = serializeHeader(
+      b,
+      fileKey,
+      rs.flatMap((r) => r.wrap(b, fileKey)),
+    );
     const headerHash = b.sha256(header);
     for (const path of new Set(paths)) {
       if (splitPointer(path)[0] === envelopeKey) throw fieldError('cannot seal the envelope itself');

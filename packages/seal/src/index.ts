@@ -10,16 +10,40 @@ export { parseHeader, serializeHeader, verifyHeaderMac, type ParsedHeader } from
 export { CHUNK_SIZE, PayloadDecryptor, PayloadEncryptor, payloadKey } from './stream.js';
 export { ArmorDecoder, ArmorEncoder, ARMOR_BEGIN, ARMOR_END } from './armor.js';
 export {
-  Opener, Sealer, open, openText, seal, sealArmored, toIdentities, toRecipients,
-  type IdentityInput, type OpenOptions, type RecipientInput, type SealOptions,
+  Opener,
+  Sealer,
+  open,
+  openText,
+  seal,
+  sealArmored,
+  toIdentities,
+  toRecipients,
+  type IdentityInput,
+  type OpenOptions,
+  type RecipientInput,
+  type SealOptions,
 } from './age.js';
 export { createOpenStream, createSealStream, openStream, sealStream } from './streams.js';
 export { FIELD_PREFIX, openFields, sealFields, type FieldOptions, type SealFieldsOptions } from './fields.js';
 export { MemoryReplayStore, RedisReplayStore, createRedisReplayStore, type RedisSetClient, type ReplayStore } from './replay.js';
 export {
-  generateWebhookSigningKey, sealWebhook, withNenWebhook,
-  type SealedWebhook, type WebhookContext, type WebhookHandler, type WebhookPayload, type WebhookReceiverOptions, type WebhookSenderOptions,
+  generateWebhookSigningKey,
+  sealWebhook,
+  withNenWebhook,
+  type SealedWebhook,
+  type WebhookContext,
+  type WebhookHandler,
+  type WebhookPayload,
+  type WebhookReceiverOptions,
+  type WebhookSenderOptions,
 } from './webhook.js';
 export {
-  MLDSA65_PUBLIC_KEY_LENGTH, MLDSA65_SIGNATURE_LENGTH, generateSigningKey, openSigned, sealSigned, signSealed, verifySealed, type SignedSeal,
+  MLDSA65_PUBLIC_KEY_LENGTH,
+  MLDSA65_SIGNATURE_LENGTH,
+  generateSigningKey,
+  openSigned,
+  sealSigned,
+  signSealed,
+  verifySealed,
+  type SignedSeal,
 } from './signed.js';

@@ -19,7 +19,10 @@ export interface ReplayStore {
 
 export class MemoryReplayStore implements ReplayStore {
   private readonly seen = new Map<string, number>();
-  constructor(private readonly maxEntries = 100_000, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly maxEntries = 100_000,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   get size(): number {
     return this.seen.size;
@@ -49,7 +52,10 @@ export interface RedisSetClient {
 }
 
 export class RedisReplayStore implements ReplayStore {
-  constructor(private readonly redis: RedisSetClient, private readonly prefix = 'nen:') {}
+  constructor(
+    private readonly redis: RedisSetClient,
+    private readonly prefix = 'nen:',
+  ) {}
 
   async claimOnce(key: string, ttlMs: number): Promise<boolean> {
     const r = await this.redis.set(this.prefix + key, '1', 'PX', Math.max(1, Math.ceil(ttlMs)), 'NX');

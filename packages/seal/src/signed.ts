@@ -54,13 +54,23 @@ export function verifySealed(file: Uint8Array, signature: Uint8Array, publicKey:
 }
 
 /** seal() then sign the resulting file. */
-export async function sealSigned(data: Uint8Array | string, recipients: RecipientInput | readonly RecipientInput[], secretKey: Uint8Array, opts: SealOptions = {}): Promise<SignedSeal> {
+export async function sealSigned(
+  data: Uint8Array | string,
+  recipients: RecipientInput | readonly RecipientInput[],
+  secretKey: Uint8Array,
+  opts: SealOptions = {},
+): Promise<SignedSeal> {
   const file = await seal(data, recipients, opts);
   return { file, signature: signSealed(file, secretKey) };
 }
 
 /** Verifies the signature against the pinned sender key first, then opens. */
-export async function openSigned(sealed: SignedSeal, identities: IdentityInput | readonly IdentityInput[], senderPublicKey: Uint8Array, opts: OpenOptions = {}): Promise<Uint8Array> {
+export async function openSigned(
+  sealed: SignedSeal,
+  identities: IdentityInput | readonly IdentityInput[],
+  senderPublicKey: Uint8Array,
+  opts: OpenOptions = {},
+): Promise<Uint8Array> {
   verifySealed(sealed.file, sealed.signature, senderPublicKey);
   return open(sealed.file, identities, opts);
 }

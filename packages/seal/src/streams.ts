@@ -55,10 +55,18 @@ export function createOpenStream(identities: IdentityInput | readonly IdentityIn
   return pushTransform((b) => new Opener(b, ids, opts), opts.backend);
 }
 
-export function sealStream(input: ReadableStream<Uint8Array>, recipients: RecipientInput | readonly RecipientInput[], opts: SealOptions = {}): ReadableStream<Uint8Array> {
+export function sealStream(
+  input: ReadableStream<Uint8Array>,
+  recipients: RecipientInput | readonly RecipientInput[],
+  opts: SealOptions = {},
+): ReadableStream<Uint8Array> {
   return input.pipeThrough(createSealStream(recipients, opts));
 }
 
-export function openStream(input: ReadableStream<Uint8Array>, identities: IdentityInput | readonly IdentityInput[], opts: OpenOptions = {}): ReadableStream<Uint8Array> {
+export function openStream(
+  input: ReadableStream<Uint8Array>,
+  identities: IdentityInput | readonly IdentityInput[],
+  opts: OpenOptions = {},
+): ReadableStream<Uint8Array> {
   return input.pipeThrough(createOpenStream(identities, opts));
 }

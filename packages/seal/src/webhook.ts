@@ -136,7 +136,8 @@ function checkSignatures(o: WebhookReceiverOptions, header: string, content: Uin
   });
   if (o.hmacSecret) {
     const mac = hmac(sha256, hmacKey(o.hmacSecret), content);
-    if (!sigs.some((s) => s.version === 'v1' && s.value && timingSafeEqual(s.value, mac))) throw refuse('NEN_SEAL_WEBHOOK_SIGNATURE', 'no valid v1 (HMAC) signature');
+    if (!sigs.some((s) => s.version === 'v1' && s.value && timingSafeEqual(s.value, mac)))
+      throw refuse('NEN_SEAL_WEBHOOK_SIGNATURE', 'no valid v1 (HMAC) signature');
   }
   if (o.senderPublicKey) {
     const pk = o.senderPublicKey;
@@ -171,7 +172,8 @@ async function verifyDelivery(o: WebhookReceiverOptions, request: Request): Prom
   const id = request.headers.get('webhook-id');
   const ts = request.headers.get('webhook-timestamp');
   const sig = request.headers.get('webhook-signature');
-  if (!id || !ts || !sig || id.length > 256 || !/^[1-9][0-9]{0,11}$/.test(ts)) throw refuse('NEN_SEAL_WEBHOOK_HEADERS', 'missing or malformed webhook-id / webhook-timestamp / webhook-signature');
+  if (!id || !ts || !sig || id.length > 256 || !/^[1-9][0-9]{0,11}$/.test(ts))
+    throw refuse('NEN_SEAL_WEBHOOK_HEADERS', 'missing or malformed webhook-id / webhook-timestamp / webhook-signature');
   const timestamp = Number(ts);
   const now = Math.floor((o.now ?? Date.now)() / 1000);
   const tol = o.toleranceSeconds ?? DEFAULT_TOLERANCE_S;

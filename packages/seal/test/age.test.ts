@@ -3,12 +3,31 @@ import { randomBytes } from 'node:crypto';
 import { KEM_ID, fromBase64Url, loadBackend, toBase64Url } from '@nen/core';
 import { describe, expect, it } from 'vitest';
 import {
-  NenSealError, ScryptIdentity, ScryptRecipient, X25519Identity, ageIdentityToNenKey, decodeBech32, nenKeyToAgeIdentity,
-  nenPinToAgeRecipient, open, openText, parseHeader, parseIdentityFile, parseRecipient, seal, sealArmored, x25519RecipientOf, xwingPublicKey,
+  NenSealError,
+  ScryptIdentity,
+  ScryptRecipient,
+  X25519Identity,
+  ageIdentityToNenKey,
+  decodeBech32,
+  nenKeyToAgeIdentity,
+  nenPinToAgeRecipient,
+  open,
+  openText,
+  parseHeader,
+  parseIdentityFile,
+  parseRecipient,
+  seal,
+  sealArmored,
+  x25519RecipientOf,
+  xwingPublicKey,
 } from '../src/index.js';
 import { pqKeyPair } from './helpers.js';
 
-const codeOf = async (p: Promise<unknown>) => p.then(() => null, (e: unknown) => (e instanceof NenSealError ? e.code : String(e)));
+const codeOf = async (p: Promise<unknown>) =>
+  p.then(
+    () => null,
+    (e: unknown) => (e instanceof NenSealError ? e.code : String(e)),
+  );
 
 describe('seal / open', () => {
   it('round-trips strings and bytes of chunk-boundary sizes to one PQ recipient', async () => {
@@ -26,7 +45,10 @@ describe('seal / open', () => {
   it('a group: one file key wrapped per recipient, each member opens, an outsider gets NO_MATCH', async () => {
     const ks = await Promise.all([pqKeyPair(), pqKeyPair(), pqKeyPair()]);
     const out = await pqKeyPair();
-    const ct = await seal('group secret', ks.map((k) => k.recipient));
+    const ct = await seal(
+      'group secret',
+      ks.map((k) => k.recipient),
+    );
     expect(parseHeader(ct).stanzas.map((s) => s.type)).toEqual(['mlkem768x25519', 'mlkem768x25519', 'mlkem768x25519']);
     for (const k of ks) expect(await openText(ct, k.identity)).toBe('group secret');
     expect(await codeOf(open(ct, out.identity))).toBe('NEN_SEAL_NO_MATCH');

@@ -6,7 +6,9 @@ import { describe, expect, it } from 'vitest';
 const root = join(import.meta.dirname, '../../..');
 const md = readFileSync(join(root, 'ERROR_CODES.md'), 'utf8');
 const src = join(import.meta.dirname, '../src');
-const sources = readdirSync(src).filter((f) => f.endsWith('.ts')).map((f) => readFileSync(join(src, f), 'utf8'));
+const sources = readdirSync(src)
+  .filter((f) => f.endsWith('.ts'))
+  .map((f) => readFileSync(join(src, f), 'utf8'));
 
 describe('ERROR_CODES.md @nen/seal section', () => {
   it('lists exactly the SealErrorCode union, and every code is used', () => {

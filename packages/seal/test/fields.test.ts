@@ -7,7 +7,11 @@ import { pqKeyPair } from './helpers.js';
 const record = { id: 'u1', name: 'Ada', ssn: '123-45-6789', card: { number: '4111', exp: '12/30' }, tags: ['a', { secret: 42 }], 'we/ird~': true };
 const PATHS = ['/ssn', '/card/number', '/tags/1/secret', '/we~1ird~0'];
 
-const code = (p: Promise<unknown>) => p.then(() => null, (e: unknown) => (e instanceof NenSealError ? e.code : String(e)));
+const code = (p: Promise<unknown>) =>
+  p.then(
+    () => null,
+    (e: unknown) => (e instanceof NenSealError ? e.code : String(e)),
+  );
 
 describe('sealFields / openFields', () => {
   it('round-trips selected fields; others stay in clear; any JSON value', async () => {

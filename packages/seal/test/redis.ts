@@ -47,7 +47,9 @@ export interface RedisServer {
 export async function startRedis(): Promise<RedisServer> {
   const dir = mkdtempSync(join(tmpdir(), 'nen-seal-redis-'));
   const port = await freePort();
-  const proc: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', HOST, '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
+  const proc: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', HOST, '--save', '', '--appendonly', 'no', '--dir', dir], {
+    stdio: 'ignore',
+  });
   const exited = new Promise<void>((r) => proc.once('exit', () => r()));
   const deadline = Date.now() + 10_000;
   while (!(await ping(port))) {

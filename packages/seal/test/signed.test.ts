@@ -3,7 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { NenSealError, generateSigningKey, open, openSigned, sealSigned } from '../src/index.js';
 import { pqKeyPair } from './helpers.js';
 
-const code = (p: Promise<unknown>) => p.then(() => null, (e: unknown) => (e instanceof NenSealError ? e.code : String(e)));
+const code = (p: Promise<unknown>) =>
+  p.then(
+    () => null,
+    (e: unknown) => (e instanceof NenSealError ? e.code : String(e)),
+  );
 
 describe('signed seals', () => {
   it('opens when the pinned sender signed it; the file is still a plain age file', async () => {

@@ -44,7 +44,10 @@ describe('streams', () => {
 
   it('a large header (300 recipients) fed in 97-byte pieces opens; maxHeaderBytes bounds it', async () => {
     const keys = await Promise.all(Array.from({ length: 300 }, () => pqKeyPair()));
-    const ct = await seal('many', keys.map((k) => k.recipient));
+    const ct = await seal(
+      'many',
+      keys.map((k) => k.recipient),
+    );
     const r = await drain(openStream(sourceOf(ct, 97), (keys[299] as { identity: string }).identity));
     expect(r.error).toBeNull();
     expect(r.bytes.toString()).toBe('many');

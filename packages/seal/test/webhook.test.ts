@@ -8,8 +8,14 @@ import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  MemoryReplayStore, NenSealError, createRedisReplayStore, generateWebhookSigningKey, sealWebhook, withNenWebhook,
-  type SealedWebhook, type WebhookReceiverOptions,
+  MemoryReplayStore,
+  NenSealError,
+  createRedisReplayStore,
+  generateWebhookSigningKey,
+  sealWebhook,
+  withNenWebhook,
+  type SealedWebhook,
+  type WebhookReceiverOptions,
 } from '../src/index.js';
 import { memoryStore } from '@nen/server';
 import { pqKeyPair } from './helpers.js';
@@ -31,10 +37,13 @@ const toRequest = (w: { body: string; headers: Record<string, string> }) =>
 
 function route(extra: Partial<WebhookReceiverOptions> = {}) {
   const runs: unknown[] = [];
-  const handler = withNenWebhook(async (p, ctx) => {
-    runs.push(p.json());
-    return { ok: true, id: ctx.id };
-  }, { identity: receiver.identity, hmacSecret: secret, store: new MemoryReplayStore(), ...extra });
+  const handler = withNenWebhook(
+    async (p, ctx) => {
+      runs.push(p.json());
+      return { ok: true, id: ctx.id };
+    },
+    { identity: receiver.identity, hmacSecret: secret, store: new MemoryReplayStore(), ...extra },
+  );
   return { handler, runs };
 }
 
@@ -78,7 +87,10 @@ describe('withNenWebhook (receiver)', () => {
     const stale = await sealWebhook(payload, { recipients: receiver.recipient, hmacSecret: secret }, { timestamp: Math.floor(Date.now() / 1000) - 600 });
     const future = await sealWebhook(payload, { recipients: receiver.recipient, hmacSecret: secret }, { timestamp: Math.floor(Date.now() / 1000) + 600 });
     // Re-signed: a captured body under a fresh id / timestamp, signed with the attacker's own secret.
-    const resigned: SealedWebhook = { ...good, headers: { ...good.headers, 'webhook-id': 'msg_new', 'webhook-signature': new Webhook(otherSecret).sign('msg_new', new Date(), good.body) } };
+    const resigned: SealedWebhook = {
+      ...good,
+      headers: { ...good.headers, 'webhook-id': 'msg_new', 'webhook-signature': new Webhook(otherSecret).sign('msg_new', new Date(), good.body) },
+    };
     const swapped = { body: other.body, headers: good.headers };
     const noHeaders = { body: good.body, headers: { 'webhook-id': good.id } };
 

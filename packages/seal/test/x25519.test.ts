@@ -21,8 +21,11 @@ describe('X25519 providers', () => {
 
   it('both refuse the all-zero result (identity and low-order points)', () => {
     const sk = new Uint8Array(randomBytes(32));
-    const lowOrder = [new Uint8Array(32), Uint8Array.from([1, ...new Array(31).fill(0)]),
-      Buffer.from('e0eb7a7c3b41b8ae1656e3faf19fc46ada098deb9c32b1fd866205165f49b800', 'hex')];
+    const lowOrder = [
+      new Uint8Array(32),
+      Uint8Array.from([1, ...new Array(31).fill(0)]),
+      Buffer.from('e0eb7a7c3b41b8ae1656e3faf19fc46ada098deb9c32b1fd866205165f49b800', 'hex'),
+    ];
     for (const impl of [X25519, X25519_NOBLE]) for (const p of lowOrder) expect(() => impl.shared(sk, new Uint8Array(p))).toThrow(LowOrderError);
   });
 });

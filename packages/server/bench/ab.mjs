@@ -60,9 +60,18 @@ for (const [side, mod] of Object.entries(sides)) {
   const nen = mod.createNen({ backend: 'auto', store: mod.memoryStore({ shared: false }), serverKeys: SEED, logger: () => {}, handshakeRateLimit: 0 });
   const pin = (await nen.publicKeys())[0].pin;
   const c = clientHandshakeStart(backend, { pin: parseServerKeyPin(pin) });
-  const hs = await nen.routes.POST(new Request('http://127.0.0.1/api/nen/handshake', { method: 'POST', headers: { 'content-type': 'application/nen-handshake' }, body: c.hello }));
+  const hs = await nen.routes.POST(
+    new Request('http://127.0.0.1/api/nen/handshake', { method: 'POST', headers: { 'content-type': 'application/nen-handshake' }, body: c.hello }),
+  );
   const r = c.finish(new Uint8Array(await hs.arrayBuffer()));
-  instances[side] = { nen, pin, r, keys: new SessionKeys(backend, r.secret, 0), seq: 1n, wrapped: nen.withNen(async (_req, _ctx, body) => Response.json(body)) };
+  instances[side] = {
+    nen,
+    pin,
+    r,
+    keys: new SessionKeys(backend, r.secret, 0),
+    seq: 1n,
+    wrapped: nen.withNen(async (_req, _ctx, body) => Response.json(body)),
+  };
 }
 const plainHandler = async (req) => Response.json(JSON.parse(new TextDecoder().decode(new Uint8Array(await req.arrayBuffer()))));
 for (const size of [1024, 100 * 1024]) {
@@ -71,7 +80,10 @@ for (const size of [1024, 100 * 1024]) {
   let plainReqs = [];
   cases.plain = {
     setup: (n) => {
-      plainReqs = Array.from({ length: n }, () => new Request('http://127.0.0.1/api/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: json }));
+      plainReqs = Array.from(
+        { length: n },
+        () => new Request('http://127.0.0.1/api/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: json }),
+      );
     },
     run: async (i) => {
       await (await plainHandler(plainReqs[i])).arrayBuffer();
@@ -84,7 +96,11 @@ for (const size of [1024, 100 * 1024]) {
         reqs = Array.from({ length: n }, () => {
           const meta = { sessionId: x.r.sessionId, epoch: 0, seq: x.seq++, timestamp: Date.now(), flags: 0 };
           const sealed = sealMessage(x.keys.c2s, x.keys.c2sIv, meta.seq, requestAad(meta, 'POST', '/api/echo', 'application/json'), json);
-          return new Request('http://127.0.0.1/api/echo', { method: 'POST', headers: { nen: formatRequestHeader(meta), 'nen-type': 'application/json', 'content-type': 'application/nen' }, body: sealed });
+          return new Request('http://127.0.0.1/api/echo', {
+            method: 'POST',
+            headers: { nen: formatRequestHeader(meta), 'nen-type': 'application/json', 'content-type': 'application/nen' },
+            body: sealed,
+          });
         });
       },
       run: async (i) => {
@@ -95,8 +111,16 @@ for (const size of [1024, 100 * 1024]) {
     };
   }
   const us = await interleaved(cases, { perBatch: size > 10_000 ? 64 : 256 });
-  results[`withNen/${size}`] = { plainUs: us.plain, baselineUs: us.baseline, currentUs: us.current, baselineAddedUs: us.baseline - us.plain, currentAddedUs: us.current - us.plain };
-  console.log(`withNen ${String(size).padStart(6)} B: plain ${fmt(us.plain)} µs | baseline ${fmt(us.baseline)} µs (+${fmt(us.baseline - us.plain)}) | current ${fmt(us.current)} µs (+${fmt(us.current - us.plain)})`);
+  results[`withNen/${size}`] = {
+    plainUs: us.plain,
+    baselineUs: us.baseline,
+    currentUs: us.current,
+    baselineAddedUs: us.baseline - us.plain,
+    currentAddedUs: us.current - us.plain,
+  };
+  console.log(
+    `withNen ${String(size).padStart(6)} B: plain ${fmt(us.plain)} µs | baseline ${fmt(us.baseline)} µs (+${fmt(us.baseline - us.plain)}) | current ${fmt(us.current)} µs (+${fmt(us.current - us.plain)})`,
+  );
 }
 
 // ---------------------------------------------------------------- handshake route
@@ -108,7 +132,15 @@ for (const size of [1024, 100 * 1024]) {
     let k = 0;
     cases[side] = {
       setup: (n) => {
-        reqs = Array.from({ length: n }, () => new Request('http://127.0.0.1/api/nen/handshake', { method: 'POST', headers: { 'content-type': 'application/nen-handshake' }, body: hellos[k++ % hellos.length] }));
+        reqs = Array.from(
+          { length: n },
+          () =>
+            new Request('http://127.0.0.1/api/nen/handshake', {
+              method: 'POST',
+              headers: { 'content-type': 'application/nen-handshake' },
+              body: hellos[k++ % hellos.length],
+            }),
+        );
       },
       run: async (i) => {
         const res = await x.nen.routes.POST(reqs[i]);

@@ -13,10 +13,18 @@ import { createNen, memoryStore } from '../dist/index.js';
 const N = Number(process.argv[2] ?? 20_000);
 const H = Number(process.argv[3] ?? 1_000);
 const backend = await loadBackend('auto');
-const nen = createNen({ backend: 'auto', store: memoryStore({ shared: false }), serverKeys: `k1:${toBase64Url(new Uint8Array(32).fill(5))}`, logger: () => {}, handshakeRateLimit: 0 });
+const nen = createNen({
+  backend: 'auto',
+  store: memoryStore({ shared: false }),
+  serverKeys: `k1:${toBase64Url(new Uint8Array(32).fill(5))}`,
+  logger: () => {},
+  handshakeRateLimit: 0,
+});
 const pin = parseServerKeyPin((await nen.publicKeys())[0].pin);
 const c = clientHandshakeStart(backend, { pin });
-const hs = await nen.routes.POST(new Request('http://127.0.0.1/api/nen/handshake', { method: 'POST', headers: { 'content-type': 'application/nen-handshake' }, body: c.hello }));
+const hs = await nen.routes.POST(
+  new Request('http://127.0.0.1/api/nen/handshake', { method: 'POST', headers: { 'content-type': 'application/nen-handshake' }, body: c.hello }),
+);
 const r = c.finish(new Uint8Array(await hs.arrayBuffer()));
 const keys = new SessionKeys(backend, r.secret, 0);
 const wrapped = nen.withNen(async (_req, _ctx, body) => Response.json(body));
@@ -26,18 +34,33 @@ const t0 = performance.now();
 for (let i = 0; i < N; i++) {
   const meta = { sessionId: r.sessionId, epoch: 0, seq: seq++, timestamp: Date.now(), flags: 0 };
   const sealed = sealMessage(keys.c2s, keys.c2sIv, meta.seq, requestAad(meta, 'POST', '/api/echo', 'application/json'), json);
-  const res = await wrapped(new Request('http://127.0.0.1/api/echo', { method: 'POST', headers: { nen: formatRequestHeader(meta), 'nen-type': 'application/json', 'content-type': 'application/nen' }, body: sealed }), {});
+  const res = await wrapped(
+    new Request('http://127.0.0.1/api/echo', {
+      method: 'POST',
+      headers: { nen: formatRequestHeader(meta), 'nen-type': 'application/json', 'content-type': 'application/nen' },
+      body: sealed,
+    }),
+    {},
+  );
   if (res.status !== 200) throw new Error(`status ${res.status}`);
   await res.arrayBuffer();
 }
 const t1 = performance.now();
 const hellos = Array.from({ length: Math.min(H, 200) }, () => clientHandshakeStart(backend, { pin }).hello);
 for (let i = 0; i < H; i++) {
-  const res = await nen.routes.POST(new Request('http://127.0.0.1/api/nen/handshake', { method: 'POST', headers: { 'content-type': 'application/nen-handshake' }, body: hellos[i % hellos.length] }));
+  const res = await nen.routes.POST(
+    new Request('http://127.0.0.1/api/nen/handshake', {
+      method: 'POST',
+      headers: { 'content-type': 'application/nen-handshake' },
+      body: hellos[i % hellos.length],
+    }),
+  );
   if (res.status !== 200) throw new Error(`handshake ${res.status}`);
   await res.arrayBuffer();
 }
 const t2 = performance.now();
-console.log(`withNen 1 KB: ${(((t1 - t0) * 1000) / N).toFixed(1)} µs/request (incl. client sealing); handshake route: ${(((t2 - t1) * 1000) / H).toFixed(1)} µs`);
+console.log(
+  `withNen 1 KB: ${(((t1 - t0) * 1000) / N).toFixed(1)} µs/request (incl. client sealing); handshake route: ${(((t2 - t1) * 1000) / H).toFixed(1)} µs`,
+);
 keys.dispose();
 await nen.close();

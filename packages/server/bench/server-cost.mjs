@@ -22,8 +22,18 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import os from 'node:os';
 import {
-  KEM_ID, SessionKeys, clientHandshakeStart, formatRequestHeader, loadBackend, openMessage, parseServerKeyPin,
-  requestAad, responseAad, sealMessage, serverHandshake, toBase64Url,
+  KEM_ID,
+  SessionKeys,
+  clientHandshakeStart,
+  formatRequestHeader,
+  loadBackend,
+  openMessage,
+  parseServerKeyPin,
+  requestAad,
+  responseAad,
+  sealMessage,
+  serverHandshake,
+  toBase64Url,
 } from '@nen/core';
 import { createNen, memoryStore } from '@nen/server';
 
@@ -54,7 +64,13 @@ async function measure(fn, { batches = quick ? 5 : 11, perBatch = 200, warmup = 
   return median(per);
 }
 
-const results = { env: { node: process.version, cpu: os.cpus()[0]?.model, cores: os.cpus().length, platform: `${os.platform()} ${os.arch()}`, date: new Date().toISOString() }, handshake: {}, request: {}, wrapper: {}, wire: {} };
+const results = {
+  env: { node: process.version, cpu: os.cpus()[0]?.model, cores: os.cpus().length, platform: `${os.platform()} ${os.arch()}`, date: new Date().toISOString() },
+  handshake: {},
+  request: {},
+  wrapper: {},
+  wire: {},
+};
 const fmt = (x) => (x >= 100 ? x.toFixed(0) : x.toFixed(1));
 
 // ---------------------------------------------------------------- 1. handshake
@@ -98,7 +114,10 @@ function interleaved(kinds, fn, { batches = quick ? 5 : 11, perBatch = 50, warmu
   return out;
 }
 
-for (const [kemName, kem] of [['xwing', KEM_ID.XWING], ['mlkem768', KEM_ID.MLKEM768]]) {
+for (const [kemName, kem] of [
+  ['xwing', KEM_ID.XWING],
+  ['mlkem768', KEM_ID.MLKEM768],
+]) {
   for (const pinned of [true, false]) {
     const cfg = {};
     for (const [kind, backend] of Object.entries(hsBackends)) {
@@ -125,7 +144,9 @@ for (const [kemName, kem] of [['xwing', KEM_ID.XWING], ['mlkem768', KEM_ID.MLKEM
       const startUs = await measure(() => clientHandshakeStart(backend, pinned ? { pin } : { kem }).dispose(), { perBatch: cn, warmup: 5 });
       let pairs = [];
       const finishUs = await measure((i) => pairs[i].c.finish(pairs[i].response), {
-        perBatch: cn, warmup: 0, setup: () => {
+        perBatch: cn,
+        warmup: 0,
+        setup: () => {
           pairs = Array.from({ length: cn }, () => {
             const cl = clientHandshakeStart(backend, pinned ? { pin } : { kem });
             return { c: cl, response: serverHandshake(backend, cl.hello, hsParams(keys)).response };
@@ -136,7 +157,9 @@ for (const [kemName, kem] of [['xwing', KEM_ID.XWING], ['mlkem768', KEM_ID.MLKEM
       const key = `${kind}/${kemName}/${pinned ? 'pinned' : 'unpinned'}`;
       const best = serverUs.best?.[kind];
       results.handshake[key] = { serverUs: serverUs[kind], serverBestUs: best, clientUs: cus };
-      console.log(`handshake ${key.padEnd(30)} server ${fmt(serverUs[kind]).padStart(6)} µs${best === undefined ? '' : ` (best batch ${fmt(best)})`}   client ${fmt(cus).padStart(6)} µs`);
+      console.log(
+        `handshake ${key.padEnd(30)} server ${fmt(serverUs[kind]).padStart(6)} µs${best === undefined ? '' : ` (best batch ${fmt(best)})`}   client ${fmt(cus).padStart(6)} µs`,
+      );
     }
     for (const c of Object.values(cfg)) c.sk.dispose();
   }
@@ -155,7 +178,13 @@ if (fastKinds.length > 0) {
     const hellos = Array.from({ length: 200 }, () => clientHandshakeStart(backend, { pin }).hello);
     const info = new TextEncoder().encode('nen/1 static');
     const ctx = new TextEncoder().encode('x');
-    const nen = createNen({ backend, store: memoryStore({ shared: false, maxSessions: 100_000 }), serverKeys: `k1:${toBase64Url(seed)}`, logger: () => {}, handshakeRateLimit: 0 });
+    const nen = createNen({
+      backend,
+      store: memoryStore({ shared: false, maxSessions: 100_000 }),
+      serverKeys: `k1:${toBase64Url(seed)}`,
+      logger: () => {},
+      handshakeRateLimit: 0,
+    });
     cfg[kind] = { backend, sk, hellos, info, ctx, keys: new Map([['k1', sk]]), nen };
   }
   const encStatic = (h) => h.subarray(h.length - 1120);
@@ -167,19 +196,39 @@ if (fastKinds.length > 0) {
   for (const k of fastKinds) {
     const c = cfg[k];
     let reqs = [];
-    route[k] = await measure(async (i) => {
-      const res = await c.nen.routes.POST(reqs[i]);
-      if (res.status !== 200) throw new Error(`handshake route ${res.status}`);
-      await res.arrayBuffer();
-    }, { perBatch: 50, warmup: 0, setup: () => {
-      reqs = c.hellos.slice(0, 50).map((h) => new Request('http://127.0.0.1/api/nen/handshake', { method: 'POST', headers: { 'content-type': 'application/nen-handshake' }, body: h }));
-    } });
+    route[k] = await measure(
+      async (i) => {
+        const res = await c.nen.routes.POST(reqs[i]);
+        if (res.status !== 200) throw new Error(`handshake route ${res.status}`);
+        await res.arrayBuffer();
+      },
+      {
+        perBatch: 50,
+        warmup: 0,
+        setup: () => {
+          reqs = c.hellos
+            .slice(0, 50)
+            .map(
+              (h) => new Request('http://127.0.0.1/api/nen/handshake', { method: 'POST', headers: { 'content-type': 'application/nen-handshake' }, body: h }),
+            );
+        },
+      },
+    );
   }
   for (const k of fastKinds) {
     const rest = total[k] - setupS[k] - setupR[k];
     const b = { total: total.best[k], s: setupS.best[k], r: setupR.best[k] };
-    results.handshake[`${k}/xwing/pinned/breakdown`] = { totalUs: total[k], setupBaseSUs: setupS[k], staticSetupBaseRUs: setupR[k], protocolUs: rest, routeUs: route[k], best: { totalUs: b.total, setupBaseSUs: b.s, staticSetupBaseRUs: b.r, protocolUs: b.total - b.s - b.r } };
-    console.log(`handshake ${k}/xwing/pinned breakdown: SetupBaseS ${fmt(setupS[k])} + static SetupBaseR ${fmt(setupR[k])} + protocol ${fmt(rest)} = ${fmt(total[k])} µs (best batches: ${fmt(b.s)} + ${fmt(b.r)} + ${fmt(b.total - b.s - b.r)} = ${fmt(b.total)} µs); whole handshake route (in-process Request → Response, memory store) ${fmt(route[k])} µs`);
+    results.handshake[`${k}/xwing/pinned/breakdown`] = {
+      totalUs: total[k],
+      setupBaseSUs: setupS[k],
+      staticSetupBaseRUs: setupR[k],
+      protocolUs: rest,
+      routeUs: route[k],
+      best: { totalUs: b.total, setupBaseSUs: b.s, staticSetupBaseRUs: b.r, protocolUs: b.total - b.s - b.r },
+    };
+    console.log(
+      `handshake ${k}/xwing/pinned breakdown: SetupBaseS ${fmt(setupS[k])} + static SetupBaseR ${fmt(setupR[k])} + protocol ${fmt(rest)} = ${fmt(total[k])} µs (best batches: ${fmt(b.s)} + ${fmt(b.r)} + ${fmt(b.total - b.s - b.r)} = ${fmt(b.total)} µs); whole handshake route (in-process Request → Response, memory store) ${fmt(route[k])} µs`,
+    );
   }
   for (const c of Object.values(cfg)) {
     c.sk.dispose();
@@ -208,17 +257,25 @@ for (const kind of ['node', 'wasm', 'noble']) {
       const aad = requestAad(meta, 'POST', '/api/echo', 'application/json');
       return { meta, aad, sealed: sealMessage(keys.c2s, keys.c2sIv, meta.seq, aad, body) };
     };
-    const us = await measure(async (i) => {
-      const r = sealed[i];
-      const plain = openMessage(keys.c2s, keys.c2sIv, r.meta.seq, r.aad, r.sealed);
-      const c = await store.commit(id, r.meta.seq, Date.now());
-      if (!c.ok) throw new Error('commit failed');
-      const raad = responseAad(sid, 0, r.meta.seq, 200, 0, 'application/json');
-      sealMessage(keys.s2c, keys.s2cIv, r.meta.seq, raad, plain);
-    }, { perBatch: n, warmup: 0, batches: quick ? 5 : 11, setup: () => {
-      sealed.length = 0;
-      for (let j = 0; j < n; j++) sealed.push(mk());
-    } });
+    const us = await measure(
+      async (i) => {
+        const r = sealed[i];
+        const plain = openMessage(keys.c2s, keys.c2sIv, r.meta.seq, r.aad, r.sealed);
+        const c = await store.commit(id, r.meta.seq, Date.now());
+        if (!c.ok) throw new Error('commit failed');
+        const raad = responseAad(sid, 0, r.meta.seq, 200, 0, 'application/json');
+        sealMessage(keys.s2c, keys.s2cIv, r.meta.seq, raad, plain);
+      },
+      {
+        perBatch: n,
+        warmup: 0,
+        batches: quick ? 5 : 11,
+        setup: () => {
+          sealed.length = 0;
+          for (let j = 0; j < n; j++) sealed.push(mk());
+        },
+      },
+    );
     const net = us;
     results.request[`${kind}/${size}`] = { us: net };
     console.log(`request ${kind.padEnd(6)} ${String(size).padStart(6)} B: open + commit + seal ${fmt(net).padStart(7)} µs`);
@@ -234,7 +291,9 @@ for (const kind of ['node', 'wasm', 'noble']) {
   const nen = createNen({ backend, store, serverKeys: `k1:${toBase64Url(new Uint8Array(32).fill(5))}`, logger: () => {}, handshakeRateLimit: 0 });
   const pin = (await nen.publicKeys())[0].pin;
   const c = clientHandshakeStart(backend, { pin: parseServerKeyPin(pin) });
-  const hsRes = await nen.routes.POST(new Request('http://127.0.0.1/api/nen/handshake', { method: 'POST', headers: { 'content-type': 'application/nen-handshake' }, body: c.hello }));
+  const hsRes = await nen.routes.POST(
+    new Request('http://127.0.0.1/api/nen/handshake', { method: 'POST', headers: { 'content-type': 'application/nen-handshake' }, body: c.hello }),
+  );
   const r = c.finish(new Uint8Array(await hsRes.arrayBuffer()));
   const keys = new SessionKeys(backend, r.secret, 0);
   const echo = async (req, _ctx, body) => Response.json(body);
@@ -249,25 +308,47 @@ for (const kind of ['node', 'wasm', 'noble']) {
       const meta = { sessionId: r.sessionId, epoch: 0, seq: seq++, timestamp: Date.now(), flags: 0 };
       const aad = requestAad(meta, 'POST', '/api/echo', 'application/json');
       const sealed = sealMessage(keys.c2s, keys.c2sIv, meta.seq, aad, json);
-      return new Request('http://127.0.0.1/api/echo', { method: 'POST', headers: { nen: formatRequestHeader(meta), 'nen-type': 'application/json', 'content-type': 'application/nen' }, body: sealed });
+      return new Request('http://127.0.0.1/api/echo', {
+        method: 'POST',
+        headers: { nen: formatRequestHeader(meta), 'nen-type': 'application/json', 'content-type': 'application/nen' },
+        body: sealed,
+      });
     };
     const mkPlain = () => new Request('http://127.0.0.1/api/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: json });
     const bench = async (mk, handler) => {
       let reqs = [];
-      return measure(async (i) => {
-        const res = await handler(reqs[i], {});
-        if (res.status !== 200) throw new Error(`status ${res.status} ${res.headers.get('nen-error')}`);
-        await res.arrayBuffer();
-      }, { perBatch: n, warmup: 0, setup: () => {
-        reqs = Array.from({ length: n }, mk);
-      } });
+      return measure(
+        async (i) => {
+          const res = await handler(reqs[i], {});
+          if (res.status !== 200) throw new Error(`status ${res.status} ${res.headers.get('nen-error')}`);
+          await res.arrayBuffer();
+        },
+        {
+          perBatch: n,
+          warmup: 0,
+          setup: () => {
+            reqs = Array.from({ length: n }, mk);
+          },
+        },
+      );
     };
     const usPlain = await bench(mkPlain, plain);
     const usNen = await bench(mkNen, wrapped);
     results.wrapper[size] = { plainUs: usPlain, nenUs: usNen, addedUs: usNen - usPlain };
     const wireReq = json.length + 16;
-    results.wire[size] = { plaintext: json.length, body: wireReq, ratio: wireReq / json.length, nenHeaderBytes: formatRequestHeader({ sessionId: r.sessionId, epoch: 0, seq: 123456n, timestamp: Date.now(), flags: 0 }).length + 'nen: '.length + 'nen-type: application/json'.length + 4 };
-    console.log(`withNen ${String(size).padStart(6)} B: plain handler ${fmt(usPlain)} µs, withNen ${fmt(usNen)} µs (+${fmt(usNen - usPlain)} µs); wire body ${wireReq} B = ${(wireReq / json.length).toFixed(5)}× plaintext`);
+    results.wire[size] = {
+      plaintext: json.length,
+      body: wireReq,
+      ratio: wireReq / json.length,
+      nenHeaderBytes:
+        formatRequestHeader({ sessionId: r.sessionId, epoch: 0, seq: 123456n, timestamp: Date.now(), flags: 0 }).length +
+        'nen: '.length +
+        'nen-type: application/json'.length +
+        4,
+    };
+    console.log(
+      `withNen ${String(size).padStart(6)} B: plain handler ${fmt(usPlain)} µs, withNen ${fmt(usNen)} µs (+${fmt(usNen - usPlain)} µs); wire body ${wireReq} B = ${(wireReq / json.length).toFixed(5)}× plaintext`,
+    );
   }
   keys.dispose();
   await nen.close();

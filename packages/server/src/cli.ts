@@ -114,7 +114,8 @@ async function keygen(args: KeygenArgs): Promise<number> {
     if (r.written.includes('NEXT_PUBLIC_NEN_SERVER_KEY')) process.stdout.write(`nen: client pin (public): ${k.pin}\n`);
     if (r.kept.length > 0) {
       process.stdout.write(`nen: kept ${r.kept.join(', ')}: already set in ${r.path} (not overwritten).\n`);
-      if (r.kept.includes('NEN_SERVER_KEYS')) process.stdout.write('nen: to rotate the server key, run `nen keygen` and append its entry to NEN_SERVER_KEYS by hand.\n');
+      if (r.kept.includes('NEN_SERVER_KEYS'))
+        process.stdout.write('nen: to rotate the server key, run `nen keygen` and append its entry to NEN_SERVER_KEYS by hand.\n');
     }
     if (r.written.length === 0) process.stdout.write('nen: nothing written.\n');
     return 0;

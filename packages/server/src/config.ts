@@ -139,7 +139,14 @@ export function resolveSettings(config: NenConfig): ServerSettings {
     clientAddress: config.clientAddress ?? trustedProxyAddress(config.trustProxy ?? envInt('NEN_TRUST_PROXY', 0)),
     clock: config.now ?? Date.now,
     keyCacheSize: Math.max(16, config.keyCacheSize ?? 10_000),
-    keySpecs: typeof config.serverKeys === 'string' ? parseServerKeys(config.serverKeys) : config.serverKeys ? config.serverKeys : keysEnv ? parseServerKeys(keysEnv) : null,
+    keySpecs:
+      typeof config.serverKeys === 'string'
+        ? parseServerKeys(config.serverKeys)
+        : config.serverKeys
+          ? config.serverKeys
+          : keysEnv
+            ? parseServerKeys(keysEnv)
+            : null,
     backend: config.backend,
   };
 }

@@ -18,13 +18,22 @@ import type { HandshakeRateLimiter } from './ratelimit.js';
 import type { SessionRecord } from './stores/types.js';
 
 /** A list, not a record: cheaper for undici's Response constructor (fewer WebIDL conversions). */
-const HANDSHAKE_HEADERS: [string, string][] = [['content-type', MEDIA_TYPE.handshake], ['cache-control', 'no-store']];
+const HANDSHAKE_HEADERS: [string, string][] = [
+  ['content-type', MEDIA_TYPE.handshake],
+  ['cache-control', 'no-store'],
+];
 
 export async function handshakeRoute(ctx: ServerContext, limiter: HandshakeRateLimiter, request: Request): Promise<Response> {
   const { s } = ctx;
   const now = s.clock();
   if (!limiter.ceiling.take(now)) {
-    s.log({ level: 'warn', event: 'request.rejected', code: 'NEN_RATE_LIMITED', reason: `per-instance handshake ceiling (${limiter.ceiling.perSecond}/s)`, status: 429 });
+    s.log({
+      level: 'warn',
+      event: 'request.rejected',
+      code: 'NEN_RATE_LIMITED',
+      reason: `per-instance handshake ceiling (${limiter.ceiling.perSecond}/s)`,
+      status: 429,
+    });
     return errorResponse('NEN_RATE_LIMITED', { 'retry-after': '1' });
   }
   const addr = s.clientAddress(request);
@@ -53,6 +62,11 @@ export async function handshakeRoute(ctx: ServerContext, limiter: HandshakeRateL
   await ctx.store.create(rec);
   ctx.cache.release(ctx.cache.put(id, 0, new SessionKeys(st.backend, r.secret, 0)));
   r.secret.fill(0);
-  s.log({ level: 'info', event: 'handshake', session: id.slice(0, 8), reason: `kem ${kemName(r.hello.kem)}${r.hello.kid ? ` pinned ${r.hello.kid}` : ' unpinned'}` });
+  s.log({
+    level: 'info',
+    event: 'handshake',
+    session: id.slice(0, 8),
+    reason: `kem ${kemName(r.hello.kem)}${r.hello.kid ? ` pinned ${r.hello.kid}` : ' unpinned'}`,
+  });
   return new Response(r.response as Uint8Array<ArrayBuffer>, { status: 200, headers: HANDSHAKE_HEADERS });
 }

@@ -58,7 +58,11 @@ export class KeyringLoader {
     if (!specs) {
       const kp = backend.generateKeyPair(KEM_ID.XWING);
       specs = [{ kid: 'ephemeral', kem: KEM_ID.XWING, privateKey: kp.privateKey }];
-      s.log({ level: 'warn', event: 'config.ephemeral_key', reason: 'NEN_SERVER_KEYS is not set: using a per-process server key (clients cannot pin it; restarts end sessions)' });
+      s.log({
+        level: 'warn',
+        event: 'config.ephemeral_key',
+        reason: 'NEN_SERVER_KEYS is not set: using a per-process server key (clients cannot pin it; restarts end sessions)',
+      });
     }
     const keys = loadServerKeys(backend, specs);
     const st: Keyring = { backend, keys, keyMap: new Map(keys.map((k) => [k.kid, k.recipient])) };

@@ -46,11 +46,14 @@ export function parseServerKeys(value: string): ServerKeySpec[] {
       return [k, s];
     });
   } else {
-    pairs = v.split(',').filter((p) => p.trim() !== '').map((p) => {
-      const i = p.indexOf(':');
-      if (i < 0) throw new NenConfigError('NEN_SERVER_KEYS entries must look like kid:base64url-seed');
-      return [p.slice(0, i).trim(), p.slice(i + 1).trim()];
-    });
+    pairs = v
+      .split(',')
+      .filter((p) => p.trim() !== '')
+      .map((p) => {
+        const i = p.indexOf(':');
+        if (i < 0) throw new NenConfigError('NEN_SERVER_KEYS entries must look like kid:base64url-seed');
+        return [p.slice(0, i).trim(), p.slice(i + 1).trim()];
+      });
   }
   if (pairs.length === 0) throw new NenConfigError('NEN_SERVER_KEYS holds no key');
   const seen = new Set<string>();

@@ -24,7 +24,15 @@ import { HandshakeRateLimiter } from './ratelimit.js';
 import { type SessionRoutes, sessionRoutes } from './session-routes.js';
 import { chooseStore } from './stores/choose.js';
 import type { SessionStore } from './stores/types.js';
-import { type NenHandler, type NenRouteHandler, type NenRouteOptions, type NenStreamHandler, type NenStreamRouteOptions, withNen, withNenStream } from './wrap.js';
+import {
+  type NenHandler,
+  type NenRouteHandler,
+  type NenRouteOptions,
+  type NenStreamHandler,
+  type NenStreamRouteOptions,
+  withNen,
+  withNenStream,
+} from './wrap.js';
 
 export type { NenConfig, NenLogEvent } from './config.js';
 export type { NenBody } from './pipeline.js';

@@ -105,7 +105,14 @@ export async function retryVerdict(ctx: ServerContext, head: RequestHead, now: n
     if (since <= earliest && now < earliest + RETRY_HORIZON_MS) return undefined;
   }
   const code = v === 'committed' ? 'NEN_RETRY_COMMITTED' : 'NEN_RETRY_UNKNOWN';
-  ctx.s.log({ level: 'warn', event: 'retry.refused', code, reason: `original ${sid.slice(0, 8)} seq ${r.seq}: ${v}`, session: head.sid.slice(0, 8), path: head.path.slice(0, 200) });
+  ctx.s.log({
+    level: 'warn',
+    event: 'retry.refused',
+    code,
+    reason: `original ${sid.slice(0, 8)} seq ${r.seq}: ${v}`,
+    session: head.sid.slice(0, 8),
+    path: head.path.slice(0, 200),
+  });
   return refusal(code);
 }
 
@@ -136,7 +143,8 @@ async function loadKeys(ctx: ServerContext, st: Keyring, sid: string, epoch: num
   if (!rec) throw wireError('NEN_SESSION_UNKNOWN', 'no live session with this id (unknown, expired or terminated)');
   let secret: Uint8Array | undefined;
   if (epoch === rec.epoch) secret = rec.secret.subarray(0, 32);
-  else if (epoch + 1 === rec.epoch && rec.secret.length === 64 && typeof rec.meta.prevUntil === 'number' && now < rec.meta.prevUntil) secret = rec.secret.subarray(32, 64);
+  else if (epoch + 1 === rec.epoch && rec.secret.length === 64 && typeof rec.meta.prevUntil === 'number' && now < rec.meta.prevUntil)
+    secret = rec.secret.subarray(32, 64);
   if (!secret || secret.length !== 32) {
     rec.secret.fill(0);
     throw wireError('NEN_SESSION_UNKNOWN', `epoch ${epoch} is not live (session epoch ${rec.epoch})`);
@@ -187,10 +195,28 @@ export async function openIncoming(ctx: ServerContext, request: Request, limit: 
     const session = committed(ctx, await ctx.store.commit(head.sid, head.meta.seq, now, head.meta.epoch), head, now);
     const refused = head.retry ? await retryVerdict(ctx, head, now) : undefined;
     const storeTotal = storeMs + performance.now() - tc;
-    if (refused) return { head, entry, session, handlerRequest: request, body: undefined, cryptoMs: performance.now() - t0 - storeTotal, storeMs: storeTotal, refusal: refused };
+    if (refused)
+      return {
+        head,
+        entry,
+        session,
+        handlerRequest: request,
+        body: undefined,
+        cryptoMs: performance.now() - t0 - storeTotal,
+        storeMs: storeTotal,
+        refusal: refused,
+      };
     const { query, body } = decodeRequestPlaintext(head, opened, limit, inflate);
     const hr = handlerRequest(request, head, query, body.length ? body : null);
-    return { head, entry, session, handlerRequest: hr, body: decodeBody(body, head.contentType), cryptoMs: performance.now() - t0 - storeTotal, storeMs: storeTotal };
+    return {
+      head,
+      entry,
+      session,
+      handlerRequest: hr,
+      body: decodeBody(body, head.contentType),
+      cryptoMs: performance.now() - t0 - storeTotal,
+      storeMs: storeTotal,
+    };
   } catch (e) {
     ctx.cache.release(entry);
     throw e;
@@ -215,7 +241,15 @@ export function reject(ctx: ServerContext, e: unknown, request: Request, sid?: s
     path = undefined;
   }
   if (pe && pe.code && isWireErrorCode(pe.code)) {
-    ctx.s.log({ level: pe.code === 'NEN_STORE_UNAVAILABLE' ? 'error' : 'warn', event: 'request.rejected', code: pe.code, reason: pe.reason ?? pe.message, status: pe.status, path, ...(sid ? { session: sid.slice(0, 8) } : {}) });
+    ctx.s.log({
+      level: pe.code === 'NEN_STORE_UNAVAILABLE' ? 'error' : 'warn',
+      event: 'request.rejected',
+      code: pe.code,
+      reason: pe.reason ?? pe.message,
+      status: pe.status,
+      path,
+      ...(sid ? { session: sid.slice(0, 8) } : {}),
+    });
     return errorResponse(pe.code, pe.code === 'NEN_STORE_UNAVAILABLE' ? { 'retry-after': '1' } : undefined);
   }
   ctx.s.log({ level: 'error', event: 'internal.error', code: 'NEN_INTERNAL', reason: e instanceof Error ? `${e.name}: ${e.message}` : String(e), path });

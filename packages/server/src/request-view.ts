@@ -71,18 +71,30 @@ class DecryptedRequestView implements ProxyHandler<Request> {
 
   get(target: Request, prop: string | symbol): unknown {
     switch (prop) {
-      case 'url': return this.url;
-      case 'method': return this.method;
-      case 'headers': return this.headers();
-      case 'body': return this.materialise().body;
-      case 'bodyUsed': return this.#real?.bodyUsed ?? false;
-      case 'bytes': return () => this.bytes();
-      case 'arrayBuffer': return async () => (await this.bytes()).buffer;
-      case 'text': return async () => new TextDecoder().decode(await this.bytes());
-      case 'json': return async () => JSON.parse(new TextDecoder().decode(await this.bytes())) as unknown;
-      case 'blob': return () => this.materialise().blob();
-      case 'formData': return () => this.materialise().formData();
-      case 'clone': return () => this.materialise().clone();
+      case 'url':
+        return this.url;
+      case 'method':
+        return this.method;
+      case 'headers':
+        return this.headers();
+      case 'body':
+        return this.materialise().body;
+      case 'bodyUsed':
+        return this.#real?.bodyUsed ?? false;
+      case 'bytes':
+        return () => this.bytes();
+      case 'arrayBuffer':
+        return async () => (await this.bytes()).buffer;
+      case 'text':
+        return async () => new TextDecoder().decode(await this.bytes());
+      case 'json':
+        return async () => JSON.parse(new TextDecoder().decode(await this.bytes())) as unknown;
+      case 'blob':
+        return () => this.materialise().blob();
+      case 'formData':
+        return () => this.materialise().formData();
+      case 'clone':
+        return () => this.materialise().clone();
       default: {
         const v: unknown = Reflect.get(target, prop, target);
         return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;

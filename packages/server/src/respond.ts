@@ -24,7 +24,16 @@ export interface PlainResult {
 }
 
 /** Handler response headers that describe the plaintext body or are Nen's; replaced on the sealed response. */
-const REPLACED_RESPONSE_HEADERS: ReadonlySet<string> = new Set(['content-type', 'content-length', 'content-encoding', 'transfer-encoding', HEADER.nen, HEADER.type, HEADER.body, HEADER.error]);
+const REPLACED_RESPONSE_HEADERS: ReadonlySet<string> = new Set([
+  'content-type',
+  'content-length',
+  'content-encoding',
+  'transfer-encoding',
+  HEADER.nen,
+  HEADER.type,
+  HEADER.body,
+  HEADER.error,
+]);
 const EMPTY = new Uint8Array(0);
 const JSON_500 = new TextEncoder().encode(JSON.stringify({ error: { code: 'NEN_INTERNAL', message: 'nen: internal error' } }));
 const textEncoder = new TextEncoder();
@@ -48,7 +57,9 @@ export function responsePlain(value: Response, body: Uint8Array): PlainResult {
   return { status: value.status, statusText: value.statusText, headers: value.headers, contentType: value.headers.get('content-type') ?? '', body };
 }
 
-const JSON_TRUNCATED = new TextEncoder().encode(JSON.stringify({ error: { code: 'NEN_STREAM_TRUNCATED', message: `nen: ${WIRE_ERRORS.NEN_STREAM_TRUNCATED.message}` } }));
+const JSON_TRUNCATED = new TextEncoder().encode(
+  JSON.stringify({ error: { code: 'NEN_STREAM_TRUNCATED', message: `nen: ${WIRE_ERRORS.NEN_STREAM_TRUNCATED.message}` } }),
+);
 
 /** The upload's own NEN_STREAM_TRUNCATED (the body stream's error), possibly wrapped as a cause. */
 function isTruncatedUpload(e: unknown): boolean {
@@ -61,10 +72,25 @@ function isTruncatedUpload(e: unknown): boolean {
 /** Logs a handler exception and returns the sealed answer: 400 NEN_STREAM_TRUNCATED for a truncated upload, else 500. */
 export function handlerFailed(ctx: ServerContext, o: Opened, e: unknown): PlainResult {
   if (o.head.stream && isTruncatedUpload(e)) {
-    ctx.s.log({ level: 'warn', event: 'request.rejected', code: 'NEN_STREAM_TRUNCATED', reason: 'streamed upload ended before its final record', status: 400, session: o.head.sid.slice(0, 8), path: o.head.path.slice(0, 200) });
+    ctx.s.log({
+      level: 'warn',
+      event: 'request.rejected',
+      code: 'NEN_STREAM_TRUNCATED',
+      reason: 'streamed upload ended before its final record',
+      status: 400,
+      session: o.head.sid.slice(0, 8),
+      path: o.head.path.slice(0, 200),
+    });
     return { status: 400, statusText: '', headers: null, contentType: 'application/json', body: JSON_TRUNCATED };
   }
-  ctx.s.log({ level: 'error', event: 'handler.error', code: 'NEN_INTERNAL', reason: e instanceof Error ? `${e.name}: ${e.message}` : String(e), session: o.head.sid.slice(0, 8), path: o.head.path.slice(0, 200) });
+  ctx.s.log({
+    level: 'error',
+    event: 'handler.error',
+    code: 'NEN_INTERNAL',
+    reason: e instanceof Error ? `${e.name}: ${e.message}` : String(e),
+    session: o.head.sid.slice(0, 8),
+    path: o.head.path.slice(0, 200),
+  });
   return { status: 500, statusText: '', headers: null, contentType: 'application/json', body: JSON_500 };
 }
 

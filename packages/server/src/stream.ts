@@ -25,7 +25,16 @@ const EMPTY = new Uint8Array(0);
 const textEncoder = new TextEncoder();
 
 /** Opens a streamed request body: first record + commit now, the rest as the handler reads. */
-export async function openStreamedUpload(ctx: ServerContext, request: Request, head: RequestHead, entry: CacheEntry, limit: number, now: number, t0: number, storeMs: number): Promise<Opened> {
+export async function openStreamedUpload(
+  ctx: ServerContext,
+  request: Request,
+  head: RequestHead,
+  entry: CacheEntry,
+  limit: number,
+  now: number,
+  t0: number,
+  storeMs: number,
+): Promise<Opened> {
   if (!request.body) throw wireError('NEN_MALFORMED', 'stream request without a body');
   const reader = request.body.getReader();
   const opener = openRequestStream(head, entry.keys);
@@ -42,79 +51,98 @@ export async function openStreamedUpload(ctx: ServerContext, request: Request, h
   const session = committed(ctx, await ctx.store.commit(head.sid, head.meta.seq, now, head.meta.epoch), head, now);
   for (const c of first) total += c.length;
   if (total > limit) throw wireError('NEN_TOO_LARGE', 'streamed body exceeds the limit');
-  const stream = new ReadableStream<Uint8Array>({
-    start(c) {
-      for (const x of first) if (x.length > 0) c.enqueue(x);
-      if (opener.finished) c.close();
-    },
-    async pull(c) {
-      try {
-        for (;;) {
-          const r = await reader.read();
-          if (r.done) {
-            opener.end();
-            c.close();
-            return;
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      start(c) {
+        for (const x of first) if (x.length > 0) c.enqueue(x);
+        if (opener.finished) c.close();
+      },
+      async pull(c) {
+        try {
+          for (;;) {
+            const r = await reader.read();
+            if (r.done) {
+              opener.end();
+              c.close();
+              return;
+            }
+            let enqueued = false;
+            for (const x of opener.push(r.value)) {
+              total += x.length;
+              if (total > limit) throw wireError('NEN_TOO_LARGE', 'streamed body exceeds the limit');
+              if (x.length === 0) continue;
+              c.enqueue(x);
+              enqueued = true;
+            }
+            if (opener.finished) {
+              c.close();
+              await reader.cancel().catch(() => undefined);
+              return;
+            }
+            if (enqueued) return;
           }
-          let enqueued = false;
-          for (const x of opener.push(r.value)) {
-            total += x.length;
-            if (total > limit) throw wireError('NEN_TOO_LARGE', 'streamed body exceeds the limit');
-            if (x.length === 0) continue;
-            c.enqueue(x);
-            enqueued = true;
-          }
-          if (opener.finished) {
-            c.close();
-            await reader.cancel().catch(() => undefined);
-            return;
-          }
-          if (enqueued) return;
+        } catch (e) {
+          c.error(e);
+          await reader.cancel().catch(() => undefined);
         }
-      } catch (e) {
-        c.error(e);
-        await reader.cancel().catch(() => undefined);
-      }
+      },
+      cancel(reason) {
+        return reader.cancel(reason);
+      },
     },
-    cancel(reason) {
-      return reader.cancel(reason);
-    },
-  }, { highWaterMark: 0 });
+    { highWaterMark: 0 },
+  );
   const hr = handlerRequest(request, head, null, stream);
   return { head, entry, session, handlerRequest: hr, body: stream, cryptoMs: performance.now() - t0 - storeMs, storeMs };
 }
 
 /** The sealed streaming Response of `withNenStream`; `release` runs once when the stream ends or is cancelled. */
-export function streamedResponse(ctx: ServerContext, o: Opened, it: AsyncIterator<string | Uint8Array> | Iterator<string | Uint8Array>, contentType: string, release: () => void): Response {
+export function streamedResponse(
+  ctx: ServerContext,
+  o: Opened,
+  it: AsyncIterator<string | Uint8Array> | Iterator<string | Uint8Array>,
+  contentType: string,
+  release: () => void,
+): Response {
   const { headers, sealer } = sealResponseStream({ keys: o.entry.keys, meta: o.head.meta, method: o.head.method }, contentType);
   const path = o.head.path.slice(0, 200);
-  const body = new ReadableStream<Uint8Array>({
-    async pull(c) {
-      try {
-        const r = await it.next();
-        if (r.done) {
-          c.enqueue(sealer.seal(EMPTY, true));
-          c.close();
+  const body = new ReadableStream<Uint8Array>(
+    {
+      async pull(c) {
+        try {
+          const r = await it.next();
+          if (r.done) {
+            c.enqueue(sealer.seal(EMPTY, true));
+            c.close();
+            release();
+            return;
+          }
+          const v = r.value;
+          c.enqueue(sealer.seal(typeof v === 'string' ? textEncoder.encode(v) : v, false));
+        } catch (e) {
+          // No final record: the client reports a truncated stream.
+          ctx.s.log({
+            level: 'error',
+            event: 'stream.error',
+            code: 'NEN_INTERNAL',
+            reason: e instanceof Error ? e.message : String(e),
+            session: o.head.sid.slice(0, 8),
+            path,
+          });
+          c.error(e);
           release();
-          return;
         }
-        const v = r.value;
-        c.enqueue(sealer.seal(typeof v === 'string' ? textEncoder.encode(v) : v, false));
-      } catch (e) {
-        // No final record: the client reports a truncated stream.
-        ctx.s.log({ level: 'error', event: 'stream.error', code: 'NEN_INTERNAL', reason: e instanceof Error ? e.message : String(e), session: o.head.sid.slice(0, 8), path });
-        c.error(e);
-        release();
-      }
+      },
+      async cancel() {
+        try {
+          await it.return?.();
+        } finally {
+          release();
+        }
+      },
     },
-    async cancel() {
-      try {
-        await it.return?.();
-      } finally {
-        release();
-      }
-    },
-  }, { highWaterMark: 0 });
+    { highWaterMark: 0 },
+  );
   headers.push(['cache-control', 'no-store'], ['x-accel-buffering', 'no']);
   if (ctx.s.serverTiming) headers.push(['server-timing', timingHeader(o, 0)]);
   return new Response(body, { status: 200, headers });

@@ -95,7 +95,8 @@ export function withNenStream<C>(ctx: ServerContext, handler: NenStreamHandler<C
     let it: AsyncIterator<string | Uint8Array> | Iterator<string | Uint8Array>;
     try {
       const g = handler(o.handlerRequest, context, o.body);
-      it = Symbol.asyncIterator in g ? (g as AsyncIterable<string | Uint8Array>)[Symbol.asyncIterator]() : (g as Iterable<string | Uint8Array>)[Symbol.iterator]();
+      it =
+        Symbol.asyncIterator in g ? (g as AsyncIterable<string | Uint8Array>)[Symbol.asyncIterator]() : (g as Iterable<string | Uint8Array>)[Symbol.iterator]();
     } catch (e) {
       try {
         return sealed(ctx, handlerFailed(ctx, o, e), o, false);

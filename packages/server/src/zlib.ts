@@ -74,9 +74,7 @@ function nodeInflate(z: NodeZlib, b: Uint8Array, limit: number): Uint8Array {
 }
 
 /** Bounded inflate for the envelope: NEN_TOO_LARGE past the limit, NEN_MALFORMED when invalid. */
-export const inflateRaw: (b: Uint8Array, limit: number) => Uint8Array = nodeZlib
-  ? (b, limit) => nodeInflate(nodeZlib, b, limit)
-  : fflateInflate;
+export const inflateRaw: (b: Uint8Array, limit: number) => Uint8Array = nodeZlib ? (b, limit) => nodeInflate(nodeZlib, b, limit) : fflateInflate;
 
 /** deflate-raw of a whole body. */
 export const deflateRaw: (b: Uint8Array) => Uint8Array = nodeZlib ? (b) => nodeZlib.deflateRawSync(b) : (b) => deflateSync(b);

@@ -10,7 +10,17 @@
  *  - HEAD answers seal an empty body (the nen-body header stays small whatever the handler returns).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RecordSealer, SessionKeys, clientHandshakeStart, formatRequestHeader, loadBackend, parseServerKeyPin, requestAad, toBase64Url, type Backend } from '@nen/core';
+import {
+  RecordSealer,
+  SessionKeys,
+  clientHandshakeStart,
+  formatRequestHeader,
+  loadBackend,
+  parseServerKeyPin,
+  requestAad,
+  toBase64Url,
+  type Backend,
+} from '@nen/core';
 import { createNenClient } from '@nen/client';
 import { Redis } from 'ioredis';
 import { createNen, memoryStore, type MemoryStore } from '../src/index.js';
@@ -25,7 +35,12 @@ beforeAll(async () => {
   be = await loadBackend('noble');
 });
 
-const hello = (xff?: string) => new Request(`${ORIGIN}/api/nen/handshake`, { method: 'POST', headers: { 'content-type': 'application/nen-handshake', ...(xff ? { 'x-forwarded-for': xff } : {}) }, body: new Uint8Array(3) });
+const hello = (xff?: string) =>
+  new Request(`${ORIGIN}/api/nen/handshake`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/nen-handshake', ...(xff ? { 'x-forwarded-for': xff } : {}) },
+    body: new Uint8Array(3),
+  });
 
 describe('unconfirmed sessions expire quickly', () => {
   let redis: RedisServer;
@@ -60,7 +75,12 @@ describe('unconfirmed sessions expire quickly', () => {
   it('Redis: the unconfirmed session key expires (DBSIZE back to 0); a used one is still there', async () => {
     const raw = new Redis(redis.url, { lazyConnect: true });
     await raw.connect();
-    const nen = createNen({ store: redisStore({ url: redis.url, wrapKey: new Uint8Array(32).fill(1), logger: () => undefined }), serverKeys: `k1:${SEED}`, unconfirmedTtlSeconds: 1, logger: () => undefined });
+    const nen = createNen({
+      store: redisStore({ url: redis.url, wrapKey: new Uint8Array(32).fill(1), logger: () => undefined }),
+      serverKeys: `k1:${SEED}`,
+      unconfirmedTtlSeconds: 1,
+      logger: () => undefined,
+    });
     const echo = nen.withNen(async () => ({ ok: true }));
     const server = await serve({ '/api/nen/*': { POST: nen.routes.POST }, '/api/echo': { POST: echo } });
     try {
@@ -102,10 +122,23 @@ describe('handshake ceiling and trusted proxies', () => {
   });
 
   it('without trustProxy, x-forwarded-for sets no per-address limit; with 1 hop, only the proxy-appended address counts', async () => {
-    const plain = createNen({ store: memoryStore({ shared: false }), serverKeys: `k1:${SEED}`, handshakeRateLimit: 2, handshakesPerSecond: 0, logger: () => undefined });
+    const plain = createNen({
+      store: memoryStore({ shared: false }),
+      serverKeys: `k1:${SEED}`,
+      handshakeRateLimit: 2,
+      handshakesPerSecond: 0,
+      logger: () => undefined,
+    });
     for (let i = 0; i < 4; i++) expect((await plain.routes.POST(hello('203.0.113.7'))).status).toBe(400);
     await plain.close();
-    const proxied = createNen({ store: memoryStore({ shared: false }), serverKeys: `k1:${SEED}`, handshakeRateLimit: 2, handshakesPerSecond: 0, trustProxy: 1, logger: () => undefined });
+    const proxied = createNen({
+      store: memoryStore({ shared: false }),
+      serverKeys: `k1:${SEED}`,
+      handshakeRateLimit: 2,
+      handshakesPerSecond: 0,
+      trustProxy: 1,
+      logger: () => undefined,
+    });
     const got: number[] = [];
     for (let i = 0; i < 4; i++) got.push((await proxied.routes.POST(hello(`198.51.100.${i}, 203.0.113.7`))).status);
     expect(got).toEqual([400, 400, 429, 429]);
@@ -118,7 +151,13 @@ describe('spec-review fixes', () => {
   async function session(nen: ReturnType<typeof createNen>) {
     const pin = (await nen.publicKeys())[0]!.pin;
     const st = clientHandshakeStart(be, { pin: parseServerKeyPin(pin) });
-    const hs = await nen.routes.POST(new Request(`${ORIGIN}/api/nen/handshake`, { method: 'POST', headers: { 'content-type': 'application/nen-handshake' }, body: st.hello as Uint8Array<ArrayBuffer> }));
+    const hs = await nen.routes.POST(
+      new Request(`${ORIGIN}/api/nen/handshake`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/nen-handshake' },
+        body: st.hello as Uint8Array<ArrayBuffer>,
+      }),
+    );
     const r = st.finish(new Uint8Array(await hs.arrayBuffer()));
     return { id: r.sessionId, keys: new SessionKeys(be, r.secret, 0) };
   }
@@ -140,8 +179,18 @@ describe('spec-review fixes', () => {
     const f = sealer.seal(new Uint8Array(0), true);
     // record b split over three network chunks, the final record over two, an empty record between
     const parts = [a, empty, b.subarray(0, 3), b.subarray(3, 500), b.subarray(500), f.subarray(0, 5), f.subarray(5)];
-    const body = new ReadableStream<Uint8Array>({ start(c) { for (const p of parts) c.enqueue(p); c.close(); } });
-    const req = new Request(`${ORIGIN}/u`, { method: 'POST', headers: { nen: formatRequestHeader(meta), 'content-type': 'application/nen-stream' }, body, duplex: 'half' } as RequestInit);
+    const body = new ReadableStream<Uint8Array>({
+      start(c) {
+        for (const p of parts) c.enqueue(p);
+        c.close();
+      },
+    });
+    const req = new Request(`${ORIGIN}/u`, {
+      method: 'POST',
+      headers: { nen: formatRequestHeader(meta), 'content-type': 'application/nen-stream' },
+      body,
+      duplex: 'half',
+    } as RequestInit);
     const res = await Promise.race([route(req, {}), sleep(5000).then(() => 'hang' as const)]);
     expect(res).not.toBe('hang');
     expect((res as Response).status).toBe(200);

@@ -138,7 +138,10 @@ describe('nen keygen', () => {
   });
 
   it('runs as documented: `pnpm exec nen keygen` at the repository root and `pnpm --filter demo exec nen keygen`', () => {
-    for (const args of [['exec', 'nen', 'keygen'], ['--filter', 'demo', 'exec', 'nen', 'keygen']]) {
+    for (const args of [
+      ['exec', 'nen', 'keygen'],
+      ['--filter', 'demo', 'exec', 'nen', 'keygen'],
+    ]) {
       const r = spawnSync('pnpm', args, { cwd: repoRoot, encoding: 'utf8', timeout: 60_000 });
       expect(r.status, `pnpm ${args.join(' ')}: ${r.stderr}`).toBe(0);
       expect(value(r.stdout, 'NEN_SERVER_KEYS')).toBeDefined();

@@ -58,15 +58,19 @@ async function setup(kind: BackendKind, extra: Parameters<typeof createNen>[0] =
     ...extra,
   });
   const handlerRuns = { n: 0 };
-  const counted = <T extends unknown[], R>(f: (...a: T) => R) => (...a: T): R => {
-    handlerRuns.n++;
-    return f(...a);
-  };
+  const counted =
+    <T extends unknown[], R>(f: (...a: T) => R) =>
+    (...a: T): R => {
+      handlerRuns.n++;
+      return f(...a);
+    };
   const echoRoute = nen.withNen(counted(async (req: Request, _c: unknown, body: unknown) => echo(req, body)));
-  const getRoute = nen.withNen(counted(async (req: Request) => {
-    const u = new URL(req.url);
-    return { method: req.method, path: u.pathname, query: Object.fromEntries(u.searchParams) };
-  }));
+  const getRoute = nen.withNen(
+    counted(async (req: Request) => {
+      const u = new URL(req.url);
+      return { method: req.method, path: u.pathname, query: Object.fromEntries(u.searchParams) };
+    }),
+  );
   const server = await serve({
     '/api/nen/*': nen.routes,
     '/api/echo': { POST: echoRoute, PUT: echoRoute, DELETE: echoRoute, GET: getRoute, HEAD: getRoute },
@@ -90,8 +94,16 @@ async function setup(kind: BackendKind, extra: Parameters<typeof createNen>[0] =
     },
     '/api/moved': { GET: nen.withNen(async () => Response.redirect('http://127.0.0.1/elsewhere', 307)) },
     '/api/empty': { POST: nen.withNen(async () => new Response(null, { status: 204 })) },
-    '/api/throw': { POST: nen.withNen(async () => { throw new Error('boom'); }) },
-    '/api/big': { GET: nen.withNen(async () => ({ rows: Array.from({ length: 2000 }, (_, i) => ({ id: i, name: `row number ${i}`, ok: i % 2 === 0 })) }), { compress: true }) },
+    '/api/throw': {
+      POST: nen.withNen(async () => {
+        throw new Error('boom');
+      }),
+    },
+    '/api/big': {
+      GET: nen.withNen(async () => ({ rows: Array.from({ length: 2000 }, (_, i) => ({ id: i, name: `row number ${i}`, ok: i % 2 === 0 })) }), {
+        compress: true,
+      }),
+    },
     '/api/stream': {
       POST: nen.withNenStream(async function* (req: Request) {
         const n = Number(new URL(req.url).searchParams.get('n') ?? '5');
@@ -112,7 +124,14 @@ async function setup(kind: BackendKind, extra: Parameters<typeof createNen>[0] =
   });
   const pin = (await nen.publicKeys())[0]!.pin;
   return {
-    backend, nen, server, pin, logs, store, handlerRuns, clockOffset,
+    backend,
+    nen,
+    server,
+    pin,
+    logs,
+    store,
+    handlerRuns,
+    clockOffset,
     client: (o = {}) => createNenClient({ baseUrl: server.url, backend, serverKey: pin, ...o }),
   };
 }
@@ -159,7 +178,11 @@ describe.each(['noble', 'wasm', 'auto'] as const)('Nen over HTTP (%s backend)', 
   describe('round trips', () => {
     it('POST JSON, GET with query, HEAD, DELETE, PUT binary, statuses and headers pass through', async () => {
       const client = ctx.client();
-      const r1 = await client.fetch('/api/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ hello: 'world', n: 1 }) });
+      const r1 = await client.fetch('/api/echo', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ hello: 'world', n: 1 }),
+      });
       expect(r1.status).toBe(200);
       expect(r1.headers.get('content-type')).toBe('application/json');
       expect(await r1.json()).toEqual({ hello: 'world', n: 1 });
@@ -201,7 +224,14 @@ describe.each(['noble', 'wasm', 'auto'] as const)('Nen over HTTP (%s backend)', 
       const client = ctx.client({ confidentialQuery: true });
       const r = await client.fetch('/api/view?k=v', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"x":[1,2]}' });
       expect(await r.json()).toEqual({
-        isRequest: true, json: { x: [1, 2] }, text: '{"x":[1,2]}', same: true, ct: 'application/json', nenHeaders: [], url: '/api/view?k=v', signal: true,
+        isRequest: true,
+        json: { x: [1, 2] },
+        text: '{"x":[1,2]}',
+        same: true,
+        ct: 'application/json',
+        nenHeaders: [],
+        url: '/api/view?k=v',
+        signal: true,
       });
     });
 
@@ -214,14 +244,21 @@ describe.each(['noble', 'wasm', 'auto'] as const)('Nen over HTTP (%s backend)', 
       const ex = seen.find((e) => e.kind === 'request')!;
       expect(ex.requestBodyLength).toBe(1024 + 16);
       expect(ex.responseBodyLength).toBe(1024 + 16);
-      expect(Object.keys(ex.requestHeaders).filter((h) => h.startsWith('nen')).sort()).toEqual(['nen', 'nen-type']);
+      expect(
+        Object.keys(ex.requestHeaders)
+          .filter((h) => h.startsWith('nen'))
+          .sort(),
+      ).toEqual(['nen', 'nen-type']);
     });
 
     it('one handshake however many concurrent calls', async () => {
       const seen: WireExchange[] = [];
       const client = ctx.client({ onExchange: (e) => seen.push(e) });
-      const results = await Promise.all(Array.from({ length: 20 }, (_, i) =>
-        client.fetch('/api/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ i }) }).then((r) => r.json())));
+      const results = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          client.fetch('/api/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ i }) }).then((r) => r.json()),
+        ),
+      );
       expect(results.map((r) => r.i)).toEqual(Array.from({ length: 20 }, (_, i) => i));
       expect(seen.filter((e) => e.kind === 'handshake')).toHaveLength(1);
     });
@@ -283,7 +320,12 @@ describe.each(['noble', 'wasm', 'auto'] as const)('Nen over HTTP (%s backend)', 
           c.close();
         },
       });
-      const res = await client.fetch('/api/upload', { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body, duplex: 'half' } as RequestInit);
+      const res = await client.fetch('/api/upload', {
+        method: 'POST',
+        headers: { 'content-type': 'application/octet-stream' },
+        body,
+        duplex: 'half',
+      } as RequestInit);
       const h = createHash('sha256');
       for (const p of parts) h.update(p);
       expect(await res.json()).toEqual({ bytes: 73_010, sha256: h.digest('hex') });
@@ -396,7 +438,11 @@ describe.each(['noble', 'wasm', 'auto'] as const)('Nen over HTTP (%s backend)', 
       const r = await client.fetch('/api/echo', post);
       expect(await r.json()).toEqual({ a: 1 });
       expect(seen.map((e) => `${e.kind}:${e.status}:${e.responseHeaders['nen-error'] ?? ''}`)).toEqual([
-        'handshake:200:', 'request:200:', 'request:401:NEN_SESSION_EXPIRED', 'handshake:200:', 'request:200:',
+        'handshake:200:',
+        'request:200:',
+        'request:401:NEN_SESSION_EXPIRED',
+        'handshake:200:',
+        'request:200:',
       ]);
       expect(seen[4]!.requestHeaders['nen-retry']).toMatch(new RegExp(`^${id}\\.0\\.2\\.\\d+$`));
     });
@@ -423,7 +469,7 @@ describe.each(['noble', 'wasm', 'auto'] as const)('Nen over HTTP (%s backend)', 
   describe('response authentication (client side)', () => {
     const post = { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":1}' };
 
-    it('a response swapped for another request\'s response is rejected', async () => {
+    it("a response swapped for another request's response is rejected", async () => {
       let stash: Response | undefined;
       let n = 0;
       const f: typeof fetch = async (input, init) => {
@@ -442,11 +488,13 @@ describe.each(['noble', 'wasm', 'auto'] as const)('Nen over HTTP (%s backend)', 
     });
 
     it('a plaintext response, a changed status and a changed content type are rejected', async () => {
-      const mk = (tamper: (r: Response, body: ArrayBuffer) => Response): typeof fetch => async (input, init) => {
-        const res = await fetch(input, init);
-        if (!new Headers(init?.headers).get('nen')) return res;
-        return tamper(res, await res.arrayBuffer());
-      };
+      const mk =
+        (tamper: (r: Response, body: ArrayBuffer) => Response): typeof fetch =>
+        async (input, init) => {
+          const res = await fetch(input, init);
+          if (!new Headers(init?.headers).get('nen')) return res;
+          return tamper(res, await res.arrayBuffer());
+        };
       const cases = [
         mk(() => Response.json({ a: 1 })),
         mk((r, b) => new Response(b, { status: 201, headers: r.headers })),
@@ -472,7 +520,10 @@ describe.each(['noble', 'wasm', 'auto'] as const)('Nen over HTTP (%s backend)', 
       const f: typeof fetch = async (input, init) => {
         if (new Headers(init?.headers).get('nen')) {
           seen.push('request');
-          return new Response('{"error":{"code":"NEN_SESSION_UNKNOWN"}}', { status: 401, headers: { 'nen-error': 'NEN_SESSION_UNKNOWN', 'content-type': 'application/json' } });
+          return new Response('{"error":{"code":"NEN_SESSION_UNKNOWN"}}', {
+            status: 401,
+            headers: { 'nen-error': 'NEN_SESSION_UNKNOWN', 'content-type': 'application/json' },
+          });
         }
         seen.push('handshake');
         return fetch(input, init);
@@ -496,12 +547,14 @@ describe.each(['noble', 'wasm', 'auto'] as const)('Nen over HTTP (%s backend)', 
         }
         return out;
       };
-      const mk = (edit: (records: Uint8Array[]) => Uint8Array[]): typeof fetch => async (input, init) => {
-        const res = await fetch(input, init);
-        if (res.headers.get('content-type') !== 'application/nen-stream') return res;
-        const records = edit(split(new Uint8Array(await res.arrayBuffer())));
-        return new Response(Buffer.concat(records), { status: res.status, headers: res.headers });
-      };
+      const mk =
+        (edit: (records: Uint8Array[]) => Uint8Array[]): typeof fetch =>
+        async (input, init) => {
+          const res = await fetch(input, init);
+          if (res.headers.get('content-type') !== 'application/nen-stream') return res;
+          const records = edit(split(new Uint8Array(await res.arrayBuffer())));
+          return new Response(Buffer.concat(records), { status: res.status, headers: res.headers });
+        };
       const cases: [string, (r: Uint8Array[]) => Uint8Array[]][] = [
         ['NEN_STREAM_TRUNCATED', (r) => r.slice(0, -1)],
         ['NEN_STREAM_TRUNCATED', (r) => [...r.slice(0, -1), r[r.length - 1]!.subarray(0, 10)]],
@@ -557,7 +610,12 @@ describe.each(['noble', 'wasm', 'auto'] as const)('Nen over HTTP (%s backend)', 
 
     it('several pins bridge a rotation: the next pin is tried only on NEN_UNKNOWN_KEY_ID, each once', async () => {
       // After the rotation: this instance holds k1 and k2 (k2 = OTHER_SEED); ctx.server holds only k1 (before it).
-      const rotated = createNen({ backend: ctx.backend, serverKeys: `k1:${SEED},k2:${OTHER_SEED}`, store: memoryStore({ shared: false }), handshakeRateLimit: 0 });
+      const rotated = createNen({
+        backend: ctx.backend,
+        serverKeys: `k1:${SEED},k2:${OTHER_SEED}`,
+        store: memoryStore({ shared: false }),
+        handshakeRateLimit: 0,
+      });
       const server2 = await serve({ '/api/nen/*': rotated.routes });
       try {
         const byKid = new Map((await rotated.publicKeys()).map((k) => [k.kid, k.pin]));
@@ -567,7 +625,10 @@ describe.each(['noble', 'wasm', 'auto'] as const)('Nen over HTTP (%s backend)', 
         const attempt = async (url: string, serverKey: string[]) => {
           const seen: WireExchange[] = [];
           const c = createNenClient({ baseUrl: url, backend: ctx.backend, serverKey, onExchange: (e) => seen.push(e) });
-          const r = await c.handshake().then((info) => info.keyId, (e: unknown) => e);
+          const r = await c.handshake().then(
+            (info) => info.keyId,
+            (e: unknown) => e,
+          );
           return { r, statuses: seen.map((e) => e.status) };
         };
         // A client shipped with [new, old] against a server before the rotation: k2 unknown → k1.
@@ -615,7 +676,11 @@ describe.each(['noble', 'wasm', 'auto'] as const)('Nen over HTTP (%s backend)', 
         [{ method: 'POST', headers: { nen: `2.${sid()}.0.1.${now}.0`, 'content-type': 'application/nen' }, body: 'x' }, 400, 'NEN_UNSUPPORTED_VERSION'],
         [{ method: 'POST', headers: { nen: `1.${sid()}x.0.1.${now}.0`, 'content-type': 'application/nen' }, body: 'x' }, 400, 'NEN_MALFORMED'],
         [{ method: 'POST', headers: { nen: `1.${sid()}.0.0.${now}.0`, 'content-type': 'application/nen' }, body: 'x' }, 400, 'NEN_MALFORMED'],
-        [{ method: 'POST', headers: { nen: `1.${sid()}.0.18446744073709551616.${now}.0`, 'content-type': 'application/nen' }, body: 'x' }, 400, 'NEN_MALFORMED'],
+        [
+          { method: 'POST', headers: { nen: `1.${sid()}.0.18446744073709551616.${now}.0`, 'content-type': 'application/nen' }, body: 'x' },
+          400,
+          'NEN_MALFORMED',
+        ],
         [{ method: 'POST', headers: { nen: `1.${sid()}.0.01.${now}.0`, 'content-type': 'application/nen' }, body: 'x' }, 400, 'NEN_MALFORMED'],
         [{ method: 'POST', headers: { nen: `1.${sid()}.0.1.${now}.64`, 'content-type': 'application/nen' }, body: 'x' }, 400, 'NEN_MALFORMED'],
         [{ method: 'POST', headers: { nen: `1.${sid()}.0.1.${now}.0`, 'content-type': 'application/json' }, body: 'x' }, 415, 'NEN_CONTENT_TYPE'],
@@ -630,9 +695,21 @@ describe.each(['noble', 'wasm', 'auto'] as const)('Nen over HTTP (%s backend)', 
       const hs = `${ctx.server.url}/api/nen/handshake`;
       const hsCases: [RequestInit, number, string][] = [
         [{ method: 'POST', headers: { 'content-type': 'application/nen-handshake' }, body: new Uint8Array(3) }, 400, 'NEN_MALFORMED'],
-        [{ method: 'POST', headers: { 'content-type': 'application/nen-handshake' }, body: new Uint8Array([1, 0x64, 0x7a, 0, 0, 0, 0, 0, 1]) }, 400, 'NEN_MALFORMED'],
-        [{ method: 'POST', headers: { 'content-type': 'application/nen-handshake' }, body: new Uint8Array([1, 0x12, 0x34, 0, 0, 0, 0, 0]) }, 400, 'NEN_UNSUPPORTED_KEM'],
-        [{ method: 'POST', headers: { 'content-type': 'application/nen-handshake' }, body: new Uint8Array([9, 0x64, 0x7a, 0, 0, 0, 0, 0]) }, 400, 'NEN_UNSUPPORTED_VERSION'],
+        [
+          { method: 'POST', headers: { 'content-type': 'application/nen-handshake' }, body: new Uint8Array([1, 0x64, 0x7a, 0, 0, 0, 0, 0, 1]) },
+          400,
+          'NEN_MALFORMED',
+        ],
+        [
+          { method: 'POST', headers: { 'content-type': 'application/nen-handshake' }, body: new Uint8Array([1, 0x12, 0x34, 0, 0, 0, 0, 0]) },
+          400,
+          'NEN_UNSUPPORTED_KEM',
+        ],
+        [
+          { method: 'POST', headers: { 'content-type': 'application/nen-handshake' }, body: new Uint8Array([9, 0x64, 0x7a, 0, 0, 0, 0, 0]) },
+          400,
+          'NEN_UNSUPPORTED_VERSION',
+        ],
         [{ method: 'POST', headers: { 'content-type': 'application/nen-handshake' }, body: new Uint8Array(10_000) }, 413, 'NEN_TOO_LARGE'],
         [{ method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'hi' }, 415, 'NEN_CONTENT_TYPE'],
         [{ method: 'GET' }, 405, 'NEN_METHOD_NOT_ALLOWED'],
@@ -645,20 +722,27 @@ describe.each(['noble', 'wasm', 'auto'] as const)('Nen over HTTP (%s backend)', 
 
     it('JSON that does not parse after decryption → 400 NEN_BAD_JSON', async () => {
       const client = ctx.client();
-      await expect(client.fetch('/api/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{not json' }))
-        .rejects.toMatchObject({ code: 'NEN_BAD_JSON', status: 400 });
+      await expect(client.fetch('/api/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{not json' })).rejects.toMatchObject({
+        code: 'NEN_BAD_JSON',
+        status: 400,
+      });
     });
 
     it('oversize body → 413 NEN_TOO_LARGE (declared or streamed)', async () => {
       const client = ctx.client();
-      await expect(client.fetch('/api/echo', { method: 'POST', body: new Uint8Array(300 * 1024) })).rejects.toMatchObject({ code: 'NEN_TOO_LARGE', status: 413 });
+      await expect(client.fetch('/api/echo', { method: 'POST', body: new Uint8Array(300 * 1024) })).rejects.toMatchObject({
+        code: 'NEN_TOO_LARGE',
+        status: 413,
+      });
       const big = new ReadableStream<Uint8Array>({
         pull(c) {
           c.enqueue(new Uint8Array(64 * 1024));
         },
       });
       const res = await fetch(`${ctx.server.url}/api/echo`, {
-        method: 'POST', body: big, duplex: 'half',
+        method: 'POST',
+        body: big,
+        duplex: 'half',
         headers: { 'content-type': 'application/nen', nen: `1.${sid()}.0.1.${Date.now()}.0` },
       } as RequestInit);
       expect(await rawError(res)).toEqual({ status: 413, code: 'NEN_TOO_LARGE' });
@@ -684,9 +768,16 @@ describe('limits and failures with dedicated servers (noble)', () => {
         return fetch(input, { ...init, headers });
       };
       for (let i = 0; i < 3; i++) await ctx.client({ fetch: viaProxy }).handshake();
-      const err = await ctx.client({ fetch: viaProxy }).handshake().catch((e: unknown) => e);
+      const err = await ctx
+        .client({ fetch: viaProxy })
+        .handshake()
+        .catch((e: unknown) => e);
       expect(err).toMatchObject({ code: 'NEN_RATE_LIMITED', status: 429 });
-      const other = await fetch(`${ctx.server.url}/api/nen/handshake`, { method: 'POST', headers: { 'content-type': 'application/nen-handshake', 'x-forwarded-for': '10.0.0.9' }, body: new Uint8Array(3) });
+      const other = await fetch(`${ctx.server.url}/api/nen/handshake`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/nen-handshake', 'x-forwarded-for': '10.0.0.9' },
+        body: new Uint8Array(3),
+      });
       expect(other.status).toBe(400);
       await other.arrayBuffer();
     } finally {

@@ -14,19 +14,25 @@ const dist = join(root, 'dist');
 
 function jsFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? jsFiles(join(dir, e.name)) : e.name.endsWith('.js') ? [join(dir, e.name)] : []);
+    e.isDirectory() ? jsFiles(join(dir, e.name)) : e.name.endsWith('.js') ? [join(dir, e.name)] : [],
+  );
 }
 
 describe('published dist', () => {
   it('imports only node: builtins, relative modules and declared dependencies', () => {
     expect(existsSync(dist), 'run `pnpm turbo run build --filter=@nen/server...` first').toBe(true);
-    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies?: Record<string, string>; peerDependencies?: Record<string, string> };
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+      dependencies?: Record<string, string>;
+      peerDependencies?: Record<string, string>;
+    };
     const allowed = new Set([...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.peerDependencies ?? {})]);
     const files = jsFiles(dist);
     expect(files.length).toBeGreaterThan(3);
     for (const f of files) {
       const text = readFileSync(f, 'utf8');
-      const specs = [...text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1] ?? m[2]!);
+      const specs = [...text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)].map(
+        (m) => m[1] ?? m[2]!,
+      );
       for (const s of specs) {
         if (s.startsWith('.') || s.startsWith('node:')) continue;
         const name = s.startsWith('@') ? s.split('/').slice(0, 2).join('/') : s.split('/')[0]!;
@@ -42,7 +48,9 @@ describe('published dist', () => {
       seen.add(file);
       const text = readFileSync(file, 'utf8');
       // Static and dynamic imports: the main entry has no path at all to ioredis (bundlers follow both).
-      for (const m of text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s*['"]([^'"]+)['"]|(?:^|\n)\s*import\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)) {
+      for (const m of text.matchAll(
+        /(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s*['"]([^'"]+)['"]|(?:^|\n)\s*import\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g,
+      )) {
         const spec = m[1] ?? m[2] ?? m[3]!;
         expect(spec, `${file.slice(root.length + 1)} imports ${spec}`).not.toBe('ioredis');
         if (spec.startsWith('.')) visit(join(dirname(file), spec));
@@ -59,7 +67,16 @@ describe('published dist', () => {
 
   it('has a small public API: at most 8 runtime exports; redisStore from @nen/server/redis', async () => {
     const main = await import(join(dist, 'index.js'));
-    expect(Object.keys(main).sort()).toEqual(['NenError', 'StoreUnavailableError', 'createNen', 'memoryStore', 'parseServerKeys', 'routes', 'withNen', 'withNenStream']);
+    expect(Object.keys(main).sort()).toEqual([
+      'NenError',
+      'StoreUnavailableError',
+      'createNen',
+      'memoryStore',
+      'parseServerKeys',
+      'routes',
+      'withNen',
+      'withNenStream',
+    ]);
     const redis = await import(join(dist, 'redis.js'));
     expect(Object.keys(redis)).toEqual(['redisStore']);
     expect(new main.StoreUnavailableError('x')).toBeInstanceOf(main.NenError);

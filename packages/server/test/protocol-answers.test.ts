@@ -50,9 +50,15 @@ interface Answers {
   keys: { item: Record<string, string> };
   bodilessResponses: { contentType: string };
   rotateUnderPreviousEpochInGrace: { status: number; code: string; sequenceNumberConsumed: boolean };
-  streams: { uploadWithoutFinalRecord: { beforeFirstRecord: { status: number; code: string }; afterFirstRecord: { status: number; handlerBodyError: string; body: unknown } } };
+  streams: {
+    uploadWithoutFinalRecord: {
+      beforeFirstRecord: { status: number; code: string };
+      afterFirstRecord: { status: number; handlerBodyError: string; body: unknown };
+    };
+  };
 }
-const ANSWERS = (JSON.parse(readFileSync(new URL('../../core/src/protocol/worked-example.vectors.json', import.meta.url), 'utf8')) as { answers: Answers }).answers;
+const ANSWERS = (JSON.parse(readFileSync(new URL('../../core/src/protocol/worked-example.vectors.json', import.meta.url), 'utf8')) as { answers: Answers })
+  .answers;
 const REFUSALS = ANSWERS.refusals;
 const HANDSHAKE_REFUSALS = ANSWERS.handshakeRefusals;
 
@@ -96,7 +102,17 @@ interface Server {
 async function server(extra: Parameters<typeof createNen>[0] = {}): Promise<Server> {
   const be = await loadBackend('noble');
   const clock = { now: 1_767_225_600_000 };
-  const nen = createNen({ backend: be, store: memoryStore({ shared: false }), serverKeys: `k1:${SEED}`, handshakeRateLimit: 0, now: () => clock.now, logger: () => {}, sessionTtlSeconds: 600, idleTimeoutSeconds: 120, ...extra });
+  const nen = createNen({
+    backend: be,
+    store: memoryStore({ shared: false }),
+    serverKeys: `k1:${SEED}`,
+    handshakeRateLimit: 0,
+    now: () => clock.now,
+    logger: () => {},
+    sessionTtlSeconds: 600,
+    idleTimeoutSeconds: 120,
+    ...extra,
+  });
   const pin = (await nen.publicKeys())[0]!.pin;
   const runs = { n: 0 };
   const seen: Server['seen'] = [];
@@ -128,11 +144,27 @@ async function server(extra: Parameters<typeof createNen>[0] = {}): Promise<Serv
 
 async function handshake(s: Server, o: { lifetime?: number; pinned?: boolean } = {}): Promise<Session> {
   const st = clientHandshakeStart(s.be, { ...(o.pinned === false ? { kem: KEM_ID.XWING } : { pin: parseServerKeyPin(s.pin) }), lifetime: o.lifetime ?? 0 });
-  const res = await s.nen.routes.POST(new Request(`${ORIGIN}/api/nen/handshake`, { method: 'POST', headers: { 'content-type': 'application/nen-handshake' }, body: st.hello as Uint8Array<ArrayBuffer> }));
+  const res = await s.nen.routes.POST(
+    new Request(`${ORIGIN}/api/nen/handshake`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/nen-handshake' },
+      body: st.hello as Uint8Array<ArrayBuffer>,
+    }),
+  );
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toBe('application/nen-handshake');
   const r = st.finish(new Uint8Array(await res.arrayBuffer()));
-  return { id: r.sessionId, sid: toBase64Url(r.sessionId), epoch: 0, keys: new SessionKeys(s.be, r.secret, 0), secret: r.secret, seq: 0n, lifetime: r.lifetime, idle: r.idleTimeout, serverTime: r.serverTime };
+  return {
+    id: r.sessionId,
+    sid: toBase64Url(r.sessionId),
+    epoch: 0,
+    keys: new SessionKeys(s.be, r.secret, 0),
+    secret: r.secret,
+    seq: 0n,
+    lifetime: r.lifetime,
+    idle: r.idleTimeout,
+    serverTime: r.serverTime,
+  };
 }
 
 interface Sealed {
@@ -142,7 +174,21 @@ interface Sealed {
 }
 
 /** A sealed request as PROTOCOL.md §5 builds it (the path + query is `target`, already canonical here). */
-function seal(s: Server, ses: Session, method: string, target: string, o: { type?: string; body?: Uint8Array; flags?: number; query?: string; headers?: Record<string, string>; stream?: Uint8Array[] | 'no-final' | 'partial-first'; seq?: bigint } = {}): Sealed {
+function seal(
+  s: Server,
+  ses: Session,
+  method: string,
+  target: string,
+  o: {
+    type?: string;
+    body?: Uint8Array;
+    flags?: number;
+    query?: string;
+    headers?: Record<string, string>;
+    stream?: Uint8Array[] | 'no-final' | 'partial-first';
+    seq?: bigint;
+  } = {},
+): Sealed {
   const seq = o.seq ?? ++ses.seq;
   const flags = o.flags ?? 0;
   const meta = { sessionId: ses.id, epoch: ses.epoch, seq, timestamp: s.clock.now, flags };
@@ -174,7 +220,12 @@ function seal(s: Server, ses: Session, method: string, target: string, o: { type
       body = record as Uint8Array<ArrayBuffer>;
     }
   }
-  const init: RequestInit & { duplex?: 'half' } = { method, headers: { ...headers, ...o.headers }, ...(body !== undefined ? { body } : {}), ...(duplex ? { duplex: 'half' } : {}) };
+  const init: RequestInit & { duplex?: 'half' } = {
+    method,
+    headers: { ...headers, ...o.headers },
+    ...(body !== undefined ? { body } : {}),
+    ...(duplex ? { duplex: 'half' } : {}),
+  };
   return { request: new Request(`${ORIGIN}${target}`, init), seq, epoch: ses.epoch };
 }
 
@@ -216,26 +267,109 @@ describe('PROTOCOL.md answers for an independent implementer', () => {
     const again = first.request.clone();
     const cases: [string, () => Request][] = [
       ['no nen header', () => new Request(`${ORIGIN}/api/x`, { method: 'POST', body: 'x' })],
-      ['nen header with 5 fields', () => new Request(`${ORIGIN}/api/x`, { method: 'POST', headers: { nen: `1.${ses.sid}.0.1.1`, 'content-type': 'application/nen' }, body: new Uint8Array(16) })],
-      ['nen header version 2', () => new Request(`${ORIGIN}/api/x`, { method: 'POST', headers: { nen: `2.${ses.sid}.0.1.${s.clock.now}.0`, 'content-type': 'application/nen' }, body: new Uint8Array(16) })],
-      ['leading zero in a number', () => new Request(`${ORIGIN}/api/x`, { method: 'POST', headers: { nen: `1.${ses.sid}.00.1.${s.clock.now}.0`, 'content-type': 'application/nen' }, body: new Uint8Array(16) })],
-      ['unknown flag bit', () => new Request(`${ORIGIN}/api/x`, { method: 'POST', headers: { nen: `1.${ses.sid}.0.1.${s.clock.now}.32`, 'content-type': 'application/nen' }, body: new Uint8Array(16) })],
-      ['timestamp 31 s off', () => new Request(`${ORIGIN}/api/x`, { method: 'POST', headers: { nen: `1.${ses.sid}.0.1.${s.clock.now - 31_000}.0`, 'content-type': 'application/nen' }, body: new Uint8Array(16) })],
+      [
+        'nen header with 5 fields',
+        () =>
+          new Request(`${ORIGIN}/api/x`, {
+            method: 'POST',
+            headers: { nen: `1.${ses.sid}.0.1.1`, 'content-type': 'application/nen' },
+            body: new Uint8Array(16),
+          }),
+      ],
+      [
+        'nen header version 2',
+        () =>
+          new Request(`${ORIGIN}/api/x`, {
+            method: 'POST',
+            headers: { nen: `2.${ses.sid}.0.1.${s.clock.now}.0`, 'content-type': 'application/nen' },
+            body: new Uint8Array(16),
+          }),
+      ],
+      [
+        'leading zero in a number',
+        () =>
+          new Request(`${ORIGIN}/api/x`, {
+            method: 'POST',
+            headers: { nen: `1.${ses.sid}.00.1.${s.clock.now}.0`, 'content-type': 'application/nen' },
+            body: new Uint8Array(16),
+          }),
+      ],
+      [
+        'unknown flag bit',
+        () =>
+          new Request(`${ORIGIN}/api/x`, {
+            method: 'POST',
+            headers: { nen: `1.${ses.sid}.0.1.${s.clock.now}.32`, 'content-type': 'application/nen' },
+            body: new Uint8Array(16),
+          }),
+      ],
+      [
+        'timestamp 31 s off',
+        () =>
+          new Request(`${ORIGIN}/api/x`, {
+            method: 'POST',
+            headers: { nen: `1.${ses.sid}.0.1.${s.clock.now - 31_000}.0`, 'content-type': 'application/nen' },
+            body: new Uint8Array(16),
+          }),
+      ],
       ['CONFIDENTIAL_QUERY with a query in the URL', () => seal(s, ses, 'GET', '/api/x?a=1', { flags: 2, query: 'a=1' }).request],
       ['nen-type longer than 256 bytes', () => seal(s, ses, 'POST', '/api/x', { type: `text/${'a'.repeat(252)}` }).request],
       ['GET without nen-body', () => new Request(`${ORIGIN}/api/x`, { headers: { nen: `1.${ses.sid}.0.90.${s.clock.now}.0` } })],
       ['nen-body not base64url', () => new Request(`${ORIGIN}/api/x`, { headers: { nen: `1.${ses.sid}.0.91.${s.clock.now}.0`, 'nen-body': 'ab+/' } })],
-      ['STREAM flag on GET', () => new Request(`${ORIGIN}/api/x`, { headers: { nen: `1.${ses.sid}.0.92.${s.clock.now}.4`, 'nen-body': 'AAAAAAAAAAAAAAAAAAAAAA' } })],
+      [
+        'STREAM flag on GET',
+        () => new Request(`${ORIGIN}/api/x`, { headers: { nen: `1.${ses.sid}.0.92.${s.clock.now}.4`, 'nen-body': 'AAAAAAAAAAAAAAAAAAAAAA' } }),
+      ],
       ['wrong content type', () => seal(s, ses, 'POST', '/api/x', { headers: { 'content-type': 'application/json' } }).request],
       ['STREAM flag with application/nen', () => seal(s, ses, 'POST', '/api/x', { flags: 4 }).request],
       ['STREAM with COMPRESSED', () => seal(s, ses, 'POST', '/api/x', { flags: 5, stream: [enc.encode('a')] }).request],
       ['STREAM with CONFIDENTIAL_QUERY', () => seal(s, ses, 'POST', '/api/x', { flags: 6, stream: [enc.encode('a')] }).request],
       ['RETRY flag without nen-retry', () => seal(s, ses, 'POST', '/api/x', { flags: 16 }).request],
-      ['invalid content-length', () => new Request(`${ORIGIN}/api/x`, { method: 'POST', headers: { nen: `1.${ses.sid}.0.93.${s.clock.now}.0`, 'content-type': 'application/nen', 'content-length': '-1' }, body: new Uint8Array(16) })],
-      ['sealed body shorter than the tag', () => new Request(`${ORIGIN}/api/x`, { method: 'POST', headers: { nen: `1.${ses.sid}.0.94.${s.clock.now}.0`, 'content-type': 'application/nen' }, body: new Uint8Array(15) })],
-      ['unknown session', () => new Request(`${ORIGIN}/api/x`, { method: 'POST', headers: { nen: `1.${'A'.repeat(22)}.0.1.${s.clock.now}.0`, 'content-type': 'application/nen' }, body: new Uint8Array(16) })],
-      ['epoch that was never current', () => new Request(`${ORIGIN}/api/x`, { method: 'POST', headers: { nen: `1.${ses.sid}.1.95.${s.clock.now}.0`, 'content-type': 'application/nen' }, body: new Uint8Array(16) })],
-      ['tag does not verify', () => new Request(`${ORIGIN}/api/x`, { method: 'POST', headers: { nen: `1.${ses.sid}.0.96.${s.clock.now}.0`, 'content-type': 'application/nen' }, body: new Uint8Array(16) })],
+      [
+        'invalid content-length',
+        () =>
+          new Request(`${ORIGIN}/api/x`, {
+            method: 'POST',
+            headers: { nen: `1.${ses.sid}.0.93.${s.clock.now}.0`, 'content-type': 'application/nen', 'content-length': '-1' },
+            body: new Uint8Array(16),
+          }),
+      ],
+      [
+        'sealed body shorter than the tag',
+        () =>
+          new Request(`${ORIGIN}/api/x`, {
+            method: 'POST',
+            headers: { nen: `1.${ses.sid}.0.94.${s.clock.now}.0`, 'content-type': 'application/nen' },
+            body: new Uint8Array(15),
+          }),
+      ],
+      [
+        'unknown session',
+        () =>
+          new Request(`${ORIGIN}/api/x`, {
+            method: 'POST',
+            headers: { nen: `1.${'A'.repeat(22)}.0.1.${s.clock.now}.0`, 'content-type': 'application/nen' },
+            body: new Uint8Array(16),
+          }),
+      ],
+      [
+        'epoch that was never current',
+        () =>
+          new Request(`${ORIGIN}/api/x`, {
+            method: 'POST',
+            headers: { nen: `1.${ses.sid}.1.95.${s.clock.now}.0`, 'content-type': 'application/nen' },
+            body: new Uint8Array(16),
+          }),
+      ],
+      [
+        'tag does not verify',
+        () =>
+          new Request(`${ORIGIN}/api/x`, {
+            method: 'POST',
+            headers: { nen: `1.${ses.sid}.0.96.${s.clock.now}.0`, 'content-type': 'application/nen' },
+            body: new Uint8Array(16),
+          }),
+      ],
       ['confidential-query envelope shorter than its u16 length', () => seal(s, ses, 'POST', '/api/x', { flags: 2, body: new Uint8Array([0]) }).request],
       ['confidential query that is not UTF-8', () => seal(s, ses, 'POST', '/api/x', { flags: 2, body: new Uint8Array([0, 1, 0xff]) }).request],
       ['COMPRESSED body that is not raw deflate', () => seal(s, ses, 'POST', '/api/x', { flags: 1, body: new Uint8Array([0xff, 0xff, 0xff]) }).request],
@@ -257,7 +391,10 @@ describe('PROTOCOL.md answers for an independent implementer', () => {
     const good = clientHandshakeStart(s.be, { pin: parseServerKeyPin(s.pin) }).hello;
     const pk = good.subarray(8, 8 + KEM_SIZES[KEM_ID.XWING].publicKey);
     const mlkemPk = clientHandshakeStart(s.be, { kem: KEM_ID.MLKEM768 }).hello.subarray(8);
-    const post = (body: Uint8Array, type = 'application/nen-handshake') => s.nen.routes.POST(new Request(`${ORIGIN}/api/nen/handshake`, { method: 'POST', headers: { 'content-type': type }, body: body as Uint8Array<ArrayBuffer> }));
+    const post = (body: Uint8Array, type = 'application/nen-handshake') =>
+      s.nen.routes.POST(
+        new Request(`${ORIGIN}/api/nen/handshake`, { method: 'POST', headers: { 'content-type': type }, body: body as Uint8Array<ArrayBuffer> }),
+      );
     const withByte = (i: number, v: number) => {
       const b = good.slice();
       b[i] = v;
@@ -271,7 +408,10 @@ describe('PROTOCOL.md answers for an independent implementer', () => {
       ['reserved flag bit', withByte(3, 3)],
       ['kid with a "."', encodeClientHello({ version: 1, kem: KEM_ID.XWING, flags: 1, lifetime: 0, pkEph: pk, kid: 'k.1', encStatic: new Uint8Array(1120) })],
       ['unknown kid', encodeClientHello({ version: 1, kem: KEM_ID.XWING, flags: 1, lifetime: 0, pkEph: pk, kid: 'k2', encStatic: new Uint8Array(1120) })],
-      ['kid of another KEM', encodeClientHello({ version: 1, kem: KEM_ID.MLKEM768, flags: 1, lifetime: 0, pkEph: mlkemPk, kid: 'k1', encStatic: new Uint8Array(1088) })],
+      [
+        'kid of another KEM',
+        encodeClientHello({ version: 1, kem: KEM_ID.MLKEM768, flags: 1, lifetime: 0, pkEph: mlkemPk, kid: 'k1', encStatic: new Uint8Array(1088) }),
+      ],
       ['wrong content type', good, 'application/octet-stream'],
       ['over 4096 bytes', new Uint8Array(4097)],
     ];

@@ -86,7 +86,8 @@ class InterceptingProxy {
     for await (const c of req) chunks.push(c as Buffer);
     const body = req.method === 'GET' || req.method === 'HEAD' ? null : new Uint8Array(Buffer.concat(chunks));
     const headers = new Headers();
-    for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && !['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'expect'].includes(k)) headers.set(k, v);
+    for (const [k, v] of Object.entries(req.headers))
+      if (typeof v === 'string' && !['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'expect'].includes(k)) headers.set(k, v);
     const path = req.url ?? '/';
     if (this.oldServer && headers.has('nen-retry')) {
       res.writeHead(400, { 'content-type': 'application/json', 'nen-error': 'NEN_MALFORMED' });
@@ -118,35 +119,47 @@ function call(client: NenClient, method: string): { id: string; result: Promise<
   const id = `op-${++opId}`;
   const init: RequestInit = { method, headers: { 'x-op': id, ...(method === 'GET' ? {} : { 'content-type': 'application/json' }) } };
   if (method !== 'GET') init.body = JSON.stringify({ id });
-  const result = client.fetch('/api/op', init).then(async (r) => ({ status: r.status, json: await r.json() }), (e: unknown) => e);
+  const result = client.fetch('/api/op', init).then(
+    async (r) => ({ status: r.status, json: await r.json() }),
+    (e: unknown) => e,
+  );
   return { id, result };
 }
 
 const stores: [string, () => Promise<{ instances: Instance[]; close: () => Promise<void> }>][] = [
-  ['memory store', async () => {
-    const one = await instance({ store: memoryStore({ shared: false }) });
-    return {
-      instances: [one],
-      close: async () => {
-        await one.server.close();
-        await one.nen.close();
-      },
-    };
-  }],
-  ['Redis, two instances', async () => {
-    const redis: RedisServer = await startRedis();
-    const two = [await instance({ store: redisStore({ url: redis.url, wrapKey: WRAP, logger: () => undefined }) }), await instance({ store: redisStore({ url: redis.url, wrapKey: WRAP, logger: () => undefined }) })];
-    return {
-      instances: two,
-      close: async () => {
-        for (const x of two) {
-          await x.server.close();
-          await x.nen.close();
-        }
-        await redis.stop();
-      },
-    };
-  }],
+  [
+    'memory store',
+    async () => {
+      const one = await instance({ store: memoryStore({ shared: false }) });
+      return {
+        instances: [one],
+        close: async () => {
+          await one.server.close();
+          await one.nen.close();
+        },
+      };
+    },
+  ],
+  [
+    'Redis, two instances',
+    async () => {
+      const redis: RedisServer = await startRedis();
+      const two = [
+        await instance({ store: redisStore({ url: redis.url, wrapKey: WRAP, logger: () => undefined }) }),
+        await instance({ store: redisStore({ url: redis.url, wrapKey: WRAP, logger: () => undefined }) }),
+      ];
+      return {
+        instances: two,
+        close: async () => {
+          for (const x of two) {
+            await x.server.close();
+            await x.nen.close();
+          }
+          await redis.stop();
+        },
+      };
+    },
+  ],
 ];
 
 describe.each(stores)('forged errors never run a request twice (%s)', (_name, make) => {
@@ -186,7 +199,12 @@ describe.each(stores)('forged errors never run a request twice (%s)', (_name, ma
     await c.handshake();
     proxy.forge = { code: 'NEN_SESSION_UNKNOWN', mode: 'forward' };
     const id = `op-stream-${++opId}`;
-    const body = new ReadableStream<Uint8Array>({ start(ctl) { ctl.enqueue(new TextEncoder().encode('{"a":1}')); ctl.close(); } });
+    const body = new ReadableStream<Uint8Array>({
+      start(ctl) {
+        ctl.enqueue(new TextEncoder().encode('{"a":1}'));
+        ctl.close();
+      },
+    });
     const err = await c.fetch('/api/op', { method: 'POST', headers: { 'x-op': id }, body, duplex: 'half' } as RequestInit).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'NEN_OUTCOME_UNKNOWN', cause: { code: 'NEN_SESSION_UNKNOWN' } });
     expect(runs.get(id)).toBe(1);
@@ -232,7 +250,11 @@ describe('genuine errors still recover transparently where the server can prove 
         const x = await instance({ store, idleTimeoutSeconds: 1 });
         try {
           const statuses: string[] = [];
-          const c = createNenClient({ baseUrl: x.server.url, unpinned: true, onExchange: (e) => void (e.kind === 'request' && statuses.push(`${e.status}${e.requestHeaders['nen-retry'] ? ' retry' : ''}`)) });
+          const c = createNenClient({
+            baseUrl: x.server.url,
+            unpinned: true,
+            onExchange: (e) => void (e.kind === 'request' && statuses.push(`${e.status}${e.requestHeaders['nen-retry'] ? ' retry' : ''}`)),
+          });
           const first = call(c, 'POST');
           expect(await first.result).toMatchObject({ status: 200 });
           await sleep(1300);

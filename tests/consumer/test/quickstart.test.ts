@@ -40,11 +40,24 @@ const repoRoot = resolve(here, '../../..');
 const createNextApp = join(here, '../node_modules/.bin/create-next-app');
 const NODE24 = join(repoRoot, '.tools/node24/bin/node');
 const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const PACKAGES = ['core', 'client', 'server'] as const;
 
 /** The shell lines of the README Quick start, in order; each is run below exactly as written. */
-const README_COMMANDS = ['npm install @nen/server @nen/client', 'npx nen keygen --write', 'npm run build && npm start', 'node --env-file=.env.local scripts/notes.mjs'];
+const README_COMMANDS = [
+  'npm install @nen/server @nen/client',
+  'npx nen keygen --write',
+  'npm run build && npm start',
+  'node --env-file=.env.local scripts/notes.mjs',
+];
 
 /**
  * Beyond the Quick start: an Edge route handler as a user writes it (`runtime = 'edge'`, the main
@@ -87,7 +100,9 @@ let browser: Browser | undefined;
 /** The environment of a user's shell: no vitest / NODE_ENV=test, no Nen variables from outside. */
 function userEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', npm_config_update_notifier: 'false', npm_config_fund: 'false' };
-  for (const k of Object.keys(env)) if (k === 'NODE_ENV' || k === 'TEST' || k.startsWith('VITEST') || k.startsWith('NEN_') || k.startsWith('NEXT_PUBLIC_') || k === 'NODE_OPTIONS') delete env[k];
+  for (const k of Object.keys(env))
+    if (k === 'NODE_ENV' || k === 'TEST' || k.startsWith('VITEST') || k.startsWith('NEN_') || k.startsWith('NEXT_PUBLIC_') || k === 'NODE_OPTIONS')
+      delete env[k];
   return { ...env, ...extra };
 }
 
@@ -189,7 +204,10 @@ beforeAll(async () => {
  */
 function writeEdgeRoute(): void {
   const config = join(app, 'next.config.ts');
-  writeFileSync(config, readFileSync(config, 'utf8').replace('cacheComponents: true', 'cacheComponents: false').replace('partialPrefetching: true', 'partialPrefetching: false'));
+  writeFileSync(
+    config,
+    readFileSync(config, 'utf8').replace('cacheComponents: true', 'cacheComponents: false').replace('partialPrefetching: true', 'partialPrefetching: false'),
+  );
   for (const [path, content] of Object.entries(EDGE_FILES)) {
     mkdirSync(dirname(join(app, path)), { recursive: true });
     writeFileSync(join(app, path), content);
@@ -236,7 +254,15 @@ describe('packed tarballs', () => {
 describe('Quick start files', () => {
   it('every app file the README shows was written, and keygen wrote the pair and the store key', () => {
     expect([...quick.files.keys()].sort()).toEqual(
-      ['app/api/nen/[action]/route.ts', 'app/api/notes/route.ts', 'app/api/stream/route.ts', 'app/notes.tsx', 'app/page.tsx', 'lib/nen.ts', 'scripts/notes.mjs'].sort(),
+      [
+        'app/api/nen/[action]/route.ts',
+        'app/api/notes/route.ts',
+        'app/api/stream/route.ts',
+        'app/notes.tsx',
+        'app/page.tsx',
+        'lib/nen.ts',
+        'scripts/notes.mjs',
+      ].sort(),
     );
     const env = envLocal();
     expect(Object.keys(env).sort()).toEqual(['NEN_SERVER_KEYS', 'NEN_STORE_KEY', 'NEXT_PUBLIC_NEN_SERVER_KEY']);
@@ -245,8 +271,7 @@ describe('Quick start files', () => {
 
   it("Node: the README's default-client claims (relative URL needs baseUrl, no pin refuses, unpinned: true warns once)", () => {
     const pin = envLocal().NEXT_PUBLIC_NEN_SERVER_KEY as string;
-    const run = (code: string, extra: Record<string, string>) =>
-      sh(`node --input-type=module -e "${code.replace(/"/g, '\\"')}"`, app, userEnv(extra), 30_000);
+    const run = (code: string, extra: Record<string, string>) => sh(`node --input-type=module -e "${code.replace(/"/g, '\\"')}"`, app, userEnv(extra), 30_000);
     const show = "const show = (e) => console.log('caught', e.code, e.message);";
     // A relative URL in Node without baseUrl: a typed error that names the fix.
     const relative = run(`import { nenFetch } from '@nen/client'; ${show} await nenFetch('/api/notes').then(() => console.log('no error'), show);`, {
@@ -254,13 +279,19 @@ describe('Quick start files', () => {
     });
     expect(relative.stdout).toMatch(/^caught NEN_BAD_INPUT .*baseUrl/m);
     // No pin anywhere: the default client refuses to start.
-    const unpinned = run(`import { nenFetch, defaultNenClient } from '@nen/client'; ${show}
-      try { defaultNenClient({ baseUrl: 'http://127.0.0.1:9' }); console.log('no error'); } catch (e) { show(e); }`, {});
+    const unpinned = run(
+      `import { nenFetch, defaultNenClient } from '@nen/client'; ${show}
+      try { defaultNenClient({ baseUrl: 'http://127.0.0.1:9' }); console.log('no error'); } catch (e) { show(e); }`,
+      {},
+    );
     expect(unpinned.stdout).toMatch(/^caught NEN_BAD_SERVER_KEY /m);
     // unpinned: true on purpose: it runs (here against a closed loopback port) and warns exactly once.
-    const optIn = run(`import { nenFetch, defaultNenClient } from '@nen/client'; ${show}
+    const optIn = run(
+      `import { nenFetch, defaultNenClient } from '@nen/client'; ${show}
       defaultNenClient({ baseUrl: 'http://127.0.0.1:9', unpinned: true });
-      for (let i = 0; i < 2; i++) await nenFetch('/api/notes').then(() => console.log('no error'), show);`, {});
+      for (let i = 0; i < 2; i++) await nenFetch('/api/notes').then(() => console.log('no error'), show);`,
+      {},
+    );
     expect(optIn.stdout).not.toContain('no error');
     expect(optIn.stderr.match(/^nen: /gm)?.length, optIn.stderr).toBe(1);
   });

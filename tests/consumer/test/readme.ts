@@ -37,7 +37,8 @@ export function readQuickStart(repoRoot: string): QuickStart {
       continue;
     }
     const path = /^\/\/ ([\w@[\]./-]+)\n/.exec(body)?.[1];
-    if (!['ts', 'tsx', 'js'].includes(lang) || !path) throw new Error(`README Quick start: a \`\`\`${lang} block without a "// <path>" first line:\n${body.slice(0, 200)}`);
+    if (!['ts', 'tsx', 'js'].includes(lang) || !path)
+      throw new Error(`README Quick start: a \`\`\`${lang} block without a "// <path>" first line:\n${body.slice(0, 200)}`);
     if (files.has(path)) throw new Error(`README Quick start: two blocks for ${path}`);
     files.set(path, body);
   }

@@ -114,7 +114,14 @@ export function hpkeExport(h: HkdfSha256, suiteId: Uint8Array, exporterSecret: U
 }
 
 /** Key schedule followed by one Export, wiping the intermediate secrets (the Nen use of HPKE). */
-export function keyScheduleExport(h: HkdfSha256, kemId: number, sharedSecret: Uint8Array, info: Uint8Array, exporterContext: Uint8Array, length: number): Uint8Array {
+export function keyScheduleExport(
+  h: HkdfSha256,
+  kemId: number,
+  sharedSecret: Uint8Array,
+  info: Uint8Array,
+  exporterContext: Uint8Array,
+  length: number,
+): Uint8Array {
   const suiteId = hpkeSuiteId(kemId);
   const ks = keyScheduleBase(h, suiteId, sharedSecret, info);
   try {

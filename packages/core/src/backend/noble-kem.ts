@@ -62,12 +62,7 @@ export function keyError(what: string, cause: unknown): NenCryptoError {
  * Encap(pkR) of the KEM, with caller-given randomness: ML-KEM m (32 bytes); X-Wing m || eskX (64).
  * Exposed to tests (hazmat, derandomized HPKE vectors); production callers pass fresh randomness.
  */
-export function encapDerand(
-  kem: KemId,
-  publicKey: Uint8Array,
-  randomness: Uint8Array,
-  prepared?: KEMPrepared,
-): { sharedSecret: Uint8Array; enc: Uint8Array } {
+export function encapDerand(kem: KemId, publicKey: Uint8Array, randomness: Uint8Array, prepared?: KEMPrepared): { sharedSecret: Uint8Array; enc: Uint8Array } {
   assertKem(kem);
   assertLength(publicKey, kemSizes(kem).publicKey, 'public key');
   const encapM = (ek: Uint8Array, m: Uint8Array) => (prepared ? prepared.encapsulate(m) : ml_kem768.encapsulate(ek, m));
@@ -126,4 +121,3 @@ export function decap(kem: KemId, key: ExpandedKey, prepared: KEMPrepared | unde
     wipe(ssM, ssX);
   }
 }
-

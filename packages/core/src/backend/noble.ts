@@ -250,7 +250,6 @@ class NobleRecipientKey extends KeyHandle implements HpkeRecipientKey {
   }
 }
 
-
 function deriveKeyPair(kem: KemId, ikm: Uint8Array): KemKeyPair {
   assertKem(kem);
   assertBytes(ikm, 'ikm');

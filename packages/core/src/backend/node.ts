@@ -133,7 +133,6 @@ function hkdfExpand(prk: Uint8Array, info: Uint8Array, length: number): Uint8Arr
   return out;
 }
 
-
 /** Inputs shorter than this (bytes) are hashed by the Wasm: per-call overhead dominates there. */
 export const SMALL_INPUT = 2048;
 

@@ -211,13 +211,19 @@ export class WasmSenderKey extends KeyHandle implements HpkeSenderKey {
     const inner = this.#inner;
     if (!inner) throw disposedError('HpkeSenderKey');
     assertSealArgs(info, aad, plaintext, 'plaintext');
-    return splitSealed(this.kem, callWasm(() => inner.seal_base(info, aad, plaintext)));
+    return splitSealed(
+      this.kem,
+      callWasm(() => inner.seal_base(info, aad, plaintext)),
+    );
   }
   /** X-Wing SealBase with the X25519 half (ct_X, ss_X) computed by the caller (checked args). */
   sealBaseX25519(ctX: Uint8Array, ssX: Uint8Array, info: Uint8Array, aad: Uint8Array, plaintext: Uint8Array): HpkeSealed {
     const inner = this.#inner;
     if (!inner) throw disposedError('HpkeSenderKey');
-    return splitSealed(this.kem, callWasm(() => inner.seal_base_x25519(ctX, ssX, info, aad, plaintext)));
+    return splitSealed(
+      this.kem,
+      callWasm(() => inner.seal_base_x25519(ctX, ssX, info, aad, plaintext)),
+    );
   }
   dispose(): void {
     this.#inner = release(this, this.#inner);
@@ -234,7 +240,6 @@ function keyPair(kem: KemId, kp: Glue.KeyPair): KemKeyPair {
 export function senderExport(se: Glue.SenderExport): HpkeSenderExport {
   return take(se, (o) => ({ enc: o.enc, exported: o.exported }));
 }
-
 
 /** The glue behind each Wasm backend object (for the node backend's X25519 split). */
 const glueOf = new WeakMap<Backend, WasmGlue>();
@@ -273,12 +278,18 @@ export function createWasmBackend(glue: WasmGlue): Backend {
     createAead: (key: Uint8Array) => new WasmAead(glue, key),
     generateKeyPair(kem: KemId) {
       assertKem(kem);
-      return keyPair(kem, callWasm(() => glue.generate_key_pair(kem)));
+      return keyPair(
+        kem,
+        callWasm(() => glue.generate_key_pair(kem)),
+      );
     },
     deriveKeyPair(kem: KemId, ikm: Uint8Array) {
       assertKem(kem);
       assertBytes(ikm, 'ikm');
-      return keyPair(kem, callWasm(() => glue.derive_key_pair(kem, ikm)));
+      return keyPair(
+        kem,
+        callWasm(() => glue.derive_key_pair(kem, ikm)),
+      );
     },
     createRecipientKey: (kem: KemId, privateKey: Uint8Array) => new WasmRecipientKey(glue, kem, privateKey),
     setupBaseSExport(kem: KemId, publicKey: Uint8Array, info: Uint8Array, exporterContext: Uint8Array, length: number) {
@@ -293,7 +304,10 @@ export function createWasmBackend(glue: WasmGlue): Backend {
       assertKem(kem);
       assertLength(publicKey, kemSizes(kem).publicKey, 'public key');
       assertSealArgs(info, aad, plaintext, 'plaintext');
-      return splitSealed(kem, callWasm(() => glue.seal_base(kem, publicKey, info, aad, plaintext)));
+      return splitSealed(
+        kem,
+        callWasm(() => glue.seal_base(kem, publicKey, info, aad, plaintext)),
+      );
     },
     createSenderKey: (kem: KemId, publicKey: Uint8Array) => new WasmSenderKey(glue, kem, publicKey),
   };

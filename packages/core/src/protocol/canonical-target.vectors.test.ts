@@ -64,7 +64,7 @@ const URLS: [string, string][] = [
   ['backslash is a path separator in http(s) URLs', 'https://example.com/api\\notes'],
   ['a bare "?" is an empty query', 'https://example.com/api/notes?'],
   ['the fragment is never sent', 'https://example.com/api/notes?a=1#frag'],
-  ['query characters the URL parser leaves alone are canonicalised', "https://example.com/n?q='\"<>`{}|^"],
+  ['query characters the URL parser leaves alone are canonicalised', 'https://example.com/n?q=\'"<>`{}|^'],
 ];
 
 function generate() {
@@ -154,7 +154,37 @@ describe('request-target canonicalisation vectors', () => {
     // Targets are ASCII: a WHATWG URL serialises every other character percent-encoded. (Node's
     // URLSearchParams departs from WHATWG for raw non-ASCII mixed with invalid escapes; no target
     // ever contains raw non-ASCII, so that never matters.)
-    const alphabet = ['a', 'B', '0', '=', '&', '+', '%', '2', '0', 'c', 'C', '3', 'A', '9', 'F', 'f', 'e', '~', '?', ' ', '!', '*', '.', '/', '%C3', '%A9', '%F0%9F', '%98%80', 'Z'];
+    const alphabet = [
+      'a',
+      'B',
+      '0',
+      '=',
+      '&',
+      '+',
+      '%',
+      '2',
+      '0',
+      'c',
+      'C',
+      '3',
+      'A',
+      '9',
+      'F',
+      'f',
+      'e',
+      '~',
+      '?',
+      ' ',
+      '!',
+      '*',
+      '.',
+      '/',
+      '%C3',
+      '%A9',
+      '%F0%9F',
+      '%98%80',
+      'Z',
+    ];
     let seed = 0x2545f491;
     const rnd = (n: number) => {
       seed ^= seed << 13;

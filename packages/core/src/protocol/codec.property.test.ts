@@ -120,7 +120,8 @@ describe('nen request header', () => {
     expectCode(() => parseRequestHeader(null), 'NEN_NOT_ENCRYPTED');
     fc.assert(
       fc.property(arbMeta, fc.integer({ min: 2, max: 9 }), (m, v) =>
-        expectCode(() => parseRequestHeader(formatRequestHeader(m).replace(/^1\./, `${v}.`)), 'NEN_UNSUPPORTED_VERSION')),
+        expectCode(() => parseRequestHeader(formatRequestHeader(m).replace(/^1\./, `${v}.`)), 'NEN_UNSUPPORTED_VERSION'),
+      ),
       { numRuns: 50 },
     );
   });
@@ -152,9 +153,12 @@ describe('canonical request AAD', () => {
 
 describe('base64url (RFC 4648 §5, strict)', () => {
   it('round-trips bytes and decodes only canonical strings', () => {
-    fc.assert(fc.property(fc.uint8Array({ maxLength: 64 }), (b) => {
-      expect(fromBase64Url(toBase64Url(b))).toEqual(b);
-    }), RUNS);
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 64 }), (b) => {
+        expect(fromBase64Url(toBase64Url(b))).toEqual(b);
+      }),
+      RUNS,
+    );
     fc.assert(
       fc.property(fc.string({ maxLength: 40 }), (s) => {
         const b = fromBase64Url(s);
@@ -200,7 +204,10 @@ describe('ClientHello', () => {
   });
 
   it('is total on arbitrary bytes (short, random, or a valid hello with random damage)', () => {
-    fc.assert(fc.property(fc.uint8Array({ maxLength: 2400 }), (b) => void totalOrCoded(() => decodeClientHello(b))), { numRuns: 500 });
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 2400 }), (b) => void totalOrCoded(() => decodeClientHello(b))),
+      { numRuns: 500 },
+    );
     fc.assert(
       fc.property(arbHello, fc.nat(), fc.integer({ min: 0, max: 255 }), (h, pos, byte) => {
         const b = encodeClientHello(h);
@@ -229,21 +236,27 @@ describe('ClientHello', () => {
 
   it('unknown KEM ids → NEN_UNSUPPORTED_KEM, unknown versions → NEN_UNSUPPORTED_VERSION', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 0xffff }).filter((k) => k !== KEM_ID.XWING && k !== KEM_ID.MLKEM768), (kem) => {
-        const b = new Uint8Array(8 + 1216);
-        b[0] = PROTOCOL_VERSION;
-        b[1] = kem >> 8;
-        b[2] = kem & 0xff;
-        expectCode(() => decodeClientHello(b), 'NEN_UNSUPPORTED_KEM');
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 0xffff }).filter((k) => k !== KEM_ID.XWING && k !== KEM_ID.MLKEM768),
+        (kem) => {
+          const b = new Uint8Array(8 + 1216);
+          b[0] = PROTOCOL_VERSION;
+          b[1] = kem >> 8;
+          b[2] = kem & 0xff;
+          expectCode(() => decodeClientHello(b), 'NEN_UNSUPPORTED_KEM');
+        },
+      ),
       RUNS,
     );
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 255 }).filter((v) => v !== PROTOCOL_VERSION), (v) => {
-        const b = encodeClientHello({ version: PROTOCOL_VERSION, kem: KEM_ID.XWING, flags: 0, lifetime: 0, pkEph: new Uint8Array(1216) });
-        b[0] = v;
-        expectCode(() => decodeClientHello(b), 'NEN_UNSUPPORTED_VERSION');
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 255 }).filter((v) => v !== PROTOCOL_VERSION),
+        (v) => {
+          const b = encodeClientHello({ version: PROTOCOL_VERSION, kem: KEM_ID.XWING, flags: 0, lifetime: 0, pkEph: new Uint8Array(1216) });
+          b[0] = v;
+          expectCode(() => decodeClientHello(b), 'NEN_UNSUPPORTED_VERSION');
+        },
+      ),
       { numRuns: 100 },
     );
   });
@@ -252,11 +265,26 @@ describe('ClientHello', () => {
 describe('ServerHello', () => {
   it('round-trips and is total on arbitrary bytes (client codes only)', () => {
     fc.assert(
-      fc.property(arbKem, arbSessionId, fc.integer({ min: 0, max: 0xffffffff }), fc.integer({ min: 0, max: 2 ** 48 }), (kem, sessionId, lifetime, serverTime) => {
-        const body = encodeServerHelloBody({ version: 1, kem, flags: 0, sessionId, lifetime, idleTimeout: 60, serverTime, encEph: new Uint8Array(KEM_SIZES[kem].enc).fill(7) });
-        const d = decodeServerHello(new Uint8Array([...body, ...new Uint8Array(CONFIRM_LENGTH).fill(9)]), kem);
-        expect([d.sessionId, d.lifetime, d.serverTime, d.confirm.length]).toEqual([sessionId, lifetime, serverTime, CONFIRM_LENGTH]);
-      }),
+      fc.property(
+        arbKem,
+        arbSessionId,
+        fc.integer({ min: 0, max: 0xffffffff }),
+        fc.integer({ min: 0, max: 2 ** 48 }),
+        (kem, sessionId, lifetime, serverTime) => {
+          const body = encodeServerHelloBody({
+            version: 1,
+            kem,
+            flags: 0,
+            sessionId,
+            lifetime,
+            idleTimeout: 60,
+            serverTime,
+            encEph: new Uint8Array(KEM_SIZES[kem].enc).fill(7),
+          });
+          const d = decodeServerHello(new Uint8Array([...body, ...new Uint8Array(CONFIRM_LENGTH).fill(9)]), kem);
+          expect([d.sessionId, d.lifetime, d.serverTime, d.confirm.length]).toEqual([sessionId, lifetime, serverTime, CONFIRM_LENGTH]);
+        },
+      ),
       { numRuns: 100 },
     );
     fc.assert(

@@ -10,7 +10,11 @@
  */
 import { clientError } from './codes.js';
 
-async function pipeThroughBounded(data: Uint8Array, t: { readable: ReadableStream<Uint8Array>; writable: WritableStream<BufferSource> }, limit: number): Promise<Uint8Array> {
+async function pipeThroughBounded(
+  data: Uint8Array,
+  t: { readable: ReadableStream<Uint8Array>; writable: WritableStream<BufferSource> },
+  limit: number,
+): Promise<Uint8Array> {
   const writer = t.writable.getWriter();
   const w = writer.write(data as Uint8Array<ArrayBuffer>).then(() => writer.close());
   w.catch(() => undefined);

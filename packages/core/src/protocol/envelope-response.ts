@@ -44,7 +44,13 @@ export interface SealedResponse {
  * Seals one response (server). It is compressed (RES_FLAG.COMPRESSED) when `deflate` is given, the
  * request accepted compression and the body is at least COMPRESS_MIN_BYTES long.
  */
-export function sealResponse(ctx: ResponseContext, status: number, contentType: string, body: Uint8Array, deflate?: (b: Uint8Array) => Uint8Array): SealedResponse {
+export function sealResponse(
+  ctx: ResponseContext,
+  status: number,
+  contentType: string,
+  body: Uint8Array,
+  deflate?: (b: Uint8Array) => Uint8Array,
+): SealedResponse {
   let plain = body;
   let flags = 0;
   if (deflate && ctx.meta.flags & REQ_FLAG.ACCEPT_COMPRESSED && plain.length >= COMPRESS_MIN_BYTES) {
@@ -155,5 +161,7 @@ export function openResponseStream(x: ResponseExpectation, head: ResponseHead, h
     throw clientError('NEN_RESPONSE_UNAUTHENTICATED', 'stream envelope with a wrong content type, status or no body');
   }
   const aad = responseAad(x.sessionId, x.epoch, x.seq, 200, head.flags, head.contentType);
-  return new RecordOpener(x.keys.s2c, x.keys.s2cIv, x.seq, aad, (k, detail) => clientError(k === 'truncated' ? 'NEN_STREAM_TRUNCATED' : 'NEN_STREAM_INVALID', detail));
+  return new RecordOpener(x.keys.s2c, x.keys.s2cIv, x.seq, aad, (k, detail) =>
+    clientError(k === 'truncated' ? 'NEN_STREAM_TRUNCATED' : 'NEN_STREAM_INVALID', detail),
+  );
 }

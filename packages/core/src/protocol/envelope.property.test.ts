@@ -16,14 +16,7 @@ import type { Backend } from '../backend/types.js';
 import { NenProtocolError } from './codes.js';
 import { webDeflate, webInflate } from './compression.js';
 import { HEADER, MEDIA_TYPE, REQ_FLAG, RES_FLAG } from './constants.js';
-import {
-  COMPRESS_MIN_BYTES,
-  decodeRequestPlaintext,
-  openRequest,
-  parseRequest,
-  sealRequest,
-  type SealedRequest,
-} from './envelope.js';
+import { COMPRESS_MIN_BYTES, decodeRequestPlaintext, openRequest, parseRequest, sealRequest, type SealedRequest } from './envelope.js';
 import { openResponse, parseResponse, responseRecord, sealResponse } from './envelope-response.js';
 import { SessionKeys } from './keys.js';
 
@@ -48,7 +41,8 @@ const model = {
     return f;
   },
   recordInHeader: (method: string) => method === 'GET' || method === 'HEAD',
-  responseFlags: (acceptCompressed: boolean, deflate: boolean, bodyLength: number) => (acceptCompressed && deflate && bodyLength >= 64 ? RES_FLAG.COMPRESSED : 0),
+  responseFlags: (acceptCompressed: boolean, deflate: boolean, bodyLength: number) =>
+    acceptCompressed && deflate && bodyLength >= 64 ? RES_FLAG.COMPRESSED : 0,
   responseNullBody: (status: number, method: string) => [101, 103, 204, 205, 304].includes(status) || method === 'HEAD',
 };
 
@@ -220,16 +214,23 @@ describe('envelope: requests', () => {
 describe('envelope: request URL', () => {
   it('origin, path and query read from the URL string agree with new URL() on serialized URLs', () => {
     const part = fc.stringMatching(/^[a-zA-Z0-9~%._\-+=&?/:@é ]{0,12}$/);
-    const arbUrl = fc.tuple(
-      fc.constantFrom('http://127.0.0.1:3000', 'https://app.example', 'http://user:pw@host:8080', 'https://xn--nxasmq6b.example'),
-      part, fc.option(part), fc.option(part),
-    ).map(([o, p, q, h]) => new URL(`${o}/${p}${q === null ? '' : `?${q}`}${h === null ? '' : `#${h}`}`).href);
-    fc.assert(fc.property(arbUrl, (raw) => {
-      const headers = new Headers({ nen: `1.${Buffer.from(sessionId).toString('base64url')}.0.1.${NOW}.0`, 'content-type': MEDIA_TYPE.sealed });
-      const head = parseRequest(headers, 'POST', raw, NOW, 30_000);
-      const u = new URL(raw);
-      expect({ origin: head.origin, path: head.path, search: head.search }).toEqual({ origin: u.origin, path: u.pathname, search: u.search });
-    }), { numRuns: 300 });
+    const arbUrl = fc
+      .tuple(
+        fc.constantFrom('http://127.0.0.1:3000', 'https://app.example', 'http://user:pw@host:8080', 'https://xn--nxasmq6b.example'),
+        part,
+        fc.option(part),
+        fc.option(part),
+      )
+      .map(([o, p, q, h]) => new URL(`${o}/${p}${q === null ? '' : `?${q}`}${h === null ? '' : `#${h}`}`).href);
+    fc.assert(
+      fc.property(arbUrl, (raw) => {
+        const headers = new Headers({ nen: `1.${Buffer.from(sessionId).toString('base64url')}.0.1.${NOW}.0`, 'content-type': MEDIA_TYPE.sealed });
+        const head = parseRequest(headers, 'POST', raw, NOW, 30_000);
+        const u = new URL(raw);
+        expect({ origin: head.origin, path: head.path, search: head.search }).toEqual({ origin: u.origin, path: u.pathname, search: u.search });
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 

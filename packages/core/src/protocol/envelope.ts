@@ -134,7 +134,14 @@ export function sealRequest(r: RequestToSeal): MaybePromise<SealedRequest> {
   return finishRequest(r, url, flags, query, body, stream);
 }
 
-function finishRequest(r: RequestToSeal, url: URL, flags: number, query: string | null, body: Uint8Array, stream: ReadableStream<Uint8Array> | null): SealedRequest {
+function finishRequest(
+  r: RequestToSeal,
+  url: URL,
+  flags: number,
+  query: string | null,
+  body: Uint8Array,
+  stream: ReadableStream<Uint8Array> | null,
+): SealedRequest {
   const meta: RequestMeta = { sessionId: r.sessionId, epoch: r.epoch, seq: r.seq, timestamp: r.timestamp, flags };
   const retry = r.retryOf ? formatRetryRef(r.retryOf) : '';
   const aad = requestAad(meta, r.method, url.pathname + url.search, r.contentType, retry);
@@ -201,7 +208,8 @@ export function parseRequest(headers: HeaderSource, method: string, rawUrl: stri
   const stream = (meta.flags & REQ_FLAG.STREAM) !== 0;
   if (confidential && search !== '') throw wireError('NEN_MALFORMED', 'confidential-query flag set but the URL has a query');
   // Streamed uploads are never compressed, never carry a confidential query and are never retried.
-  if (stream && meta.flags & (REQ_FLAG.COMPRESSED | REQ_FLAG.CONFIDENTIAL_QUERY | REQ_FLAG.RETRY)) throw wireError('NEN_MALFORMED', 'STREAM with COMPRESSED, CONFIDENTIAL_QUERY or RETRY');
+  if (stream && meta.flags & (REQ_FLAG.COMPRESSED | REQ_FLAG.CONFIDENTIAL_QUERY | REQ_FLAG.RETRY))
+    throw wireError('NEN_MALFORMED', 'STREAM with COMPRESSED, CONFIDENTIAL_QUERY or RETRY');
   let retry: RetryRef | null = null;
   let retryValue = '';
   if (meta.flags & REQ_FLAG.RETRY) {
@@ -265,7 +273,11 @@ export function openRequest(head: RequestHead, keys: EnvelopeKeys, sealed: Uint8
 /** The record opener of a streamed request (server), with the server's error codes. */
 export function openRequestStream(head: RequestHead, keys: EnvelopeKeys): RecordOpener {
   return new RecordOpener(keys.c2s, keys.c2sIv, head.meta.seq, requestAadOf(head), (kind, detail) =>
-    kind === 'auth' ? wireError('NEN_AUTH_FAILED', detail) : kind === 'truncated' ? wireError('NEN_STREAM_TRUNCATED', detail) : wireError('NEN_MALFORMED', `stream ${kind}: ${detail}`),
+    kind === 'auth'
+      ? wireError('NEN_AUTH_FAILED', detail)
+      : kind === 'truncated'
+        ? wireError('NEN_STREAM_TRUNCATED', detail)
+        : wireError('NEN_MALFORMED', `stream ${kind}: ${detail}`),
   );
 }
 

@@ -28,7 +28,9 @@ function files(dir: string, ext: string): string[] {
 const tsSources = PACKAGES.flatMap((p) => files(join(root, 'packages', p, 'src'), '.ts')).map((f) => readFileSync(f, 'utf8'));
 const rustSources = files(join(root, 'crates/nen-core/src'), '.rs').map((f) => readFileSync(f, 'utf8'));
 
-const envNames = new Set(tsSources.flatMap((t) => [...t.matchAll(/(?:\benv(?:Int)?\(\s*'|process\.env\.|process\.env\[')(NEN_[A-Z0-9_]+)/g)].map((m) => m[1]!)));
+const envNames = new Set(
+  tsSources.flatMap((t) => [...t.matchAll(/(?:\benv(?:Int)?\(\s*'|process\.env\.|process\.env\[')(NEN_[A-Z0-9_]+)/g)].map((m) => m[1]!)),
+);
 const tsCodes = new Set(tsSources.flatMap((t) => [...t.matchAll(/'(NEN_[A-Z0-9_]+)'/g)].map((m) => m[1]!)).filter((c) => !envNames.has(c)));
 for (const k of [...Object.keys(WIRE_ERRORS), ...Object.keys(CLIENT_ERRORS)]) tsCodes.add(k);
 const rustCodes = new Set(rustSources.flatMap((t) => [...t.matchAll(/"(NEN_[A-Z0-9_]+)"/g)].map((m) => m[1]!)));

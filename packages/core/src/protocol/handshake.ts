@@ -107,16 +107,7 @@ export function decodeClientHello(b: Uint8Array): ClientHello {
 
 /** ServerHello without the trailing confirm (the part covered by TH). */
 export function encodeServerHelloBody(h: Omit<ServerHello, 'confirm'>): Uint8Array {
-  return concatBytes(
-    u8(h.version),
-    u16(h.kem),
-    u8(h.flags),
-    h.sessionId,
-    u32(h.lifetime),
-    u32(h.idleTimeout),
-    u64(h.serverTime),
-    h.encEph,
-  );
+  return concatBytes(u8(h.version), u16(h.kem), u8(h.flags), h.sessionId, u32(h.lifetime), u32(h.idleTimeout), u64(h.serverTime), h.encEph);
 }
 
 export function decodeServerHello(b: Uint8Array, expectedKem: KemId): ServerHello {
@@ -164,8 +155,8 @@ export function parseServerKeyPin(pin: string): ServerKeyPin {
   if (!KEY_ID_PATTERN.test(kid)) throw clientError('NEN_BAD_SERVER_KEY', 'expected "kid:base64url(publicKey)"');
   const publicKey = fromBase64Url(pin.slice(i + 1));
   if (!publicKey) throw clientError('NEN_BAD_SERVER_KEY', 'public key is not base64url');
-  const kem = publicKey.length === KEM_SIZES[KEM_ID.XWING].publicKey ? KEM_ID.XWING
-    : publicKey.length === KEM_SIZES[KEM_ID.MLKEM768].publicKey ? KEM_ID.MLKEM768 : null;
+  const kem =
+    publicKey.length === KEM_SIZES[KEM_ID.XWING].publicKey ? KEM_ID.XWING : publicKey.length === KEM_SIZES[KEM_ID.MLKEM768].publicKey ? KEM_ID.MLKEM768 : null;
   if (kem === null) throw clientError('NEN_BAD_SERVER_KEY', `public key length ${publicKey.length} is neither X-Wing nor ML-KEM-768`);
   return { kid, kem, publicKey };
 }
@@ -226,7 +217,15 @@ export function clientHandshakeStart(
     if (options.pin) {
       const s = backend.setupBaseSExport(kem, options.pin.publicKey, LABEL.hpkeInfoStatic, LABEL.exporterContext, SECRET_LENGTH);
       exportedS = s.exported;
-      hello = encodeClientHello({ version: PROTOCOL_VERSION, kem, flags: HS_FLAG.STATIC, lifetime, pkEph: kp.publicKey, kid: options.pin.kid, encStatic: s.enc });
+      hello = encodeClientHello({
+        version: PROTOCOL_VERSION,
+        kem,
+        flags: HS_FLAG.STATIC,
+        lifetime,
+        pkEph: kp.publicKey,
+        kid: options.pin.kid,
+        encStatic: s.enc,
+      });
     } else {
       hello = encodeClientHello({ version: PROTOCOL_VERSION, kem, flags: 0, lifetime, pkEph: kp.publicKey });
     }

@@ -57,7 +57,11 @@ describe('nen request header', () => {
       [`1.${s}.0.1.5.0${'0'.repeat(200)}`, 'NEN_MALFORMED'],
       [`1.${s}.0.1e3.5.0`, 'NEN_MALFORMED'],
     ];
-    for (const [v, c] of cases) expect(code(() => parseRequestHeader(v)), String(v)).toBe(c);
+    for (const [v, c] of cases)
+      expect(
+        code(() => parseRequestHeader(v)),
+        String(v),
+      ).toBe(c);
   });
   it('the AAD separates every field (no ambiguity between method, target and type)', () => {
     const m = { sessionId: sid, epoch: 0, seq: 1n, timestamp: 1, flags: 0 };
@@ -84,7 +88,9 @@ describe('replay window (RFC 4303 §3.4.3 style)', () => {
       let hi = 0n;
       for (let i = 0; i < 3000; i++) {
         const r = rnd() % 100;
-        const seq = BigInt(r < 60 ? Math.max(1, Number(hi) - (rnd() % 1100) + 40) : r < 80 ? Number(hi) + 1 + (rnd() % 3000) : Math.max(1, Number(hi) - (rnd() % 50)));
+        const seq = BigInt(
+          r < 60 ? Math.max(1, Number(hi) - (rnd() % 1100) + 40) : r < 80 ? Number(hi) + 1 + (rnd() % 3000) : Math.max(1, Number(hi) - (rnd() % 50)),
+        );
         const want = hi - seq >= 1024n ? 'too-old' : seen.has(seq) ? 'replay' : 'ok';
         expect(w.checkAndAccept(seq)).toBe(want);
         if (want === 'ok') {

@@ -78,7 +78,10 @@ function run(start: bigint, steps: ReadonlyArray<{ delta: number; authentic: boo
 
 describe('ReplayWindow against a reference model', () => {
   it('agrees with the model for random walks from small sequence numbers', () => {
-    fc.assert(fc.property(fc.array(arbStep, { minLength: 1, maxLength: 300 }), (steps) => run(1n, steps)), { numRuns: 200 });
+    fc.assert(
+      fc.property(fc.array(arbStep, { minLength: 1, maxLength: 300 }), (steps) => run(1n, steps)),
+      { numRuns: 200 },
+    );
   });
 
   it('agrees with the model near 2^64 - 1', () => {

@@ -110,22 +110,28 @@ describe('stream framing', () => {
 
   it('rejects reordered, duplicated and dropped records', () => {
     fc.assert(
-      fc.property(fc.array(fc.uint8Array({ maxLength: 64 }), { minLength: 1, maxLength: 6 }), fc.nat(), fc.nat(), fc.constantFrom('swap', 'dup', 'drop'), (chunks, a, b, op) => {
-        const recs = sealRecords(chunks); // length >= 2 (chunks + final)
-        const i = a % recs.length;
-        let j = b % recs.length;
-        const m = recs.slice();
-        if (op === 'swap') {
-          if (i === j) j = (i + 1) % recs.length;
-          [m[i], m[j]] = [m[j]!, m[i]!];
-        } else if (op === 'dup') {
-          m.splice(j, 0, recs[i]!);
-        } else {
-          m.splice(i, 1);
-        }
-        const r = decode(concatBytes(...m));
-        expect(r.ok).toBe(false);
-      }),
+      fc.property(
+        fc.array(fc.uint8Array({ maxLength: 64 }), { minLength: 1, maxLength: 6 }),
+        fc.nat(),
+        fc.nat(),
+        fc.constantFrom('swap', 'dup', 'drop'),
+        (chunks, a, b, op) => {
+          const recs = sealRecords(chunks); // length >= 2 (chunks + final)
+          const i = a % recs.length;
+          let j = b % recs.length;
+          const m = recs.slice();
+          if (op === 'swap') {
+            if (i === j) j = (i + 1) % recs.length;
+            [m[i], m[j]] = [m[j]!, m[i]!];
+          } else if (op === 'dup') {
+            m.splice(j, 0, recs[i]!);
+          } else {
+            m.splice(i, 1);
+          }
+          const r = decode(concatBytes(...m));
+          expect(r.ok).toBe(false);
+        },
+      ),
       { numRuns: 400 },
     );
   });

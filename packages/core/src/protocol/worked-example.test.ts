@@ -21,7 +21,18 @@ import { concatBytes, fromHex, toBase64Url, toHex, u16, utf8 } from './bytes.js'
 import { LABEL, REQ_FLAG, RES_FLAG, isNullBodyStatus } from './constants.js';
 import { clientHandshakeStart, parseServerKeyPin, formatServerKeyPin, serverHandshake, transcriptHash } from './handshake.js';
 import { SessionKeys, computeNonce, deriveEpochKeyMaterial, nextEpochSecret } from './keys.js';
-import { formatRequestHeader, openMessage, packConfidentialQuery, recordAad, requestAad, responseAad, sealMessage, formatResponseHeader, RecordOpener, RecordSealer } from './message.js';
+import {
+  formatRequestHeader,
+  openMessage,
+  packConfidentialQuery,
+  recordAad,
+  requestAad,
+  responseAad,
+  sealMessage,
+  formatResponseHeader,
+  RecordOpener,
+  RecordSealer,
+} from './message.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const protocolMd = join(here, '../../../../PROTOCOL.md');
@@ -58,7 +69,8 @@ function deterministic(b: Backend, encapsRandomness: Uint8Array[], random: Uint8
   };
 }
 
-const short = (b: Uint8Array) => (b.length <= 48 ? toHex(b) : `${toHex(b.subarray(0, 16))}…${toHex(b.subarray(b.length - 8))} (${b.length} bytes, SHA-256 ${toHex(sha(b))})`);
+const short = (b: Uint8Array) =>
+  b.length <= 48 ? toHex(b) : `${toHex(b.subarray(0, 16))}…${toHex(b.subarray(b.length - 8))} (${b.length} bytes, SHA-256 ${toHex(sha(b))})`;
 let sha: (b: Uint8Array) => Uint8Array = () => new Uint8Array(0);
 /** Full hex, 64 bytes per line, each line indented. */
 const wrap = (b: Uint8Array, indent: string) => {
@@ -86,7 +98,14 @@ function streamVectors(aead: Aead, iv: Uint8Array, seq: bigint, baseAad: Uint8Ar
   for (const [chunk, final] of all) {
     const framed = sealer.seal(chunk, final);
     const index = records.length;
-    records.push({ index, final, plaintext: toHex(chunk), nonce: toHex(computeNonce(iv, seq, index)), aad: toHex(recordAad(baseAad, index, final)), framed: toHex(framed) });
+    records.push({
+      index,
+      final,
+      plaintext: toHex(chunk),
+      nonce: toHex(computeNonce(iv, seq, index)),
+      aad: toHex(recordAad(baseAad, index, final)),
+      framed: toHex(framed),
+    });
     parts.push(framed);
   }
   const body = concatBytes(...parts);
@@ -115,12 +134,22 @@ const ANSWERS = {
     responseFlags: 4,
     compressedWithStream: false,
     confidentialQueryWithStream: false,
-    refusedFlagsWithStream: { COMPRESSED: { status: 400, code: 'NEN_MALFORMED' }, CONFIDENTIAL_QUERY: { status: 400, code: 'NEN_MALFORMED' }, RETRY: { status: 400, code: 'NEN_MALFORMED' } },
+    refusedFlagsWithStream: {
+      COMPRESSED: { status: 400, code: 'NEN_MALFORMED' },
+      CONFIDENTIAL_QUERY: { status: 400, code: 'NEN_MALFORMED' },
+      RETRY: { status: 400, code: 'NEN_MALFORMED' },
+    },
     uploadRoutes: ['withNen', 'withNenStream', 'rotate', 'terminate', 'status'],
     uploadMethodsRefused: { GET: { status: 400, code: 'NEN_MALFORMED' }, HEAD: { status: 400, code: 'NEN_MALFORMED' } },
     uploadWithoutFinalRecord: {
       beforeFirstRecord: { status: 400, code: 'NEN_STREAM_TRUNCATED', handlerRuns: false },
-      afterFirstRecord: { handlerRuns: true, handlerBodyError: 'NEN_STREAM_TRUNCATED', status: 400, sealed: true, body: { error: { code: 'NEN_STREAM_TRUNCATED', message: 'nen: the streamed body ended before its final record' } } },
+      afterFirstRecord: {
+        handlerRuns: true,
+        handlerBodyError: 'NEN_STREAM_TRUNCATED',
+        status: 400,
+        sealed: true,
+        body: { error: { code: 'NEN_STREAM_TRUNCATED', message: 'nen: the streamed body ended before its final record' } },
+      },
     },
   },
   confidentialQuery: { q: 'raw', handlerUrl: 'path?q' },
@@ -168,7 +197,14 @@ const ANSWERS = {
     ['unknown action', 404, 'NEN_NOT_FOUND'],
   ].map(([request, status, code]) => ({ request, status, code })),
   rotateUnderPreviousEpochInGrace: { status: 401, code: 'NEN_SESSION_UNKNOWN', sequenceNumberConsumed: true, otherRequestsInGrace: 200 },
-  lifetime: { serverMaximum: 600, grants: [[0, 600], [60, 60], [4294967295, 600]].map(([requested, granted]) => ({ requested, granted })) },
+  lifetime: {
+    serverMaximum: 600,
+    grants: [
+      [0, 600],
+      [60, 60],
+      [4294967295, 600],
+    ].map(([requested, granted]) => ({ requested, granted })),
+  },
   status: {
     fields: {
       id: 'string: session id, 22 base64url characters',
@@ -182,8 +218,19 @@ const ANSWERS = {
     },
     sealedContentType: 'application/json',
   },
-  keys: { sealed: false, contentType: 'application/json', item: { kid: 'string', kem: '"xwing" | "mlkem768"', publicKey: 'base64url (1216 or 1184 bytes)', pin: '<kid>:<publicKey>' } },
-  bodilessResponses: { statuses: [101, 103, 204, 205, 304], methods: ['HEAD'], contentType: 'application/nen', record: 'nen-body header, base64url', body: 'empty', headRecordSeals: 'an empty plaintext (never the handler body)' },
+  keys: {
+    sealed: false,
+    contentType: 'application/json',
+    item: { kid: 'string', kem: '"xwing" | "mlkem768"', publicKey: 'base64url (1216 or 1184 bytes)', pin: '<kid>:<publicKey>' },
+  },
+  bodilessResponses: {
+    statuses: [101, 103, 204, 205, 304],
+    methods: ['HEAD'],
+    contentType: 'application/nen',
+    record: 'nen-body header, base64url',
+    body: 'empty',
+    headRecordSeals: 'an empty plaintext (never the handler body)',
+  },
   retry: {
     protocol: '1.1',
     flag: 16,
@@ -293,14 +340,40 @@ async function generate() {
   const noContentSealed = sealMessage(keys.s2c, keys.s2cIv, 6n, noContentAad, new Uint8Array(0));
 
   const v = {
-    serverStaticSeed: staticSeed, serverStaticPublicKey: staticKey.publicKey, clientEphemeralIkm: ephIkm,
-    staticEncapsRandomness: staticEncapsRand, ephemeralEncapsRandomness: ephEncapsRand, sessionId,
-    clientHello: client.hello, serverHello: server.response, transcriptHash: th, s0: result.secret,
-    c2sKey: km.c2sKey, c2sIv: km.c2sIv, s2cKey: km.s2cKey, s2cIv: km.s2cIv, s1,
-    requestAad: aad, requestNonce: nonce, requestSealed: sealedReq, responseAad: raad, responseNonce: rnonce, responseSealed: sealedRes,
-    getAad, getTag, streamAad, stream,
-    clientEphemeralPrivateKey: ephKp.privateKey, clientEphemeralPublicKey: ephKp.publicKey,
-    encStatic, exportedS: xs.exported, encE: encEph, exportedE: xe.exported, s0Ikm: ikm, confirmKey, confirm,
+    serverStaticSeed: staticSeed,
+    serverStaticPublicKey: staticKey.publicKey,
+    clientEphemeralIkm: ephIkm,
+    staticEncapsRandomness: staticEncapsRand,
+    ephemeralEncapsRandomness: ephEncapsRand,
+    sessionId,
+    clientHello: client.hello,
+    serverHello: server.response,
+    transcriptHash: th,
+    s0: result.secret,
+    c2sKey: km.c2sKey,
+    c2sIv: km.c2sIv,
+    s2cKey: km.s2cKey,
+    s2cIv: km.s2cIv,
+    s1,
+    requestAad: aad,
+    requestNonce: nonce,
+    requestSealed: sealedReq,
+    responseAad: raad,
+    responseNonce: rnonce,
+    responseSealed: sealedRes,
+    getAad,
+    getTag,
+    streamAad,
+    stream,
+    clientEphemeralPrivateKey: ephKp.privateKey,
+    clientEphemeralPublicKey: ephKp.publicKey,
+    encStatic,
+    exportedS: xs.exported,
+    encE: encEph,
+    exportedE: xe.exported,
+    s0Ikm: ikm,
+    confirmKey,
+    confirm,
     epoch1: { c2sKey: km1.c2sKey, c2sIv: km1.c2sIv, s2cKey: km1.s2cKey, s2cIv: km1.s2cIv },
   };
   const toHexDeep = (o: Record<string, Uint8Array | Record<string, Uint8Array>>): Record<string, unknown> =>
@@ -309,33 +382,85 @@ async function generate() {
     ...toHexDeep(v),
     handshake: {
       note: 'ClientHello = version kem flags lifetime pk_eph [kid_len kid enc_static]; ServerHello = version kem flags session_id lifetime idle server_time enc_e confirm',
-      kem: KEM_ID.XWING, kemName: 'xwing', staticFlag: 1, kid: 'k1', pin,
-      requestedLifetimeSeconds: 0, grantedLifetimeSeconds: 3600, idleTimeoutSeconds: 900, serverTimeMs: now,
+      kem: KEM_ID.XWING,
+      kemName: 'xwing',
+      staticFlag: 1,
+      kid: 'k1',
+      pin,
+      requestedLifetimeSeconds: 0,
+      grantedLifetimeSeconds: 3600,
+      idleTimeoutSeconds: 900,
+      serverTimeMs: now,
     },
     requests: [
-      { seq: 1, method, target, canonicalTarget: target, nenType: reqType, nen: formatRequestHeader(meta), contentType: 'application/nen', plaintext: toHex(reqBody) },
+      {
+        seq: 1,
+        method,
+        target,
+        canonicalTarget: target,
+        nenType: reqType,
+        nen: formatRequestHeader(meta),
+        contentType: 'application/nen',
+        plaintext: toHex(reqBody),
+      },
       { seq: 2, method: 'GET', target: '/api/notes', nenType: '', nen: formatRequestHeader(getMeta), nenBody: toBase64Url(getTag) },
     ],
     responses: [
       { seq: 1, status: 201, nen: formatResponseHeader(0), nenType: resType, contentType: 'application/nen', plaintext: toHex(resBody) },
-      { seq: 6, status: 204, requestMethod: 'DELETE', nen: formatResponseHeader(0), nenType: null, contentType: 'application/nen', body: '', nenBody: toBase64Url(noContentSealed), aad: toHex(noContentAad), nonce: toHex(computeNonce(keys.s2cIv, 6n)) },
+      {
+        seq: 6,
+        status: 204,
+        requestMethod: 'DELETE',
+        nen: formatResponseHeader(0),
+        nenType: null,
+        contentType: 'application/nen',
+        body: '',
+        nenBody: toBase64Url(noContentSealed),
+        aad: toHex(noContentAad),
+        nonce: toHex(computeNonce(keys.s2cIv, 6n)),
+      },
     ],
     streamResponse: {
-      seq: 3, status: 200, headers: { 'content-type': 'application/nen-stream', nen: formatResponseHeader(RES_FLAG.STREAM), 'nen-type': streamType },
-      aad: toHex(streamAad), records: sres.records, body: toHex(sres.body),
+      seq: 3,
+      status: 200,
+      headers: { 'content-type': 'application/nen-stream', nen: formatResponseHeader(RES_FLAG.STREAM), 'nen-type': streamType },
+      aad: toHex(streamAad),
+      records: sres.records,
+      body: toHex(sres.body),
     },
     streamUpload: {
-      seq: 4, method: 'POST', target: '/api/upload', flags: REQ_FLAG.STREAM,
+      seq: 4,
+      method: 'POST',
+      target: '/api/upload',
+      flags: REQ_FLAG.STREAM,
       headers: { nen: formatRequestHeader(upMeta), 'nen-type': upType, 'content-type': 'application/nen-stream' },
-      aad: toHex(upAad), records: sup.records, body: toHex(sup.body),
+      aad: toHex(upAad),
+      records: sup.records,
+      body: toHex(sup.body),
     },
     confidentialQuery: {
-      seq: 5, method: 'GET', url: cqUrl.href, urlSent: `${cqUrl.pathname}`, flags: REQ_FLAG.CONFIDENTIAL_QUERY,
-      q: cqQuery, qCanonicalWouldBe: new URLSearchParams(cqQuery).toString(),
+      seq: 5,
+      method: 'GET',
+      url: cqUrl.href,
+      urlSent: `${cqUrl.pathname}`,
+      flags: REQ_FLAG.CONFIDENTIAL_QUERY,
+      q: cqQuery,
+      qCanonicalWouldBe: new URLSearchParams(cqQuery).toString(),
       headers: { nen: formatRequestHeader(cqMeta), 'nen-body': toBase64Url(cqSealed) },
-      aad: toHex(cqAad), plaintext: toHex(cqPlain), nonce: toHex(computeNonce(keys.c2sIv, 5n)), sealed: toHex(cqSealed),
+      aad: toHex(cqAad),
+      plaintext: toHex(cqPlain),
+      nonce: toHex(computeNonce(keys.c2sIv, 5n)),
+      sealed: toHex(cqSealed),
     },
-    nullBodyRequest: { seq: 6, method: 'DELETE', target: '/api/notes/1', nen: formatRequestHeader(delMeta), contentType: 'application/nen', aad: toHex(delAad), body: toHex(delSealed) },
+    nullBodyRequest: {
+      seq: 6,
+      method: 'DELETE',
+      target: '/api/notes/1',
+      nen: formatRequestHeader(delMeta),
+      contentType: 'application/nen',
+      aad: toHex(delAad),
+      body: toHex(delSealed),
+    },
     answers: ANSWERS,
   };
   // The key encodings stated in ANSWERS hold for the example's keys.
@@ -437,7 +562,24 @@ async function generate() {
   ];
   keys.dispose();
   staticKey.dispose();
-  return { block: lines.join('\n'), vectors, parts: { staticSeed, ephIkm, sessionId, now, hello: client.hello, response: server.response, secret: result.secret, encStatic, encEph, exportedS: xs.exported, exportedE: xe.exported, ephPrivateKey: ephKp.privateKey } };
+  return {
+    block: lines.join('\n'),
+    vectors,
+    parts: {
+      staticSeed,
+      ephIkm,
+      sessionId,
+      now,
+      hello: client.hello,
+      response: server.response,
+      secret: result.secret,
+      encStatic,
+      encEph,
+      exportedS: xs.exported,
+      exportedE: xe.exported,
+      ephPrivateKey: ephKp.privateKey,
+    },
+  };
 }
 
 describe('PROTOCOL.md worked example', () => {

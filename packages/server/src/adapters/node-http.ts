@@ -151,5 +151,8 @@ export function toNodeHandler<C = unknown>(handler: WebHandler<C>, options: Node
 
 /** The session endpoints (`<sessionPath>/:action`) as one Node handler: GET/HEAD → routes.GET, others → routes.POST (405 there). */
 export function nodeSessionRoutes(nen: Pick<Nen, 'routes'>, options: NodeAdapterOptions<unknown> = {}): NodeHandler {
-  return toNodeHandler((request, context) => (request.method === 'GET' || request.method === 'HEAD' ? nen.routes.GET(request, context) : nen.routes.POST(request, context)), options);
+  return toNodeHandler(
+    (request, context) => (request.method === 'GET' || request.method === 'HEAD' ? nen.routes.GET(request, context) : nen.routes.POST(request, context)),
+    options,
+  );
 }

@@ -12,8 +12,9 @@ import { NenConfigError } from '../errors.js';
 import { memoryStore } from './memory.js';
 import type { SessionStore } from './types.js';
 
-export const REDIS_URL_WITHOUT_STORE = "REDIS_URL is set but no session store was passed to createNen(): add `import { redisStore } from '@nen/server/redis'` "
-  + 'and use createNen({ store: redisStore() }) (it reads REDIS_URL and NEN_STORE_KEY), or pass store: memoryStore() to keep sessions in this process on purpose';
+export const REDIS_URL_WITHOUT_STORE =
+  "REDIS_URL is set but no session store was passed to createNen(): add `import { redisStore } from '@nen/server/redis'` " +
+  'and use createNen({ store: redisStore() }) (it reads REDIS_URL and NEN_STORE_KEY), or pass store: memoryStore() to keep sessions in this process on purpose';
 
 /** The store for this instance and whether `close()` must close it. */
 export function chooseStore(given: SessionStore | undefined): { store: SessionStore; owned: boolean } {

@@ -17,20 +17,25 @@ import { parseServerKeys, type ServerKeySpec } from '../keys.js';
 import type { RedisStoreEvent } from './redis-connect.js';
 
 /** Logged (event `config.store_key_derived`) when the Redis store runs without NEN_STORE_KEY. */
-export const STORE_KEY_WARNING = 'NEN_STORE_KEY is not set: the key wrapping session secrets in Redis is derived from the whole NEN_SERVER_KEYS set, '
-  + 'so adding or removing a server key makes every stored session unreadable (clients re-handshake) and, during a rolling restart, '
-  + 'instances with different key sets cannot read each other\'s sessions. Set NEN_STORE_KEY (nen keygen prints one) to the same value on every instance, once.';
+export const STORE_KEY_WARNING =
+  'NEN_STORE_KEY is not set: the key wrapping session secrets in Redis is derived from the whole NEN_SERVER_KEYS set, ' +
+  'so adding or removing a server key makes every stored session unreadable (clients re-handshake) and, during a rolling restart, ' +
+  "instances with different key sets cannot read each other's sessions. Set NEN_STORE_KEY (nen keygen prints one) to the same value on every instance, once.";
 
 /** The 32-byte wrap key for the Redis store (see the module header). */
 export function storeWrapKey(serverKeys: string | readonly ServerKeySpec[] | undefined, log: (e: RedisStoreEvent) => void): Uint8Array {
   const sk = env('NEN_STORE_KEY');
   if (sk) {
-    if (sk.length < 32) throw new NenConfigError('NEN_STORE_KEY must be at least 32 characters of secret randomness (use the NEN_STORE_KEY line that `nen keygen` prints)');
+    if (sk.length < 32)
+      throw new NenConfigError('NEN_STORE_KEY must be at least 32 characters of secret randomness (use the NEN_STORE_KEY line that `nen keygen` prints)');
     return createHash('sha256').update('nen/1 store key').update(sk).digest();
   }
   const keysEnv = env('NEN_SERVER_KEYS');
-  const specs = typeof serverKeys === 'string' ? parseServerKeys(serverKeys) : serverKeys ?? (keysEnv ? parseServerKeys(keysEnv) : null);
-  if (!specs) throw new NenConfigError('redisStore() needs NEN_STORE_KEY (or at least NEN_SERVER_KEYS, or the wrapKey option) to wrap session secrets at rest, identically on every instance');
+  const specs = typeof serverKeys === 'string' ? parseServerKeys(serverKeys) : (serverKeys ?? (keysEnv ? parseServerKeys(keysEnv) : null));
+  if (!specs)
+    throw new NenConfigError(
+      'redisStore() needs NEN_STORE_KEY (or at least NEN_SERVER_KEYS, or the wrapKey option) to wrap session secrets at rest, identically on every instance',
+    );
   const h = createHash('sha256').update('nen/1 store key');
   for (const k of [...specs].sort((a, b) => (a.kid < b.kid ? -1 : 1))) h.update(k.kid).update(k.privateKey);
   log({ level: 'warn', event: 'config.store_key_derived', message: STORE_KEY_WARNING });

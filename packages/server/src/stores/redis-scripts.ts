@@ -244,7 +244,13 @@ export interface Script {
   readonly sha: string;
 }
 const script = (lua: string): Script => ({ lua, sha: createHash('sha1').update(lua).digest('hex') });
-export const SCRIPTS = { commit: script(COMMIT_LUA), create: script(CREATE_LUA), update: script(UPDATE_LUA), consume: script(CONSUME_RETRY_LUA), del: script(DELETE_LUA) };
+export const SCRIPTS = {
+  commit: script(COMMIT_LUA),
+  create: script(CREATE_LUA),
+  update: script(UPDATE_LUA),
+  consume: script(CONSUME_RETRY_LUA),
+  del: script(DELETE_LUA),
+};
 /** The commit script's status codes ({0}..{5}) and the retry script's (0..3). */
 export const COMMIT_REASONS = ['unknown', 'expired', 'replay', 'too-old', 'ok', 'epoch'] as const;
 export const RETRY_VERDICTS: readonly RetryVerdict[] = ['absent', 'marked', 'committed', 'too-old'];

@@ -223,10 +223,7 @@ describe('redis store: two instances', () => {
     const b = redisStore({ url: server.url, wrapKey, keyPrefix: kp });
     try {
       const { t, pairs } = await setup(kp, a);
-      const [ra, rb] = await Promise.all([
-        Promise.all(pairs.map((p) => a.commit(p.id, p.seq, t))),
-        Promise.all(pairs.map((p) => b.commit(p.id, p.seq, t))),
-      ]);
+      const [ra, rb] = await Promise.all([Promise.all(pairs.map((p) => a.commit(p.id, p.seq, t))), Promise.all(pairs.map((p) => b.commit(p.id, p.seq, t)))]);
       pairs.forEach((_, i) => {
         const oks = [ra[i]!, rb[i]!].filter((r) => r.ok).length;
         expect(oks).toBe(1);
@@ -258,7 +255,16 @@ describe('redis store: two instances', () => {
           process.exit(0);
         });`;
       const child = spawn(process.execPath, ['--input-type=module', '-e', childCode], {
-        env: { ...process.env, NEN_CHILD: JSON.stringify({ url: server.url, prefix: kp, wrapKey: Array.from(wrapKey), t, pairs: pairs.map((p) => ({ id: p.id, seq: String(p.seq) })) }) },
+        env: {
+          ...process.env,
+          NEN_CHILD: JSON.stringify({
+            url: server.url,
+            prefix: kp,
+            wrapKey: Array.from(wrapKey),
+            t,
+            pairs: pairs.map((p) => ({ id: p.id, seq: String(p.seq) })),
+          }),
+        },
         stdio: ['pipe', 'pipe', 'inherit'],
       });
       let out = '';

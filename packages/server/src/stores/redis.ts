@@ -104,9 +104,7 @@ class RedisSessionStore implements SessionStore {
       this.#client = connectRedis(options, timeout);
       this.#client.on('error', this.#onError);
       this.#client.on('ready', () => this.#log({ level: 'info', event: 'redis.ready', message: 'nen: session store connected' }));
-      this.#client.on('reconnecting', () =>
-        this.#log({ level: 'warn', event: 'redis.reconnecting', message: 'nen: session store reconnecting' }),
-      );
+      this.#client.on('reconnecting', () => this.#log({ level: 'warn', event: 'redis.reconnecting', message: 'nen: session store reconnecting' }));
     }
   }
 
@@ -185,10 +183,7 @@ class RedisSessionStore implements SessionStore {
     return session ? { ok: true, session } : { ok: false, reason: 'unknown' };
   }
 
-  async update(
-    id: string,
-    patch: { secret?: Uint8Array; meta?: SessionRecord['meta']; epoch?: number; expiresAt?: number },
-  ): Promise<boolean> {
+  async update(id: string, patch: { secret?: Uint8Array; meta?: SessionRecord['meta']; epoch?: number; expiresAt?: number }): Promise<boolean> {
     if (!SESSION_ID.test(id)) return false;
     if (patch.epoch !== undefined) checkCount(patch.epoch, 'epoch');
     if (patch.expiresAt !== undefined) checkCount(patch.expiresAt, 'expiresAt');
@@ -249,7 +244,12 @@ class RedisSessionStore implements SessionStore {
   async consumeRetry(id: string, seq: bigint, now: number): Promise<RetryVerdict> {
     if (typeof seq !== 'bigint' || seq < 1n || seq >= U64_LIMIT) throw badInput('nen: seq must be an unsigned 64-bit bigint');
     if (!SESSION_ID.test(id)) return 'absent';
-    const reply = await this.#eval(SCRIPTS.consume, this.#key(id), [String(Math.floor(now)), String(seq >> 32n), String(seq & 0xffffffffn), String(TTL_GRACE_MS)]);
+    const reply = await this.#eval(SCRIPTS.consume, this.#key(id), [
+      String(Math.floor(now)),
+      String(seq >> 32n),
+      String(seq & 0xffffffffn),
+      String(TTL_GRACE_MS),
+    ]);
     const v = typeof reply === 'number' ? RETRY_VERDICTS[reply] : undefined;
     if (!v) throw new StoreUnavailableError('unexpected reply from the retry script');
     return v;
@@ -310,11 +310,7 @@ class RedisSessionStore implements SessionStore {
     return this.#backend;
   }
 
-  async #record(
-    id: string,
-    f: { k: Buffer; m: Buffer; e: Buffer; c: Buffer; x: Buffer; i: Buffer },
-    lastSeenAt: number,
-  ): Promise<SessionRecord | null> {
+  async #record(id: string, f: { k: Buffer; m: Buffer; e: Buffer; c: Buffer; x: Buffer; i: Buffer }, lastSeenAt: number): Promise<SessionRecord | null> {
     const epoch = num(f.e);
     const secret = this.#closed ? null : this.#unwrapped.unwrap(await this.#getBackend(), this.#wrapKey, id, epoch, f.k);
     let meta: SessionRecord['meta'];
@@ -376,7 +372,11 @@ class RedisSessionStore implements SessionStore {
         this.#failures = 0;
         this.#lastFailureLog = t;
         const reason = err instanceof Error ? err.message : String(err);
-        this.#log({ level: 'error', event: 'redis.unavailable', message: `${e.message}: ${reason}${n > 1 ? ` (${n} failed operations since the last report)` : ''}` });
+        this.#log({
+          level: 'error',
+          event: 'redis.unavailable',
+          message: `${e.message}: ${reason}${n > 1 ? ` (${n} failed operations since the last report)` : ''}`,
+        });
       }
       throw e;
     }

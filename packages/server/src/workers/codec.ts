@@ -31,7 +31,16 @@ export type StoreOp =
   | { op: 'size' };
 
 export function encodeRecord(r: SessionRecord): WireRecord {
-  const w: WireRecord = { id: r.id, secret: toBase64Url(r.secret), meta: r.meta, epoch: r.epoch, createdAt: r.createdAt, expiresAt: r.expiresAt, idleTimeoutMs: r.idleTimeoutMs, lastSeenAt: r.lastSeenAt };
+  const w: WireRecord = {
+    id: r.id,
+    secret: toBase64Url(r.secret),
+    meta: r.meta,
+    epoch: r.epoch,
+    createdAt: r.createdAt,
+    expiresAt: r.expiresAt,
+    idleTimeoutMs: r.idleTimeoutMs,
+    lastSeenAt: r.lastSeenAt,
+  };
   if (r.confirmBy !== undefined) w.confirmBy = r.confirmBy;
   return w;
 }
@@ -44,6 +53,15 @@ export function decodeSecret(s: string): Uint8Array {
 }
 
 export function decodeRecord(w: WireRecord): SessionRecord {
-  const r: SessionRecord = { id: w.id, secret: decodeSecret(w.secret), meta: w.meta, epoch: w.epoch, createdAt: w.createdAt, expiresAt: w.expiresAt, idleTimeoutMs: w.idleTimeoutMs, lastSeenAt: w.lastSeenAt };
+  const r: SessionRecord = {
+    id: w.id,
+    secret: decodeSecret(w.secret),
+    meta: w.meta,
+    epoch: w.epoch,
+    createdAt: w.createdAt,
+    expiresAt: w.expiresAt,
+    idleTimeoutMs: w.idleTimeoutMs,
+    lastSeenAt: w.lastSeenAt,
+  };
   return w.confirmBy === undefined ? r : { ...r, confirmBy: w.confirmBy };
 }

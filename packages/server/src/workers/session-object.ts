@@ -19,7 +19,8 @@
 import { memoryStore, type MemoryStore } from '../stores/memory.js';
 import { decodeRecord, decodeSecret, encodeRecord, type StoreOp } from './codec.js';
 
-const json = (value: unknown, status = 200): Response => new Response(JSON.stringify({ result: value }), { status, headers: { 'content-type': 'application/json' } });
+const json = (value: unknown, status = 200): Response =>
+  new Response(JSON.stringify({ result: value }), { status, headers: { 'content-type': 'application/json' } });
 
 /** One object = the sessions (normally one) and claims named to it. */
 export class NenSessionObject {

@@ -31,7 +31,17 @@ describe('durable object store', () => {
     const ns = namespace();
     const store = durableObjectStore(ns, { prefix: 'app:' });
     const now = Date.now();
-    for (const id of ['a', 'b']) await store.create({ id, secret: new Uint8Array(32), meta: {}, epoch: 0, createdAt: now, expiresAt: now + 60_000, idleTimeoutMs: 60_000, lastSeenAt: now });
+    for (const id of ['a', 'b'])
+      await store.create({
+        id,
+        secret: new Uint8Array(32),
+        meta: {},
+        epoch: 0,
+        createdAt: now,
+        expiresAt: now + 60_000,
+        idleTimeoutMs: 60_000,
+        lastSeenAt: now,
+      });
     await store.claimOnce('webhook-1', 1000);
     expect([...ns.objects.keys()].sort()).toEqual(['app:c:webhook-1', 'app:s:a', 'app:s:b']);
   });

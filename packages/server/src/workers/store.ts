@@ -45,7 +45,9 @@ class DurableObjectStore implements SessionStore {
     let res: Response;
     try {
       const stub = this.ns.get(this.ns.idFromName(this.prefix + name) as never);
-      res = await stub.fetch(new Request('https://nen-session.invalid/', { method: 'POST', body: JSON.stringify(msg), headers: { 'content-type': 'application/json' } }));
+      res = await stub.fetch(
+        new Request('https://nen-session.invalid/', { method: 'POST', body: JSON.stringify(msg), headers: { 'content-type': 'application/json' } }),
+      );
     } catch (cause) {
       throw new StoreUnavailableError('nen: the session Durable Object is unreachable', { cause });
     }

@@ -48,7 +48,11 @@ describe.each(NAMES)('%s adapter', (name) => {
 
   it('sealed JSON round trip, query, GET', async () => {
     const c = client(url());
-    const res = await c.fetch('/api/echo?x=1&y=two', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ hello: 'world' }) });
+    const res = await c.fetch('/api/echo?x=1&y=two', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ hello: 'world' }),
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ method: 'POST', path: '/api/echo', query: '?x=1&y=two', body: { hello: 'world' }, ct: 'application/json' });
     const g = await c.fetch('/api/echo?q=3');
@@ -104,7 +108,9 @@ describe.each(NAMES)('%s adapter', (name) => {
 
   it('an oversized sealed body → 413 NEN_TOO_LARGE, and the connection stays usable', async () => {
     const c = client(url());
-    await expect(c.fetch('/api/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ pad: 'x'.repeat(300 * 1024) }) })).rejects.toMatchObject({ code: 'NEN_TOO_LARGE' });
+    await expect(
+      c.fetch('/api/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ pad: 'x'.repeat(300 * 1024) }) }),
+    ).rejects.toMatchObject({ code: 'NEN_TOO_LARGE' });
     expect((await c.fetch('/api/echo?after=1')).status).toBe(200);
   });
 });
@@ -124,7 +130,15 @@ describe('hono: overlapping middleware mounts', () => {
       const res = await c.fetch('/api/notes', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"title":"t"}' });
       expect([res.status, await res.json()]).toEqual([201, { got: { title: 't' } }]);
       // A plaintext request is still refused by the outermost middleware.
-      expect(await rawError(await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/notes`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } }))).toEqual({ status: 400, code: 'NEN_NOT_ENCRYPTED' });
+      expect(
+        await rawError(
+          await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/notes`, {
+            method: 'POST',
+            body: '{}',
+            headers: { 'content-type': 'application/json' },
+          }),
+        ),
+      ).toEqual({ status: 400, code: 'NEN_NOT_ENCRYPTED' });
     } finally {
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
@@ -135,13 +149,17 @@ describe('hono: overlapping middleware mounts', () => {
 /** The raw bytes of one sealed stream response, as an intermediary sees them. */
 async function fetchRawStream(base: string): Promise<string> {
   const r = recorder();
-  const c2 = createNenClient({ baseUrl: base, serverKey: fx.pin, fetch: async (input, init) => {
-    const res = await r.fetch(input, init);
-    if (!String(input).includes('/api/stream')) return res;
-    const raw = new Uint8Array(await res.clone().arrayBuffer());
-    captured = new TextDecoder('latin1').decode(raw);
-    return res;
-  } });
+  const c2 = createNenClient({
+    baseUrl: base,
+    serverKey: fx.pin,
+    fetch: async (input, init) => {
+      const res = await r.fetch(input, init);
+      if (!String(input).includes('/api/stream')) return res;
+      const raw = new Uint8Array(await res.clone().arrayBuffer());
+      captured = new TextDecoder('latin1').decode(raw);
+      return res;
+    },
+  });
   let captured = '';
   for await (const _ of c2.stream('/api/stream?n=5', { method: 'POST' })) void _;
   expect(captured.length).toBeGreaterThan(0);

@@ -58,7 +58,14 @@ function gatedModel(gate: Gate): MockLanguageModelV4 {
             c.enqueue({ type: 'text-delta', id: 't0', delta: WORDS[i]! });
           } else {
             c.enqueue({ type: 'text-end', id: 't0' });
-            c.enqueue({ type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage: { inputTokens: { total: 5, noCache: 5, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: WORDS.length, text: WORDS.length, reasoning: undefined } } });
+            c.enqueue({
+              type: 'finish',
+              finishReason: { unified: 'stop', raw: 'stop' },
+              usage: {
+                inputTokens: { total: 5, noCache: 5, cacheRead: undefined, cacheWrite: undefined },
+                outputTokens: { total: WORDS.length, text: WORDS.length, reasoning: undefined },
+              },
+            });
             c.close();
           }
           i++;
@@ -76,12 +83,14 @@ function tap() {
     if (init?.body instanceof Uint8Array) chunks.push(init.body);
     const res = await fetch(input, init);
     if (!res.body) return res;
-    const body = res.body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({
-      transform(c, ctl) {
-        chunks.push(c.slice());
-        ctl.enqueue(c);
-      },
-    }));
+    const body = res.body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(c, ctl) {
+          chunks.push(c.slice());
+          ctl.enqueue(c);
+        },
+      }),
+    );
     return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
   };
   return { fetch: fetchTap, text: () => Buffer.concat(chunks).toString('latin1') };
@@ -116,16 +125,41 @@ function upstream(): Server {
     req.on('end', async () => {
       upstreamSaw.push(JSON.parse(raw));
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
-      const send = (event: string | null, data: unknown) => res.write(`${event ? `event: ${event}\n` : ''}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`);
+      const send = (event: string | null, data: unknown) =>
+        res.write(`${event ? `event: ${event}\n` : ''}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`);
       if (req.url === '/v1/chat/completions') {
         for (const w of WORDS) {
-          send(null, { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'mock-gpt', choices: [{ index: 0, delta: { role: 'assistant', content: w }, finish_reason: null }] });
+          send(null, {
+            id: 'chatcmpl-1',
+            object: 'chat.completion.chunk',
+            created: 1,
+            model: 'mock-gpt',
+            choices: [{ index: 0, delta: { role: 'assistant', content: w }, finish_reason: null }],
+          });
           await new Promise((r) => setTimeout(r, 2));
         }
-        send(null, { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'mock-gpt', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] });
+        send(null, {
+          id: 'chatcmpl-1',
+          object: 'chat.completion.chunk',
+          created: 1,
+          model: 'mock-gpt',
+          choices: [{ index: 0, delta: {}, finish_reason: 'stop' }],
+        });
         send(null, '[DONE]');
       } else {
-        send('message_start', { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', content: [], model: 'mock-claude', stop_reason: null, stop_sequence: null, usage: { input_tokens: 5, output_tokens: 1 } } });
+        send('message_start', {
+          type: 'message_start',
+          message: {
+            id: 'msg_1',
+            type: 'message',
+            role: 'assistant',
+            content: [],
+            model: 'mock-claude',
+            stop_reason: null,
+            stop_sequence: null,
+            usage: { input_tokens: 5, output_tokens: 1 },
+          },
+        });
         send('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
         for (const w of WORDS) send('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: w } });
         send('content_block_stop', { type: 'content_block_stop', index: 0 });
@@ -138,7 +172,12 @@ function upstream(): Server {
 }
 
 beforeAll(async () => {
-  nen = createNen({ serverKeys: `k1:${toBase64Url(new Uint8Array(32).fill(9))}`, store: memoryStore({ shared: false }), handshakeRateLimit: 0, logger: () => undefined });
+  nen = createNen({
+    serverKeys: `k1:${toBase64Url(new Uint8Array(32).fill(9))}`,
+    store: memoryStore({ shared: false }),
+    handshakeRateLimit: 0,
+    logger: () => undefined,
+  });
   pin = (await nen.publicKeys())[0]!.pin;
 
   // Hono: the AI SDK route as written for any Hono app, behind the stream middleware.
@@ -158,10 +197,16 @@ beforeAll(async () => {
   const up = upstream();
   servers.push(up);
   upstreamUrl = await listen(up);
-  const proxy = (path: string) => nen.withNenStream(async function* (req, _c, body) {
-    const r = await fetch(upstreamUrl + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal: req.signal });
-    yield* r.body as unknown as AsyncIterable<Uint8Array>;
-  });
+  const proxy = (path: string) =>
+    nen.withNenStream(async function* (req, _c, body) {
+      const r = await fetch(upstreamUrl + path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        signal: req.signal,
+      });
+      yield* r.body as unknown as AsyncIterable<Uint8Array>;
+    });
   const chat = nen.withNenStream(async function* (_req, _c, body) {
     const { messages } = body as { messages: UIMessage[] };
     const res = streamText({ model: gatedModel(gate), messages: await convertToModelMessages(messages) }).toUIMessageStreamResponse();
@@ -192,7 +237,10 @@ function nenClient(base: string, f: typeof fetch): NenClient {
   return createNenClient({ baseUrl: base, serverKey: pin, fetch: f });
 }
 
-describe.each([['Hono middleware', () => honoUrl], ['withNenStream on node:http', () => nodeUrl]] as const)('Vercel AI SDK through %s', (_name, base) => {
+describe.each([
+  ['Hono middleware', () => honoUrl],
+  ['withNenStream on node:http', () => nodeUrl],
+] as const)('Vercel AI SDK through %s', (_name, base) => {
   it('DefaultChatTransport with Nen fetch: tokens arrive one by one, nothing readable on the wire', async () => {
     gate = new Gate();
     const wire = tap();

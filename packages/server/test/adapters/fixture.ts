@@ -84,8 +84,20 @@ function closeServer(server: Server): Promise<void> {
 }
 
 export async function setup(): Promise<Fixture> {
-  const nen = createNen({ serverKeys: `k1:${SEED}`, store: memoryStore({ shared: false }), handshakeRateLimit: 0, maxBodyBytes: 256 * 1024, logger: () => undefined });
-  const echo = nen.withNen(async (req, _c, body) => ({ method: req.method, path: new URL(req.url).pathname, query: new URL(req.url).search, body: body ?? null, ct: req.headers.get('content-type') }));
+  const nen = createNen({
+    serverKeys: `k1:${SEED}`,
+    store: memoryStore({ shared: false }),
+    handshakeRateLimit: 0,
+    maxBodyBytes: 256 * 1024,
+    logger: () => undefined,
+  });
+  const echo = nen.withNen(async (req, _c, body) => ({
+    method: req.method,
+    path: new URL(req.url).pathname,
+    query: new URL(req.url).search,
+    body: body ?? null,
+    ct: req.headers.get('content-type'),
+  }));
   const stream = nen.withNenStream((req) => tokens(Number(new URL(req.url).searchParams.get('n') ?? '5')));
   const upload = nen.withNen(uploadHandler(), { maxBodyBytes: 256 * 1024 * 1024 });
   const download = nen.withNenStream(downloadHandler(), { contentType: 'application/octet-stream' });
@@ -106,13 +118,16 @@ export async function setup(): Promise<Fixture> {
     const n = Number(c.req.query('n') ?? '5');
     const enc = new TextEncoder();
     const it = tokens(n);
-    return new Response(new ReadableStream<Uint8Array>({
-      async pull(ctl) {
-        const r = await it.next();
-        if (r.done) ctl.close();
-        else ctl.enqueue(enc.encode(r.value));
-      },
-    }), { headers: { 'content-type': 'text/event-stream' } });
+    return new Response(
+      new ReadableStream<Uint8Array>({
+        async pull(ctl) {
+          const r = await it.next();
+          if (r.done) ctl.close();
+          else ctl.enqueue(enc.encode(r.value));
+        },
+      }),
+      { headers: { 'content-type': 'text/event-stream' } },
+    );
   });
   app.use('/api/upload', nenMiddleware(nen, { maxBodyBytes: 256 * 1024 * 1024 }));
   app.post('/api/upload', async (c) => {
@@ -162,7 +177,11 @@ export async function setup(): Promise<Fixture> {
     nen,
     pin,
     direct,
-    servers: [{ name: 'hono', url: honoUrl }, { name: 'express', url: exUrl }, { name: 'node', url: nodeUrl }],
+    servers: [
+      { name: 'hono', url: honoUrl },
+      { name: 'express', url: exUrl },
+      { name: 'node', url: nodeUrl },
+    ],
     async close() {
       await Promise.all([closeServer(honoServer), closeServer(exServer), closeServer(nodeServer)]);
       await nen.close();

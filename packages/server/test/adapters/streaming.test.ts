@@ -30,13 +30,16 @@ function producer(chunks: number): ReadableStream<Uint8Array> {
   probe.produced = 0;
   probe.producedAtFirstUpload = -1;
   const chunk = new Uint8Array(CHUNK).fill(1);
-  return new ReadableStream<Uint8Array>({
-    pull(c) {
-      if (probe.produced === chunks) return c.close();
-      probe.produced++;
-      c.enqueue(chunk.slice());
+  return new ReadableStream<Uint8Array>(
+    {
+      pull(c) {
+        if (probe.produced === chunks) return c.close();
+        probe.produced++;
+        c.enqueue(chunk.slice());
+      },
     },
-  }, { highWaterMark: 0 });
+    { highWaterMark: 0 },
+  );
 }
 
 async function until(cond: () => boolean, ms: number): Promise<boolean> {

@@ -213,13 +213,19 @@ async function startClusterOnce(masters: number, replicasPerMaster: number): Pro
       const busPort = await freePort();
       const dir = mkdtempSync(join(tmpdir(), 'nen-redis-cluster-'));
       const child = spawnRedis(port, dir, [
-        '--cluster-enabled', 'yes',
-        '--cluster-port', String(busPort),
-        '--cluster-config-file', join(dir, 'nodes.conf'),
-        '--cluster-node-timeout', '1000',
-        '--cluster-replica-validity-factor', '0',
+        '--cluster-enabled',
+        'yes',
+        '--cluster-port',
+        String(busPort),
+        '--cluster-config-file',
+        join(dir, 'nodes.conf'),
+        '--cluster-node-timeout',
+        '1000',
+        '--cluster-replica-validity-factor',
+        '0',
         // slots of a dead master fail alone; the others keep serving
-        '--cluster-require-full-coverage', 'no',
+        '--cluster-require-full-coverage',
+        'no',
       ]);
       procs.push({ port, child, dir });
     }
@@ -312,9 +318,7 @@ export async function transpileStoreForChild(): Promise<{ dir: string; cleanup: 
   const base = fileURLToPath(new URL('../../node_modules/', import.meta.url));
   mkdirSync(base, { recursive: true });
   const dir = mkdtempSync(join(base, '.nen-test-child-'));
-  const files = readdirSync(srcDir, { recursive: true, encoding: 'utf8' }).filter(
-    (f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && !f.endsWith('.d.ts'),
-  );
+  const files = readdirSync(srcDir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && !f.endsWith('.d.ts'));
   for (const f of files) {
     const out = ts.transpileModule(readFileSync(join(srcDir, f), 'utf8'), {
       compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true },

@@ -122,10 +122,12 @@ try {
   const before = await mem();
   const ids = Array.from({ length: N }, (_, i) => `measureBulk${String(i).padStart(10, '0')}`);
   for (let i = 0; i < N; i += 100) {
-    await Promise.all(ids.slice(i, i + 100).map(async (id) => {
-      await store.create(session(id));
-      await store.commit(id, 1n, now());
-    }));
+    await Promise.all(
+      ids.slice(i, i + 100).map(async (id) => {
+        await store.create(session(id));
+        await store.commit(id, 1n, now());
+      }),
+    );
   }
   const after = await mem();
   for (let i = 0; i < N; i += 500) await raw.del(...ids.slice(i, i + 500).map((id) => `${prefix}{${id}}:s`));
@@ -134,9 +136,20 @@ try {
   console.log(
     JSON.stringify(
       {
-        environment: { node: process.version, cpus: cpus().length, cpu: cpus()[0]?.model, redis: (await raw.info('server')).match(/redis_version:(\S+)/)?.[1], loopback: true },
+        environment: {
+          node: process.version,
+          cpus: cpus().length,
+          cpu: cpus()[0]?.model,
+          redis: (await raw.info('server')).match(/redis_version:(\S+)/)?.[1],
+          loopback: true,
+        },
         commandsPer100Commits: calls,
-        bytesPerSession: { memoryUsageFresh: bytesFresh, memoryUsageWithWindow: bytesWithWindow, encoding, usedMemoryGrowthPerSession: Math.round((after - before) / N) },
+        bytesPerSession: {
+          memoryUsageFresh: bytesFresh,
+          memoryUsageWithWindow: bytesWithWindow,
+          encoding,
+          usedMemoryGrowthPerSession: Math.round((after - before) / N),
+        },
         commitLatencyUs: { n: N, p50: round(pct(commitUs, 50)), p99: round(pct(commitUs, 99)), mean: round(commitUs.reduce((a, b) => a + b, 0) / N) },
         getLatencyUs: { n: N, p50: round(pct(getUs, 50)), p99: round(pct(getUs, 99)) },
         commitThroughput50InFlight: Math.round(commitsPerSecond),

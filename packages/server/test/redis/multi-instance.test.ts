@@ -167,8 +167,7 @@ describe('two createNen instances sharing one Redis', () => {
 
   it('Redis down: requests fail fast with 503 NEN_STORE_UNAVAILABLE; back up: the client recovers', async () => {
     const client = createNenClient({ baseUrl: a.url, unpinned: true });
-    const post = (n: number) =>
-      client.fetch('/api/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ n }) });
+    const post = (n: number) => client.fetch('/api/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ n }) });
     expect((await post(1)).status).toBe(200);
     await redis.kill();
     for (let i = 0; i < 3; i++) {

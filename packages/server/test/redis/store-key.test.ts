@@ -28,7 +28,10 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const [k, v] of [['REDIS_URL', saved.url], ['NEN_STORE_KEY', saved.storeKey]] as const) {
+  for (const [k, v] of [
+    ['REDIS_URL', saved.url],
+    ['NEN_STORE_KEY', saved.storeKey],
+  ] as const) {
     if (v === undefined) delete process.env[k];
     else process.env[k] = v;
   }
@@ -69,12 +72,14 @@ async function crossInstance(before: Instance, after: Instance): Promise<unknown
   };
   const client = createNenClient({ baseUrl: before.server.url, backend: 'wasm', fetch: routing, unpinned: true });
   await client.handshake();
-  return client.fetch('/api/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"n":1}' })
-    .then((r) => r.json(), (e: unknown) => e);
+  return client.fetch('/api/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"n":1}' }).then(
+    (r) => r.json(),
+    (e: unknown) => e,
+  );
 }
 
 describe('NEN_STORE_KEY across a server key rotation (real Redis)', () => {
-  it('with NEN_STORE_KEY, instances with {k1} and {k1,k2} read each other\'s sessions; no warning', async () => {
+  it("with NEN_STORE_KEY, instances with {k1} and {k1,k2} read each other's sessions; no warning", async () => {
     const storeKey = toBase64Url(crypto.getRandomValues(new Uint8Array(32)));
     const old = await instance(`k1:${K1}`, storeKey);
     const rotated = await instance(`k1:${K1},k2:${K2}`, storeKey);

@@ -133,7 +133,14 @@ export async function startWorkerd(serverKeys: string): Promise<Workerd> {
       await stop();
       throw new Error(`workerd exited with ${child.exitCode}:\n${stderr.slice(-4000)}`);
     }
-    const up = await Promise.all(urls.map((u) => fetch(`${u}/health`).then((r) => r.arrayBuffer().then(() => true), () => false)));
+    const up = await Promise.all(
+      urls.map((u) =>
+        fetch(`${u}/health`).then(
+          (r) => r.arrayBuffer().then(() => true),
+          () => false,
+        ),
+      ),
+    );
     if (up.every(Boolean)) break;
     if (Date.now() > deadline) {
       await stop();

@@ -43,7 +43,8 @@ function client(pick: () => 0 | 1 = () => 0): { c: NenClient; sent: Sent[] } {
   const f: typeof fetch = async (input, init = {}) => {
     const u = new URL(String(input));
     const url = `${wd.urls[pick()]}${u.pathname}${u.search}`;
-    const body: Uint8Array | null = init.body instanceof Uint8Array ? new Uint8Array(init.body) : typeof init.body === 'string' ? new TextEncoder().encode(init.body) : null;
+    const body: Uint8Array | null =
+      init.body instanceof Uint8Array ? new Uint8Array(init.body) : typeof init.body === 'string' ? new TextEncoder().encode(init.body) : null;
     sent.push({ url, init: { method: init.method, headers: new Headers(init.headers) }, body });
     return fetch(url, init);
   };
@@ -51,7 +52,11 @@ function client(pick: () => 0 | 1 = () => 0): { c: NenClient; sent: Sent[] } {
 }
 
 const replay = (s: Sent, base: string = new URL(s.url).origin, body = s.body): Promise<Response> =>
-  fetch(base + new URL(s.url).pathname + new URL(s.url).search, { method: s.init.method, headers: s.init.headers, body: body as Uint8Array<ArrayBuffer> | null });
+  fetch(base + new URL(s.url).pathname + new URL(s.url).search, {
+    method: s.init.method,
+    headers: s.init.headers,
+    body: body as Uint8Array<ArrayBuffer> | null,
+  });
 
 describe('Nen on workerd, sessions in a Durable Object', () => {
   it('the workerd bundle has no node: import and no ioredis', () => {
@@ -105,11 +110,17 @@ describe('Nen on workerd, sessions in a Durable Object', () => {
     // Race: a fresh sealed request, never delivered by the client, sent to both isolates concurrently.
     let hold: Sent | undefined;
     const racing = createNenClient({
-      baseUrl: 'http://nen.test', serverKey: pin, backend: 'noble',
+      baseUrl: 'http://nen.test',
+      serverKey: pin,
+      backend: 'noble',
       fetch: async (input, init = {}) => {
         const u = new URL(String(input));
         if (u.pathname === '/api/echo' && !hold) {
-          hold = { url: wd.urls[0] + u.pathname, init: { method: init.method, headers: new Headers(init.headers) }, body: init.body instanceof Uint8Array ? new Uint8Array(init.body) : null };
+          hold = {
+            url: wd.urls[0] + u.pathname,
+            init: { method: init.method, headers: new Headers(init.headers) },
+            body: init.body instanceof Uint8Array ? new Uint8Array(init.body) : null,
+          };
           throw new TypeError('held back by the test');
         }
         return fetch(`${wd.urls[0]}${u.pathname}${u.search}`, init);
@@ -133,7 +144,9 @@ describe('Nen on workerd, sessions in a Durable Object', () => {
     expect([r.status, r.headers.get('nen-error')]).toEqual([401, 'NEN_AUTH_FAILED']);
     await r.arrayBuffer();
     // The session is unharmed.
-    expect(((await (await c.fetch('/api/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '7' })).json()) as { body: number }).body).toBe(7);
+    expect(
+      ((await (await c.fetch('/api/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '7' })).json()) as { body: number }).body,
+    ).toBe(7);
   });
 
   it('terminate is authenticated: a forged one changes nothing; the real one ends the session on both isolates', async () => {
@@ -142,7 +155,11 @@ describe('Nen on workerd, sessions in a Durable Object', () => {
     const captured = sent[sent.length - 1]!;
     // A real sealed request re-aimed at the terminate action: the path is authenticated, so it is refused.
     const u = new URL(captured.url);
-    const forged = await fetch(`${wd.urls[1]}/api/nen/terminate`, { method: 'POST', headers: captured.init.headers, body: captured.body as Uint8Array<ArrayBuffer> });
+    const forged = await fetch(`${wd.urls[1]}/api/nen/terminate`, {
+      method: 'POST',
+      headers: captured.init.headers,
+      body: captured.body as Uint8Array<ArrayBuffer>,
+    });
     expect([forged.status, forged.headers.get('nen-error')]).toEqual([401, 'NEN_AUTH_FAILED']);
     await forged.arrayBuffer();
     const unsealed = await fetch(`${u.origin}/api/nen/terminate`, { method: 'POST', body: 'terminate' });
@@ -163,7 +180,7 @@ describe('Nen on workerd, sessions in a Durable Object', () => {
     const base = wd.urls[1];
     const cases: [string, RequestInit, string][] = [
       ['/api/echo', { method: 'POST', body: 'plain' }, 'NEN_NOT_ENCRYPTED'],
-      ['/api/echo', { method: 'POST', headers: { 'nen': 'garbage', 'content-type': 'application/nen' }, body: new Uint8Array(40) }, 'NEN_MALFORMED'],
+      ['/api/echo', { method: 'POST', headers: { nen: 'garbage', 'content-type': 'application/nen' }, body: new Uint8Array(40) }, 'NEN_MALFORMED'],
       ['/api/nen/handshake', { method: 'POST', headers: { 'content-type': 'application/nen-handshake' }, body: new Uint8Array(7) }, ''],
       ['/api/nen/handshake', { method: 'POST', body: 'x'.repeat(100_000) }, ''],
       ['/api/nen/nope', { method: 'POST' }, 'NEN_NOT_FOUND'],

@@ -18,10 +18,12 @@ export const POST = nen.withNenStream(async function* (request: Request, _contex
   const url = new URL(request.url);
   const n = intParam(url.searchParams.get('n'), 1, MAX_TOKENS, 32);
   const delay = intParam(url.searchParams.get('delay'), 0, 1000, 0);
-  const question = typeof body === 'object' && body !== null && typeof (body as { question?: unknown }).question === 'string'
-    ? (body as { question: string }).question.slice(0, 500)
-    : undefined;
-  const tokens = question !== undefined ? answerTokens(question, await (await notesRepo()).list('').catch(() => [])) : Array.from({ length: n }, (_, i) => `token-${i} `);
+  const question =
+    typeof body === 'object' && body !== null && typeof (body as { question?: unknown }).question === 'string'
+      ? (body as { question: string }).question.slice(0, 500)
+      : undefined;
+  const tokens =
+    question !== undefined ? answerTokens(question, await (await notesRepo()).list('').catch(() => [])) : Array.from({ length: n }, (_, i) => `token-${i} `);
   for (let i = 0; i < tokens.length; i++) {
     if (request.signal.aborted) return;
     if (delay > 0) await sleep(delay, undefined, { ref: false });

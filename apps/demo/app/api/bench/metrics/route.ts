@@ -20,7 +20,18 @@ export async function GET(): Promise<Response> {
   const repo = await notesRepo();
   const notes = await repo.size().catch(() => null);
   return Response.json(
-    { rss, heapUsed, external, sessions, counters: snapshot(), storeKind: nen.store.kind, notesKind: repo.kind, notes, pid: process.pid, uptime: process.uptime() },
+    {
+      rss,
+      heapUsed,
+      external,
+      sessions,
+      counters: snapshot(),
+      storeKind: nen.store.kind,
+      notesKind: repo.kind,
+      notes,
+      pid: process.pid,
+      uptime: process.uptime(),
+    },
     { headers: { 'cache-control': 'no-store' } },
   );
 }
