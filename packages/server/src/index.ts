@@ -19,7 +19,9 @@ import { createNen, type Nen, type NenHandler, type NenRouteHandler, type NenRou
 export { createNen } from './nen.js';
 export type { Nen, NenConfig, NenLogEvent, NenRouteOptions, NenStreamRouteOptions, NenHandler, NenStreamHandler, NenRouteHandler, NenBody } from './nen.js';
 export { memoryStore, type MemoryStore, type MemoryStoreOptions } from './stores/memory.js';
-export type { SessionStore, SessionRecord, CommitResult } from './stores/types.js';
+export type { SessionStore, SessionRecord, CommitResult, RetryVerdict } from './stores/types.js';
+export type { SessionRoutes } from './session-routes.js';
+export type { PublicKeyInfo } from './keyring.js';
 export { parseServerKeys, type ServerKeySpec } from './keys.js';
 export { StoreUnavailableError } from './errors.js';
 export type { NenConfigError } from './errors.js';
