@@ -26,6 +26,11 @@ function run(args: string[], input: Uint8Array): Promise<{ code: number | null; 
     p.stdout.on('data', (c: Buffer) => out.push(c));
     p.stderr.on('data', (c: Buffer) => err.push(c));
     p.on('error', reject);
+    // A CLI that refuses its input (wrong key) exits before reading all of stdin: EPIPE on our side
+    // of the pipe is then expected, and the exit code and stderr carry the verdict.
+    p.stdin.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code !== 'EPIPE') reject(e);
+    });
     p.on('close', (code) => resolve({ code, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString() }));
     p.stdin.end(input);
   });
