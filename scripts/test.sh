@@ -39,7 +39,7 @@ stage "docs: TypeDoc API reference (warnings are errors)" pnpm docs:api
 # One package at a time: the suites start servers and browsers on a 2-core machine.
 stage "vitest, Node $(node --version): all packages" pnpm turbo run test --concurrency=1 --continue --output-logs=full
 NODE24="$root/.tools/node24/bin"
-stage "vitest, Node $("$NODE24/node" --version): core, client, server" \
+stage "vitest, Node $("$NODE24/node" --version): core, client, server, seal" \
   env PATH="$NODE24:$PATH" pnpm --filter "./packages/*" --workspace-concurrency=1 run test
 
 echo
