@@ -8,7 +8,6 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseInfo, commandsBetween, callsBetween, usecBetween, createRedisProbe } from '../lib/redisinfo.js';
 
-
 describe('INFO parsing', () => {
   it('reads numbers and strings, skips sections', () => {
     const i = parseInfo('# Stats\r\ntotal_commands_processed:42\r\nused_memory:1024\r\ndb0:keys=3,expires=3,avg_ttl=0\r\nrole:master\r\n');
