@@ -23,26 +23,6 @@ const HANDSHAKE_HEADERS: [string, string][] = [
   ['cache-control', 'no-store'],
 ];
 
-/**
- * Session ids are drawn from a CSPRNG pool refilled 256 ids at a time: one getRandomValues call
- * per 256 handshakes instead of one each (each call has a fixed cost of a few µs). An id is public
- * (it travels in the `nen` header); a drawn id is zeroed in the pool so it is never handed out twice.
- */
-const ID_POOL = new Uint8Array(SESSION_ID_LENGTH * 256);
-let idPoolOffset = ID_POOL.length;
-
-function newSessionId(): Uint8Array {
-  if (idPoolOffset === ID_POOL.length) {
-    globalThis.crypto.getRandomValues(ID_POOL);
-    idPoolOffset = 0;
-  }
-  const end = idPoolOffset + SESSION_ID_LENGTH;
-  const id = ID_POOL.slice(idPoolOffset, end);
-  ID_POOL.fill(0, idPoolOffset, end);
-  idPoolOffset = end;
-  return id;
-}
-
 export async function handshakeRoute(ctx: ServerContext, limiter: HandshakeRateLimiter, request: Request): Promise<Response> {
   const { s } = ctx;
   const now = s.clock();
@@ -65,7 +45,7 @@ export async function handshakeRoute(ctx: ServerContext, limiter: HandshakeRateL
   if (ct !== MEDIA_TYPE.handshake) throw wireError('NEN_CONTENT_TYPE', `handshake content-type ${JSON.stringify(ct.slice(0, 60))}`);
   const hello = await readBody(request, 4096);
   const st = ctx.keyring.current ?? (await ctx.keyring.load());
-  const sessionId = newSessionId();
+  const sessionId = st.backend.randomBytes(SESSION_ID_LENGTH);
   const r = serverHandshake(st.backend, hello, { keys: st.keyMap, sessionId, maxLifetime: s.ttlS, idleTimeout: s.idleS, now });
   const id = toBase64Url(sessionId);
   const rec: SessionRecord = {
