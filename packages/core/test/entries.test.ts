@@ -1,7 +1,7 @@
 /**
  * The public surface of @nen/core: the four entries (Node `index.ts`, `index.browser.ts`,
- * `index.edge.ts`, `index.workerd.ts`) export exactly the same names, by name (no `export *`), and the byte helpers
- * stay internal.
+ * `index.edge.ts`, `index.workerd.ts`) export exactly the same names: each adds its own `loadBackend` to
+ * ./public.ts, which names every export one by one (no `export *` there); the byte helpers stay internal.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -21,15 +21,27 @@ function exportedNames(src: string): string[] {
 }
 
 describe('@nen/core entries', () => {
-  it('use named exports only and agree name for name', () => {
-    const lists = ENTRIES.map((f) => {
-      expect(source(f)).not.toMatch(/^export\s*\*/m);
-      return exportedNames(source(f));
-    });
-    expect(lists[0]!.length).toBeGreaterThan(50);
-    expect(lists[1]).toEqual(lists[0]);
-    expect(lists[2]).toEqual(lists[0]);
-    expect(lists[3]).toEqual(lists[0]);
+  it('public.ts names its exports one by one (no `export *`), more than 50 of them', () => {
+    expect(source('public.ts')).not.toMatch(/^export\s*\*/m);
+    expect(exportedNames(source('public.ts')).length).toBeGreaterThan(50);
+  });
+
+  it('every entry is exactly loadBackend + BackendKind from its own backend, plus public.ts', () => {
+    for (const f of ENTRIES) {
+      const src = source(f);
+      expect(
+        [...src.matchAll(/^export\s*\*\s*from\s*'([^']+)'/gm)].map((m) => m[1]),
+        f,
+      ).toEqual(['./public.js']);
+      expect(exportedNames(src), f).toEqual(['loadBackend', 'type BackendKind']);
+    }
+  });
+
+  it('the four entries export the same runtime names', async () => {
+    const names = async (f: string) => Object.keys(await import(`../src/${f.replace(/\.ts$/, '.js')}`)).sort();
+    const node = await names('index.ts');
+    expect(node).toContain('loadBackend');
+    for (const f of ENTRIES.slice(1)) expect(await names(f), f).toEqual(node);
   });
 
   it('keep the byte helpers internal', async () => {
