@@ -15,6 +15,7 @@ import { env } from '../config.js';
 import { NenConfigError } from '../errors.js';
 import { parseServerKeys, type ServerKeySpec } from '../keys.js';
 import type { RedisStoreEvent } from './redis-connect.js';
+import { storeKeyFromSecret } from './redis-wrap.js';
 
 /** Logged (event `config.store_key_derived`) when the Redis store runs without NEN_STORE_KEY. */
 export const STORE_KEY_WARNING =
@@ -25,11 +26,7 @@ export const STORE_KEY_WARNING =
 /** The 32-byte wrap key for the Redis store (see the module header). */
 export function storeWrapKey(serverKeys: string | readonly ServerKeySpec[] | undefined, log: (e: RedisStoreEvent) => void): Uint8Array {
   const sk = env('NEN_STORE_KEY');
-  if (sk) {
-    if (sk.length < 32)
-      throw new NenConfigError('NEN_STORE_KEY must be at least 32 characters of secret randomness (use the NEN_STORE_KEY line that `nen keygen` prints)');
-    return createHash('sha256').update('nen/1 store key').update(sk).digest();
-  }
+  if (sk) return storeKeyFromSecret(sk, (data) => createHash('sha256').update(data).digest());
   const keysEnv = env('NEN_SERVER_KEYS');
   const specs = typeof serverKeys === 'string' ? parseServerKeys(serverKeys) : (serverKeys ?? (keysEnv ? parseServerKeys(keysEnv) : null));
   if (!specs)

@@ -11,6 +11,7 @@
  * wrapKey) unwraps to null: the caller fails closed (the session reads as unknown).
  */
 import type { Aead, Backend } from '@nen/core';
+import { NenConfigError } from '../errors.js';
 
 const WRAP_VERSION = 0x01;
 const WRAP_SALT_LENGTH = 16;
@@ -39,6 +40,17 @@ function withWrapAead<T>(backend: Backend, wrapKey: Uint8Array, salt: Uint8Array
   } finally {
     aead.dispose();
   }
+}
+
+/**
+ * The 32-byte wrap key from the value of NEN_STORE_KEY: SHA-256("nen/1 store key" || value).
+ * Shared by the Redis store (./redis-env.ts) and the Durable Object store (../workers/), so one
+ * NEN_STORE_KEY wraps secrets identically in both; `sha256` is the caller's (node:crypto or a Backend).
+ */
+export function storeKeyFromSecret(value: string, sha256: (data: Uint8Array) => Uint8Array): Uint8Array {
+  if (value.length < 32)
+    throw new NenConfigError('NEN_STORE_KEY must be at least 32 characters of secret randomness (use the NEN_STORE_KEY line that `nen keygen` prints)');
+  return sha256(new TextEncoder().encode('nen/1 store key' + value));
 }
 
 /** 0x01 || salt(16) || ChaCha20-Poly1305(K, 0^12, aad, secret). */

@@ -15,8 +15,12 @@
  *     },
  *   };
  *
+ * The object keeps its state in Durable Object storage (SQLite-backed class: wrangler
+ * `new_sqlite_classes`), so sessions survive eviction and deploys; with NEN_STORE_KEY in the
+ * Worker's env, secrets are wrapped at rest as in the Redis store.
+ *
  * Pitfall: create the Nen instance inside `fetch` (first request), not at module top level:
  * Workers forbid random numbers and timers in the global scope, and `env` only exists there.
  */
 export { durableObjectStore, type DurableObjectNamespaceLike, type DurableObjectStoreOptions } from './store.js';
-export { NenSessionObject } from './session-object.js';
+export { type DurableObjectStateLike, NenSessionObject, type NenSessionObjectEnv } from './session-object.js';

@@ -10,7 +10,9 @@
  *  - A failed or refused call (object overloaded, reset, network) is StoreUnavailableError →
  *    503 NEN_STORE_UNAVAILABLE (fail closed); arguments are checked here, as the memory store does.
  *  - `size()` cannot count sessions spread over many objects: it answers 0 (metrics only).
- *  - No `retryCoverageSince`: a retry whose original left no record is refused (safe default).
+ *  - `retryCoverageSince()` is 0, as for Redis: the objects keep every confirmed session's window
+ *    (live, then as a tombstone for the retry horizon) in Durable Object storage and refuse a new
+ *    session rather than drop one, so a missing record means "never committed" (PROTOCOL.md §7.1).
  */
 import { toBase64Url } from '@nen/core';
 import { StoreUnavailableError } from '../errors.js';
@@ -93,6 +95,10 @@ class DurableObjectStore implements SessionStore {
   }
 
   async size(): Promise<number> {
+    return 0;
+  }
+
+  retryCoverageSince(): number {
     return 0;
   }
 

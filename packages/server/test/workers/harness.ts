@@ -1,13 +1,18 @@
 /**
- * Runs ./worker.ts on real workerd (npm `workerd`, Cloudflare's runtime binary, no download at
- * run time): bundles it with esbuild under wrangler's export conditions (workerd, worker, browser)
- * and, like wrangler, `.wasm` imports as Wasm modules of the Worker,
- * writes a workerd config with TWO Workers (two isolates, two loopback ports) bound to ONE
- * Durable Object namespace, starts `workerd serve`, and stops it (SIGTERM, then SIGKILL).
- * Bounded: start-up waits at most 20 s; the temporary directory is removed on stop.
+ * Runs ./worker.ts and ./client-worker.ts on real workerd (npm `workerd`, Cloudflare's runtime
+ * binary, no download at run time): bundles them with esbuild under wrangler's export conditions
+ * (workerd, worker, browser) and, like wrangler, `.wasm` imports as Wasm modules of the Worker,
+ * writes a workerd config with THREE Workers on three loopback ports:
+ *  - `a` and `b`: two isolates serving Nen, bound to ONE Durable Object namespace
+ *    (NenSessionObject, SQLite-backed: `enableSql`), stored on disk (`localDisk` over a writable
+ *    disk service in the temporary directory, `do/`), so a restart on the same directory keeps it;
+ *  - `c`: a Worker that uses @nen/client (its built package) to call `a` over a service binding.
+ * NEN_STORE_KEY, when given, is bound to `a` (the Worker that defines the object: its env).
+ * Starts `workerd serve` and stops it (SIGTERM, then SIGKILL).
+ * Bounded: start-up waits at most 20 s; the temporary directory is removed on stop unless kept.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -19,13 +24,31 @@ const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
 
 export interface Workerd {
-  /** Base URLs of the two Workers (separate isolates sharing the Durable Object namespace). */
+  /** Base URLs of the two Nen Workers (separate isolates sharing the Durable Object namespace). */
   readonly urls: readonly [string, string];
-  /** The bundled Worker source (to check what it imports). */
+  /** Base URL of the Worker running @nen/client against `a` (service binding). */
+  readonly clientUrl: string;
+  /** The bundled Nen Worker source (to check what it imports). */
   readonly bundle: string;
+  /** The bundled client Worker source. */
+  readonly clientBundle: string;
+  /** Every source file esbuild bundled (paths relative to the package), e.g. to see which @nen/client entry. */
+  readonly inputs: readonly string[];
+  /** The temporary directory; the Durable Objects' files are under `do/`. */
+  readonly dir: string;
   /** workerd's stderr so far. */
   logs(): string;
-  stop(): Promise<void>;
+  /** Stops workerd; removes the directory unless `keepDir` (to start again on it). */
+  stop(options?: { keepDir?: boolean }): Promise<void>;
+}
+
+export interface WorkerdOptions {
+  /** Reuse this directory (and the Durable Objects stored in it) instead of a new one. */
+  dir?: string;
+  /** NEN_STORE_KEY for the Worker that defines the Durable Object. */
+  storeKey?: string;
+  /** Pin of the server key, for the client Worker. */
+  pin?: string;
 }
 
 function freePort(): Promise<number> {
@@ -46,29 +69,44 @@ function workerdBinary(): string {
   return fromWorkerd.resolve(`@cloudflare/workerd-${process.platform}-${arch}/bin/workerd`);
 }
 
-const config = (ports: [number, number], keys: string, wasm: string[]) => {
-  const modules = ['(name = "worker.js", esModule = embed "worker.js")', ...wasm.map((w) => `(name = "${w}", wasm = embed "${w}")`)].join(', ');
+interface ConfigInput {
+  ports: [number, number, number];
+  keys: string;
+  wasm: string[];
+  dir: string;
+  storeKey?: string;
+  pin: string;
+}
+
+const config = ({ ports, keys, wasm, dir, storeKey, pin }: ConfigInput) => {
+  const modules = (main: string) => [`(name = "${main}", esModule = embed "${main}")`, ...wasm.map((w) => `(name = "${w}", wasm = embed "${w}")`)].join(', ');
+  const storeKeyBinding = storeKey === undefined ? '' : `(name = "NEN_STORE_KEY", text = ${JSON.stringify(storeKey)}),`;
   return `using Workerd = import "/workerd/workerd.capnp";
 const config :Workerd.Config = (
-  services = [ (name = "a", worker = .a), (name = "b", worker = .b) ],
+  services = [
+    (name = "a", worker = .a), (name = "b", worker = .b), (name = "c", worker = .c),
+    (name = "do-disk", disk = (path = ${JSON.stringify(join(dir, 'do'))}, writable = true)),
+  ],
   sockets = [
     ( name = "a", address = "127.0.0.1:${ports[0]}", http = (), service = "a" ),
     ( name = "b", address = "127.0.0.1:${ports[1]}", http = (), service = "b" ),
+    ( name = "c", address = "127.0.0.1:${ports[2]}", http = (), service = "c" ),
   ],
 );
 const a :Workerd.Worker = (
-  modules = [ ${modules} ],
+  modules = [ ${modules('worker.js')} ],
   compatibilityDate = "2025-09-01",
-  durableObjectNamespaces = [ (className = "NenSessionObject", uniqueKey = "nen-test-sessions") ],
-  durableObjectStorage = (inMemory = void),
+  durableObjectNamespaces = [ (className = "NenSessionObject", uniqueKey = "nen-test-sessions", enableSql = true) ],
+  durableObjectStorage = (localDisk = "do-disk"),
   bindings = [
     (name = "NEN_SESSIONS", durableObjectNamespace = (className = "NenSessionObject")),
     (name = "NEN_SERVER_KEYS", text = ${JSON.stringify(keys)}),
+    ${storeKeyBinding}
     (name = "INSTANCE", text = "a"),
   ],
 );
 const b :Workerd.Worker = (
-  modules = [ ${modules} ],
+  modules = [ ${modules('worker.js')} ],
   compatibilityDate = "2025-09-01",
   bindings = [
     (name = "NEN_SESSIONS", durableObjectNamespace = (className = "NenSessionObject", serviceName = "a")),
@@ -76,14 +114,24 @@ const b :Workerd.Worker = (
     (name = "INSTANCE", text = "b"),
   ],
 );
+const c :Workerd.Worker = (
+  modules = [ ${modules('client.js')} ],
+  compatibilityDate = "2025-09-01",
+  bindings = [
+    (name = "NEN_SERVER", service = "a"),
+    (name = "PIN", text = ${JSON.stringify(pin)}),
+  ],
+);
 `;
 };
 
-export async function startWorkerd(serverKeys: string): Promise<Workerd> {
-  const dir = mkdtempSync(join(tmpdir(), 'nen-workerd-'));
+export async function startWorkerd(serverKeys: string, options: WorkerdOptions = {}): Promise<Workerd> {
+  const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'nen-workerd-'));
+  mkdirSync(join(dir, 'do'), { recursive: true });
   const wasmFiles = new Map<string, string>();
   const out = await build({
-    entryPoints: [join(here, 'worker.ts')],
+    entryPoints: { worker: join(here, 'worker.ts'), client: join(here, 'client-worker.ts') },
+    outdir: dir,
     bundle: true,
     format: 'esm',
     platform: 'neutral',
@@ -91,6 +139,7 @@ export async function startWorkerd(serverKeys: string): Promise<Workerd> {
     mainFields: ['browser', 'module', 'main'],
     target: 'es2022',
     write: false,
+    metafile: true,
     logLevel: 'silent',
     // As wrangler does: a `.wasm` import is a Wasm module of the Worker (compiled by workerd, which
     // forbids compiling Wasm from bytes at run time), not bundled code.
@@ -108,16 +157,20 @@ export async function startWorkerd(serverKeys: string): Promise<Workerd> {
     ],
   });
   for (const [name, file] of wasmFiles) copyFileSync(file, join(dir, name));
-  const bundle = out.outputFiles[0]!.text;
-  writeFileSync(join(dir, 'worker.js'), bundle);
-  const ports: [number, number] = [await freePort(), await freePort()];
-  writeFileSync(join(dir, 'config.capnp'), config(ports, serverKeys, [...wasmFiles.keys()]));
+  for (const f of out.outputFiles) writeFileSync(f.path, f.contents);
+  const bundle = out.outputFiles.find((f) => basename(f.path) === 'worker.js')!.text;
+  const clientBundle = out.outputFiles.find((f) => basename(f.path) === 'client.js')!.text;
+  const ports: [number, number, number] = [await freePort(), await freePort(), await freePort()];
+  const input: ConfigInput = { ports, keys: serverKeys, wasm: [...wasmFiles.keys()], dir, pin: options.pin ?? '' };
+  if (options.storeKey !== undefined) input.storeKey = options.storeKey;
+  writeFileSync(join(dir, 'config.capnp'), config(input));
   let stderr = '';
   const child: ChildProcess = spawn(workerdBinary(), ['serve', 'config.capnp', '--verbose'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout!.on('data', (d: Buffer) => void (stderr.length < 200_000 && (stderr += d.toString())));
   child.stderr!.on('data', (d: Buffer) => void (stderr.length < 200_000 && (stderr += d.toString())));
   const urls: [string, string] = [`http://127.0.0.1:${ports[0]}`, `http://127.0.0.1:${ports[1]}`];
-  const stop = async (): Promise<void> => {
+  const clientUrl = `http://127.0.0.1:${ports[2]}`;
+  const stop = async ({ keepDir = false }: { keepDir?: boolean } = {}): Promise<void> => {
     if (child.exitCode === null && child.signalCode === null) {
       const exited = new Promise<void>((r) => child.once('exit', () => r()));
       child.kill('SIGTERM');
@@ -125,7 +178,7 @@ export async function startWorkerd(serverKeys: string): Promise<Workerd> {
       await exited;
       clearTimeout(t);
     }
-    rmSync(dir, { recursive: true, force: true });
+    if (!keepDir) rmSync(dir, { recursive: true, force: true });
   };
   const deadline = Date.now() + 20_000;
   for (;;) {
@@ -134,7 +187,7 @@ export async function startWorkerd(serverKeys: string): Promise<Workerd> {
       throw new Error(`workerd exited with ${child.exitCode}:\n${stderr.slice(-4000)}`);
     }
     const up = await Promise.all(
-      urls.map((u) =>
+      [...urls, clientUrl].map((u) =>
         fetch(`${u}/health`).then(
           (r) => r.arrayBuffer().then(() => true),
           () => false,
@@ -148,5 +201,5 @@ export async function startWorkerd(serverKeys: string): Promise<Workerd> {
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  return { urls, bundle, logs: () => stderr, stop };
+  return { urls, clientUrl, bundle, clientBundle, inputs: Object.keys(out.metafile.inputs), dir, logs: () => stderr, stop };
 }

@@ -6,14 +6,41 @@
  *   /api/stream       withNenStream          /hono/echo   the Hono middleware from ../../src/adapters/hono.ts
  *   /hono/stream      the Hono stream middleware
  *   /backend          the crypto backend 'auto' chose (wasm: from @nen/core's `.wasm` module)
+ *
+ * Test-only routes (never in a real Worker): /__test/secret?sid= (a session's secret, hex, read
+ * through the store), /__test/create (a session made through the store with the given lifetimes,
+ * optionally committed once), /__test/rows?sid= (the rows and alarm of the session's object, read
+ * from its SQLite storage by the subclass below; no secrets, only whether one is stored).
  */
 import { loadBackend } from '@nen/core';
 import { Hono } from 'hono';
 import { nenMiddleware, nenSessionRoutes, nenStreamMiddleware } from '../../src/adapters/hono.js';
 import { createNen, type Nen, type NenRouteHandler } from '../../src/index.js';
-import { durableObjectStore, type DurableObjectNamespaceLike } from '../../src/workers/index.js';
+import {
+  type DurableObjectNamespaceLike,
+  type DurableObjectStateLike,
+  durableObjectStore,
+  NenSessionObject as Base,
+  type NenSessionObjectEnv,
+} from '../../src/workers/index.js';
+import type { SessionStore } from '../../src/stores/types.js';
 
-export { NenSessionObject } from '../../src/workers/index.js';
+/** The real object, plus a read-only view of its storage for the tests (`/__test/rows`). */
+export class NenSessionObject extends Base {
+  readonly #st: DurableObjectStateLike;
+  constructor(state: DurableObjectStateLike, env: NenSessionObjectEnv) {
+    super(state, env);
+    this.#st = state;
+  }
+
+  override async fetch(request: Request): Promise<Response> {
+    if (new URL(request.url).pathname !== '/__test/rows') return super.fetch(request);
+    const sql = this.#st.storage.sql!;
+    const sessions = sql.exec('SELECT id, secret IS NOT NULL AS has_secret, wrapped, dead_until, next_at FROM nen_sessions').toArray();
+    const claims = sql.exec('SELECT count(*) AS n FROM nen_claims').toArray()[0]!.n;
+    return Response.json({ sessions, claims, alarm: await this.#st.storage.getAlarm() });
+  }
+}
 
 interface Env {
   NEN_SESSIONS: DurableObjectNamespaceLike;
@@ -23,6 +50,7 @@ interface Env {
 
 interface App {
   nen: Nen;
+  store: SessionStore;
   echo: NenRouteHandler<unknown>;
   stream: NenRouteHandler<unknown>;
   hono: Hono;
@@ -32,7 +60,8 @@ let app: App | undefined;
 
 function setup(env: Env): App {
   // Created on the first request: Workers forbid random numbers and timers at global scope.
-  const nen = createNen({ store: durableObjectStore(env.NEN_SESSIONS), serverKeys: env.NEN_SERVER_KEYS, handshakeRateLimit: 0, logger: () => {} });
+  const store = durableObjectStore(env.NEN_SESSIONS);
+  const nen = createNen({ store, serverKeys: env.NEN_SERVER_KEYS, handshakeRateLimit: 0, logger: () => {} });
   const hono = new Hono();
   hono.all('/hono/nen/:action', nenSessionRoutes(nen));
   hono.use('/hono/echo', nenMiddleware(nen));
@@ -41,6 +70,7 @@ function setup(env: Env): App {
   hono.post('/hono/stream', (c) => c.body(new Blob(['data: a\n\n', 'data: b\n\n']).stream()));
   return {
     nen,
+    store,
     echo: nen.withNen(async (_r, _c, body) => ({ instance: env.INSTANCE, body })),
     stream: nen.withNenStream(async function* () {
       for (const w of ['post', 'quantum', 'workerd']) yield `data: ${w}\n\n`;
@@ -58,6 +88,39 @@ export default {
     if (path === '/api/stream') return app.stream(request, undefined);
     if (path.startsWith('/hono/')) return app.hono.fetch(request, env);
     if (path === '/backend') return new Response((await loadBackend()).name);
+    if (path.startsWith('/__test/')) return testRoute(request, env, app.store);
     return new Response('not found', { status: 404 });
   },
 };
+
+const hex = (b: Uint8Array): string => [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
+
+async function testRoute(request: Request, env: Env, store: SessionStore): Promise<Response> {
+  const url = new URL(request.url);
+  const sid = url.searchParams.get('sid') ?? '';
+  if (url.pathname === '/__test/secret') {
+    const s = await store.get(sid, Date.now());
+    return Response.json({ secret: s ? hex(s.secret) : null });
+  }
+  if (url.pathname === '/__test/rows')
+    return env.NEN_SESSIONS.get(env.NEN_SESSIONS.idFromName(`nen:s:${sid}`) as never).fetch(new Request('https://object/__test/rows'));
+  if (url.pathname === '/__test/create') {
+    const { ttlMs, confirmMs, commit } = (await request.json()) as { ttlMs: number; confirmMs?: number; commit?: boolean };
+    const now = Date.now();
+    const id = hex(crypto.getRandomValues(new Uint8Array(16)));
+    await store.create({
+      id,
+      secret: crypto.getRandomValues(new Uint8Array(32)),
+      meta: {},
+      epoch: 0,
+      createdAt: now,
+      expiresAt: now + ttlMs,
+      idleTimeoutMs: ttlMs,
+      lastSeenAt: now,
+      ...(confirmMs === undefined ? {} : { confirmBy: now + confirmMs }),
+    });
+    if (commit) await store.commit(id, 1n, now);
+    return Response.json({ id });
+  }
+  return new Response('not found', { status: 404 });
+}

@@ -1,7 +1,7 @@
 /**
  * Nen on Cloudflare Workers, on the real workerd runtime (./harness.ts): two Workers (two isolates)
- * share one Durable Object namespace holding the sessions (@nen/server/workers). The real
- * @nen/client drives them from Node over loopback HTTP:
+ * share one Durable Object namespace holding the sessions (@nen/server/workers), stored on disk.
+ * The real @nen/client drives them from Node over loopback HTTP:
  *  - round trip (withNen, withNenStream, and the Hono middleware from @nen/server/hono);
  *  - a session made on one isolate works on the other;
  *  - replay refused (409 NEN_REPLAY), also when one sealed request reaches both isolates at once:
@@ -10,13 +10,23 @@
  *    forged terminate changes nothing, the client's terminate ends the session on both isolates);
  *  - bad input gets its codes, never a 5xx;
  *  - the bundle for workerd contains no `node:` import and no ioredis.
+ * Durable state (the object's SQLite storage, NEN_STORE_KEY set):
+ *  - a session survives a workerd restart: the client goes on without a handshake, and a replay
+ *    of a request committed before the restart is still 409 NEN_REPLAY;
+ *  - the files on disk never hold the session secret (and, as a control, do without NEN_STORE_KEY);
+ *  - the object's alarm deletes an expired unconfirmed session and wipes a confirmed one's secret.
+ * And @nen/client itself inside workerd (Worker `c`, service binding to `a`): pinned handshake,
+ * encrypted request and stream; a tampered response and a wrong pin are refused client-side.
  */
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { createNenClient, type NenClient } from '@nen/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNen } from '../../src/index.js';
 import { startWorkerd, type Workerd } from './harness.js';
 
 const KEYS = `k1:${Buffer.alloc(32, 11).toString('base64url')}`;
+const STORE_KEY = Buffer.alloc(32, 7).toString('base64url');
 let wd: Workerd;
 let pin: string;
 
@@ -24,7 +34,7 @@ beforeAll(async () => {
   const local = createNen({ serverKeys: KEYS, backend: 'noble', logger: () => {} });
   pin = (await local.publicKeys())[0]!.pin;
   await local.close();
-  wd = await startWorkerd(KEYS);
+  wd = await startWorkerd(KEYS, { storeKey: STORE_KEY, pin });
 }, 60_000);
 
 afterAll(async () => {
@@ -37,12 +47,12 @@ interface Sent {
   body: Uint8Array | null;
 }
 
-/** A client whose requests go to isolate `pick()` (0 = a, 1 = b); every request sent is recorded with its body bytes. */
-function client(pick: () => 0 | 1 = () => 0): { c: NenClient; sent: Sent[] } {
+/** A client whose requests go to isolate `pick()` (0 = a, 1 = b) of `on()`; every request sent is recorded with its body bytes. */
+function client(pick: () => 0 | 1 = () => 0, on: () => Workerd = () => wd): { c: NenClient; sent: Sent[] } {
   const sent: Sent[] = [];
   const f: typeof fetch = async (input, init = {}) => {
     const u = new URL(String(input));
-    const url = `${wd.urls[pick()]}${u.pathname}${u.search}`;
+    const url = `${on().urls[pick()]}${u.pathname}${u.search}`;
     const body: Uint8Array | null =
       init.body instanceof Uint8Array ? new Uint8Array(init.body) : typeof init.body === 'string' ? new TextEncoder().encode(init.body) : null;
     sent.push({ url, init: { method: init.method, headers: new Headers(init.headers) }, body });
@@ -59,9 +69,11 @@ const replay = (s: Sent, base: string = new URL(s.url).origin, body = s.body): P
   });
 
 describe('Nen on workerd, sessions in a Durable Object', () => {
-  it('the workerd bundle has no node: import and no ioredis', () => {
-    expect(wd.bundle).not.toMatch(/from\s*["']node:|import\(\s*["']node:|require\(\s*["']node:/);
-    expect(wd.bundle).not.toMatch(/ioredis/);
+  it('the workerd bundles have no node: import and no ioredis', () => {
+    for (const b of [wd.bundle, wd.clientBundle]) {
+      expect(b).not.toMatch(/from\s*["']node:|import\(\s*["']node:|require\(\s*["']node:/);
+      expect(b).not.toMatch(/ioredis/);
+    }
   });
 
   it("crypto runs on Wasm: @nen/core's workerd entry instantiates its .wasm module (workerd refuses Wasm compiled from bytes)", async () => {
@@ -196,6 +208,139 @@ describe('Nen on workerd, sessions in a Durable Object', () => {
       if (code) expect(got, path).toBe(code);
       else expect(got, path).toMatch(/^NEN_/);
     }
+    expect(wd.logs()).not.toMatch(/Uncaught|uncaught exception/i);
+  });
+});
+
+/** Every byte of every file under `dir` (the Durable Objects' SQLite files, WAL included). */
+function filesUnder(dir: string): Buffer {
+  const parts: Buffer[] = [];
+  const walk = (d: string): void => {
+    for (const name of readdirSync(d)) {
+      const p = join(d, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else parts.push(readFileSync(p));
+    }
+  };
+  walk(dir);
+  return Buffer.concat(parts);
+}
+
+async function secretOf(w: Workerd, sid: string): Promise<Buffer> {
+  const { secret } = (await (await fetch(`${w.urls[0]}/__test/secret?sid=${encodeURIComponent(sid)}`)).json()) as { secret: string | null };
+  expect(secret).toBeTruthy();
+  return Buffer.from(secret!, 'hex');
+}
+
+/** The forms a secret could take in a file: raw, hex, base64, base64url. */
+const forms = (secret: Buffer): Buffer[] => [secret, ...(['hex', 'base64', 'base64url'] as const).map((e) => Buffer.from(secret.toString(e)))];
+
+interface Rows {
+  sessions: { id: string; has_secret: number; wrapped: number; dead_until: number; next_at: number }[];
+  claims: number;
+  alarm: number | null;
+}
+const rowsOf = async (sid: string): Promise<Rows> => (await (await fetch(`${wd.urls[0]}/__test/rows?sid=${sid}`)).json()) as Rows;
+
+describe('durable state: the Durable Object keeps sessions in its storage', () => {
+  it('a session survives a workerd restart (storage on disk): the client goes on without a handshake, a replay from before is still 409, and the files never hold the secret (NEN_STORE_KEY)', async () => {
+    const { c, sent } = client(() => 0);
+    await (await c.fetch('/api/echo', { method: 'POST', body: 'before the restart' })).arrayBuffer();
+    const captured = sent[sent.length - 1]!;
+    const sid = c.session!.id;
+    const secret = await secretOf(wd, sid);
+    expect(secret.length).toBeGreaterThanOrEqual(32);
+    const dir = wd.dir;
+    await wd.stop({ keepDir: true });
+    const disk = filesUnder(join(dir, 'do'));
+    expect(disk.length).toBeGreaterThan(0);
+    for (const f of forms(secret)) expect(disk.includes(f)).toBe(false);
+    wd = await startWorkerd(KEYS, { dir, storeKey: STORE_KEY, pin });
+    for (const base of wd.urls) {
+      const r = await replay(captured, base);
+      expect([r.status, r.headers.get('nen-error')]).toEqual([409, 'NEN_REPLAY']);
+      await r.arrayBuffer();
+    }
+    const before = sent.length;
+    const r = await c.fetch('/api/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '"after"' });
+    expect([r.status, await r.json()]).toEqual([200, { instance: 'a', body: 'after' }]);
+    expect(c.session!.id).toBe(sid);
+    expect(sent.slice(before).map((s) => new URL(s.url).pathname)).toEqual(['/api/echo']);
+    expect((await secretOf(wd, sid)).equals(secret)).toBe(true); // unwrapped after the restart
+    const rows = await rowsOf(sid);
+    expect(rows.sessions).toMatchObject([{ id: sid, has_secret: 1, wrapped: 1, dead_until: 0 }]);
+  }, 60_000);
+
+  it('control: without NEN_STORE_KEY the raw secret is in the files (the scan above can see one)', async () => {
+    const plain = await startWorkerd(KEYS, { pin });
+    try {
+      const { c } = client(
+        () => 0,
+        () => plain,
+      );
+      await (await c.fetch('/api/echo', { method: 'POST', body: 'x' })).arrayBuffer();
+      const secret = await secretOf(plain, c.session!.id);
+      await plain.stop({ keepDir: true });
+      expect(filesUnder(join(plain.dir, 'do')).includes(secret)).toBe(true);
+    } finally {
+      await plain.stop();
+      rmSync(plain.dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it("expiry is honoured in storage: the object's alarm deletes an unconfirmed session at its deadline and wipes a confirmed one's secret (tombstone)", async () => {
+    const create = async (body: object): Promise<string> =>
+      ((await (await fetch(`${wd.urls[1]}/__test/create`, { method: 'POST', body: JSON.stringify(body) })).json()) as { id: string }).id;
+    const t0 = Date.now();
+    const unconfirmed = await create({ ttlMs: 60_000, confirmMs: 700 });
+    const confirmedId = await create({ ttlMs: 700, commit: true });
+    const u = await rowsOf(unconfirmed);
+    expect(u.sessions).toMatchObject([{ has_secret: 1, wrapped: 1, dead_until: 0 }]);
+    expect(u.alarm).toBe(u.sessions[0]!.next_at);
+    expect(u.alarm! - t0).toBeLessThan(5_000);
+    // No request reaches either object now: only their alarms can act.
+    const deadline = Date.now() + 15_000;
+    let cf: Rows;
+    for (;;) {
+      cf = await rowsOf(confirmedId);
+      if ((await rowsOf(unconfirmed)).sessions.length === 0 && cf.sessions[0]?.has_secret === 0) break;
+      expect(Date.now(), 'the alarms did not fire within 15 s').toBeLessThan(deadline);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect((await rowsOf(unconfirmed)).alarm).toBeNull();
+    const tomb = cf.sessions[0]!;
+    expect(tomb.dead_until - t0).toBeGreaterThan(100_000); // the retry horizon (120 s)
+    expect(cf.alarm).toBe(tomb.dead_until); // and then it goes too
+  }, 30_000);
+});
+
+describe('@nen/client inside workerd (a Worker calling Nen routes over a service binding)', () => {
+  it("bundles @nen/client's built package, as a user imports it", () => {
+    expect(wd.inputs.some((p) => /(^|\/)client\/dist\/index\.js$/.test(p))).toBe(true);
+    expect(wd.inputs.some((p) => /(^|\/)client\/src\//.test(p))).toBe(false);
+  });
+
+  it('pinned handshake, encrypted request and stream, on Wasm crypto', async () => {
+    const j = await (await fetch(`${wd.clientUrl}/client/roundtrip`)).json();
+    expect(j).toMatchObject({
+      status: 200,
+      body: { instance: 'a', body: { from: 'workerd client' } },
+      stream: 'data: post\n\ndata: quantum\n\ndata: workerd\n\n',
+      backend: 'wasm',
+    });
+    expect((j as { session: string }).session).toMatch(/^[A-Za-z0-9_-]{16,}$/);
+  });
+
+  it('a tampered response is refused client-side; a wrong pin is refused at the handshake', async () => {
+    const t = (await (await fetch(`${wd.clientUrl}/client/tamper`)).json()) as { first: unknown; refused?: string; accepted?: string };
+    expect(t.first).toEqual({ instance: 'a', body: 1 });
+    expect(t.accepted).toBeUndefined();
+    expect(t.refused).toBe('NEN_RESPONSE_UNAUTHENTICATED');
+    const other = createNen({ serverKeys: `k1:${Buffer.alloc(32, 12).toString('base64url')}`, backend: 'noble', logger: () => {} });
+    const wrongPin = (await other.publicKeys())[0]!.pin;
+    await other.close();
+    const w = (await (await fetch(`${wd.clientUrl}/client/wrong-pin?pin=${encodeURIComponent(wrongPin)}`)).json()) as { refused?: string };
+    expect(w.refused).toMatch(/^NEN_/);
     expect(wd.logs()).not.toMatch(/Uncaught|uncaught exception/i);
   });
 });

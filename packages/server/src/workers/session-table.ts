@@ -1,0 +1,315 @@
+/**
+ * SessionTable: the sessions, replay windows, retry tombstones and claims of ONE NenSessionObject
+ * (./session-object.ts), held in memory as a cache and written through to the object's Durable
+ * Object storage (./rows.ts) on every change. Same semantics as the memory store
+ * (../stores/memory.ts; THREAT_MODEL.md properties 7, 8 and 12, PROTOCOL.md §7.1 tombstones), but
+ * durable: an evicted or restarted object loads its rows back, so sessions, their windows and
+ * tombstones survive eviction and deploys.
+ *
+ * Atomicity: every method is synchronous. The object's input gate delivers one event at a time, and
+ * a commit checks the window in memory and writes its row (`sql.exec`, synchronous) with no await
+ * in between, so two requests can never both accept one (session, seq).
+ *
+ * At rest: with NEN_STORE_KEY the secret is wrapped exactly as the Redis store wraps it
+ * (../stores/redis-wrap.ts: HKDF + ChaCha20-Poly1305, AAD = id and epoch); without it the raw
+ * secret is stored (Cloudflare encrypts Durable Object storage at rest; docs/runtimes.md). A value
+ * that does not unwrap (key changed or missing, tampered) fails closed: the session is dead.
+ *
+ * Bounded and expiring: at most `maxSessions` live sessions (least recently used evicted; a
+ * confirmed one keeps its window as a tombstone), `maxEntries` rows in all and `maxClaims` claims;
+ * past those it fails closed (StoreUnavailableError) rather than forget a window or a live claim.
+ * Every row has a deadline (`nextAt`): death turns a session into a tombstone (secret wiped) or
+ * deletes it, a tombstone is deleted at its end, a claim at its expiry. `schedule(at)` asks the
+ * object for an alarm at the earliest deadline; `sweep(now)` (the alarm, and before refusing for
+ * room) applies them; reads check expiry themselves.
+ */
+import { type Backend, ReplayWindow } from '@nen/core';
+import { StoreUnavailableError } from '../errors.js';
+import { unwrap, wrap } from '../stores/redis-wrap.js';
+import { type CommitResult, checkClaim, RETRY_HORIZON_MS, type RetryVerdict, type SessionRecord } from '../stores/types.js';
+import type { SessionRow, SessionRows } from './rows.js';
+
+export interface SessionTableOptions {
+  rows: SessionRows;
+  backend: Backend;
+  /** 32-byte wrap key (from NEN_STORE_KEY), or null to store secrets as they are. */
+  wrapKey: Uint8Array | null;
+  /** Asks for a sweep at `at` (ms since the epoch): the object sets its alarm if that is earlier. */
+  schedule(at: number): void;
+  /** Live sessions held (default 64; an object normally holds one). */
+  maxSessions?: number;
+  /** Rows held, tombstones included (default 2 × maxSessions). */
+  maxEntries?: number;
+  /** Live claims held (default 1024). */
+  maxClaims?: number;
+}
+
+interface Entry {
+  record: SessionRecord;
+  /** The secret as stored (wrapped or raw); null for a tombstone. */
+  stored: Uint8Array | null;
+  wrapped: boolean;
+  window: ReplayWindow;
+  /** 0 while alive; else the tombstone's end. */
+  deadUntil: number;
+}
+
+const U64_MAX = (1n << 64n) - 1n;
+const WINDOW_BYTES = new ReplayWindow().bits.byteLength;
+
+const confirmed = (e: Entry): boolean => e.window.highest !== 0n;
+const clone = (r: SessionRecord): SessionRecord => ({ ...r, secret: r.secret.slice(), meta: { ...r.meta } });
+
+function isLive(e: Entry, now: number): boolean {
+  const r = e.record;
+  if (e.deadUntil !== 0) return false;
+  if (!confirmed(e) && r.confirmBy !== undefined && now >= r.confirmBy) return false;
+  return now < r.expiresAt && now - r.lastSeenAt <= r.idleTimeoutMs;
+}
+
+/** When the entry next needs the sweep: its death while alive, its end as a tombstone. */
+function nextAt(e: Entry): number {
+  if (e.deadUntil !== 0) return e.deadUntil;
+  const r = e.record;
+  const death = Math.min(r.expiresAt, r.lastSeenAt + r.idleTimeoutMs + 1);
+  return !confirmed(e) && r.confirmBy !== undefined ? Math.min(death, r.confirmBy) : death;
+}
+
+function epochLive(r: SessionRecord, epoch: number, now: number): boolean {
+  if (epoch === r.epoch) return true;
+  const until = r.meta.prevUntil;
+  return epoch + 1 === r.epoch && typeof until === 'number' && now < until;
+}
+
+export class SessionTable {
+  readonly #o: Required<Omit<SessionTableOptions, 'schedule'>> & Pick<SessionTableOptions, 'schedule'>;
+  /** Insertion order = least recently used first (a commit re-inserts). */
+  readonly #sessions = new Map<string, Entry>();
+  readonly #claims = new Map<string, number>();
+
+  constructor(options: SessionTableOptions) {
+    const maxSessions = Math.max(1, options.maxSessions ?? 64);
+    this.#o = { maxEntries: 2 * maxSessions, maxClaims: 1024, ...options, maxSessions };
+  }
+
+  /** Loads every row (an object starting, or restarting after eviction); returns the earliest deadline. */
+  load(now: number): number | undefined {
+    for (const row of this.#o.rows.sessions()) this.#loadRow(row, now);
+    for (const c of this.#o.rows.claims()) this.#claims.set(c.key, c.until);
+    return this.next();
+  }
+
+  create(session: SessionRecord): void {
+    const now = Date.now();
+    const old = this.#sessions.get(session.id);
+    if (old) this.#drop(session.id, old);
+    if (this.#live() >= this.#o.maxSessions) this.sweep(now);
+    let live = this.#live();
+    for (const [id, e] of this.#sessions) {
+      if (live < this.#o.maxSessions) break;
+      if (e.deadUntil !== 0) continue;
+      this.#kill(id, e, now, true); // least recently used: a confirmed one stays as a tombstone
+      live--;
+    }
+    if (this.#sessions.size >= this.#o.maxEntries) this.sweep(now);
+    if (this.#sessions.size >= this.#o.maxEntries) throw new StoreUnavailableError('nen: too many sessions and retry tombstones in one Durable Object');
+    const e: Entry = { record: clone(session), stored: null, wrapped: false, window: new ReplayWindow(), deadUntil: 0 };
+    this.#seal(e);
+    this.#sessions.set(session.id, e);
+    this.#put(e);
+  }
+
+  get(id: string, now: number): SessionRecord | null {
+    const e = this.#sessions.get(id);
+    if (!e || e.deadUntil !== 0) return null;
+    if (!isLive(e, now)) {
+      this.#kill(id, e, now);
+      return null;
+    }
+    return clone(e.record);
+  }
+
+  commit(id: string, seq: bigint, now: number, epoch?: number): CommitResult {
+    if (seq < 0n || seq > U64_MAX) throw new RangeError('nen: sequence number outside the unsigned 64-bit range');
+    const e = this.#sessions.get(id);
+    if (!e) return { ok: false, reason: 'unknown' };
+    if (!isLive(e, now)) {
+      if (e.deadUntil === 0) this.#kill(id, e, now);
+      return { ok: false, reason: 'expired' };
+    }
+    if (epoch !== undefined && !epochLive(e.record, epoch, now)) return { ok: false, reason: 'epoch' };
+    const verdict = e.window.checkAndAccept(seq);
+    if (verdict !== 'ok') return { ok: false, reason: verdict };
+    e.record.lastSeenAt = now;
+    this.#sessions.delete(id);
+    this.#sessions.set(id, e);
+    this.#put(e);
+    return { ok: true, session: clone(e.record) };
+  }
+
+  update(id: string, patch: { secret?: Uint8Array; meta?: SessionRecord['meta']; epoch?: number; expiresAt?: number }): boolean {
+    const e = this.#sessions.get(id);
+    if (!e || e.deadUntil !== 0) return false;
+    const r = e.record;
+    if (patch.secret) {
+      r.secret.fill(0);
+      r.secret = patch.secret.slice();
+    }
+    if (patch.meta) r.meta = { ...patch.meta };
+    if (patch.epoch !== undefined) r.epoch = patch.epoch;
+    if (patch.expiresAt !== undefined) r.expiresAt = patch.expiresAt;
+    if (patch.secret || patch.epoch !== undefined) this.#seal(e); // the wrap's AAD names the epoch
+    this.#put(e);
+    return true;
+  }
+
+  delete(id: string): boolean {
+    const e = this.#sessions.get(id);
+    if (!e || e.deadUntil !== 0) return false;
+    this.#kill(id, e, Date.now(), true);
+    return true;
+  }
+
+  consumeRetry(id: string, seq: bigint, now: number): RetryVerdict {
+    if (seq < 0n || seq > U64_MAX) throw new RangeError('nen: sequence number outside the unsigned 64-bit range');
+    const e = this.#sessions.get(id);
+    if (!e) return 'absent';
+    if (e.deadUntil === 0 && !isLive(e, now)) this.#kill(id, e, now);
+    if (!this.#sessions.has(id)) return 'absent';
+    const v = e.window.checkAndAccept(seq);
+    if (v !== 'ok') return v === 'replay' ? 'committed' : 'too-old';
+    if (e.deadUntil !== 0) e.deadUntil = Math.max(e.deadUntil, now + RETRY_HORIZON_MS);
+    this.#put(e);
+    return 'marked';
+  }
+
+  claimOnce(key: string, ttlMs: number, now: number): boolean {
+    checkClaim(key, ttlMs);
+    const until = this.#claims.get(key);
+    if (until !== undefined && until > now) return false;
+    if (until === undefined && this.#claims.size >= this.#o.maxClaims) {
+      this.sweep(now);
+      // Forgetting a live claim would let its key be claimed twice: fail closed instead.
+      if (this.#claims.size >= this.#o.maxClaims) throw new StoreUnavailableError('nen: too many live claims in one Durable Object');
+    }
+    this.#claims.set(key, now + ttlMs);
+    this.#o.rows.putClaim({ key, until: now + ttlMs });
+    this.#o.schedule(now + ttlMs);
+    return true;
+  }
+
+  /** Live sessions (tombstones not counted). */
+  size(): number {
+    return this.#live();
+  }
+
+  /** Rows held: sessions (live and tombstones) and claims. */
+  get entries(): number {
+    return this.#sessions.size + this.#claims.size;
+  }
+
+  /** Applies every deadline reached: dead sessions become tombstones or go, ended tombstones and claims go. */
+  sweep(now: number): void {
+    for (const [key, until] of this.#claims) {
+      if (until > now) continue;
+      this.#claims.delete(key);
+      this.#o.rows.deleteClaim(key);
+    }
+    for (const [id, e] of this.#sessions) {
+      if (e.deadUntil !== 0) {
+        if (now >= e.deadUntil) this.#drop(id, e);
+      } else if (!isLive(e, now)) this.#kill(id, e, now);
+    }
+  }
+
+  /** The earliest deadline of any row, or undefined when the object holds nothing. */
+  next(): number | undefined {
+    let at = Number.POSITIVE_INFINITY;
+    for (const e of this.#sessions.values()) at = Math.min(at, nextAt(e));
+    for (const until of this.#claims.values()) at = Math.min(at, until);
+    return at === Number.POSITIVE_INFINITY ? undefined : at;
+  }
+
+  #live(): number {
+    let n = 0;
+    for (const e of this.#sessions.values()) if (e.deadUntil === 0) n++;
+    return n;
+  }
+
+  /** A dead session: unconfirmed → gone; confirmed → tombstone (secret wiped) until death + RETRY_HORIZON_MS. */
+  #kill(id: string, e: Entry, now: number, deleted = false): void {
+    const r = e.record;
+    const death = deleted ? now : Math.min(now, r.expiresAt, r.lastSeenAt + r.idleTimeoutMs);
+    if (!confirmed(e) || death + RETRY_HORIZON_MS <= now) {
+      this.#drop(id, e);
+      return;
+    }
+    r.secret.fill(0);
+    e.stored = null;
+    e.deadUntil = death + RETRY_HORIZON_MS;
+    this.#put(e);
+  }
+
+  #drop(id: string, e: Entry): void {
+    e.record.secret.fill(0);
+    this.#sessions.delete(id);
+    this.#o.rows.deleteSession(id);
+  }
+
+  /** Sets the stored form of the secret: wrapped under the store key (AAD: id, epoch), or raw. */
+  #seal(e: Entry): void {
+    const { backend, wrapKey } = this.#o;
+    const r = e.record;
+    e.stored = wrapKey ? wrap(backend, wrapKey, r.id, r.epoch, r.secret) : r.secret.slice();
+    e.wrapped = wrapKey !== null;
+  }
+
+  #put(e: Entry): void {
+    const r = e.record;
+    const fields = { meta: r.meta, epoch: r.epoch, createdAt: r.createdAt, expiresAt: r.expiresAt, idleTimeoutMs: r.idleTimeoutMs, confirmBy: r.confirmBy };
+    const w = e.window.bits;
+    const row: SessionRow = {
+      id: r.id,
+      fields: JSON.stringify(fields),
+      secret: e.deadUntil === 0 ? e.stored : null,
+      wrapped: e.wrapped,
+      lastSeenAt: r.lastSeenAt,
+      highest: e.window.highest.toString(),
+      bits: new Uint8Array(w.buffer, w.byteOffset, w.byteLength),
+      deadUntil: e.deadUntil,
+      nextAt: nextAt(e),
+    };
+    this.#o.rows.putSession(row);
+    this.#o.schedule(row.nextAt);
+  }
+
+  #loadRow(row: SessionRow, now: number): void {
+    let e: Entry;
+    try {
+      const f = JSON.parse(row.fields) as Omit<SessionRecord, 'id' | 'secret' | 'lastSeenAt'>;
+      if (row.bits.byteLength !== WINDOW_BYTES) throw new TypeError('window size');
+      const window = new ReplayWindow();
+      window.highest = BigInt(row.highest);
+      new Uint8Array(window.bits.buffer, window.bits.byteOffset, WINDOW_BYTES).set(row.bits);
+      const record: SessionRecord = { ...f, id: row.id, secret: new Uint8Array(0), lastSeenAt: row.lastSeenAt };
+      if (f.confirmBy === undefined) delete (record as { confirmBy?: number }).confirmBy;
+      e = { record, stored: row.secret, wrapped: row.wrapped, window, deadUntil: row.deadUntil };
+    } catch {
+      this.#o.rows.deleteSession(row.id); // not a row this code wrote: never guess
+      return;
+    }
+    this.#sessions.set(row.id, e);
+    if (e.deadUntil !== 0) return;
+    const { backend, wrapKey } = this.#o;
+    const secret = !e.stored ? null : !e.wrapped ? e.stored.slice() : wrapKey ? unwrap(backend, wrapKey, row.id, e.record.epoch, e.stored) : null;
+    if (!secret) {
+      this.#kill(row.id, e, now, true); // does not unwrap (store key changed or missing): fail closed
+      return;
+    }
+    e.record.secret = secret;
+    if (wrapKey && !e.wrapped) {
+      this.#seal(e); // NEN_STORE_KEY set since this row was written: wrap it now
+      this.#put(e);
+    }
+  }
+}
