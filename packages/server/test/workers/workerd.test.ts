@@ -271,6 +271,43 @@ describe('durable state: the Durable Object keeps sessions in its storage', () =
     expect(rows.sessions).toMatchObject([{ id: sid, has_secret: 1, wrapped: 1, dead_until: 0 }]);
   }, 60_000);
 
+  it('a protocol 1.1 retry across a restart gets the true answer from the persisted window: runs when the original never arrived, NEN_RETRY_COMMITTED when it ran', async () => {
+    // The client's original meets a restart and an unauthenticated 401 (as when an object lost its
+    // state): it re-handshakes and retries naming the original. The original's window is on disk.
+    let mode: 'drop' | 'deliver' | 'pass' = 'pass';
+    const delivered: number[] = [];
+    const c = createNenClient({
+      baseUrl: 'http://nen.test',
+      serverKey: pin,
+      backend: 'noble',
+      fetch: async (input, init = {}) => {
+        const u = new URL(String(input));
+        const url = `${wd.urls[0]}${u.pathname}${u.search}`;
+        if (u.pathname !== '/api/echo' || mode === 'pass') return fetch(url, init);
+        const m = mode;
+        mode = 'pass';
+        if (m === 'deliver') {
+          const res = await fetch(url, init); // accepted: the handler ran; the client never sees the answer
+          delivered.push(res.status);
+          await res.arrayBuffer();
+        }
+        const dir = wd.dir;
+        await wd.stop({ keepDir: true });
+        wd = await startWorkerd(KEYS, { dir, storeKey: STORE_KEY, pin });
+        return new Response(null, { status: 401, headers: { 'nen-error': 'NEN_SESSION_UNKNOWN' } });
+      },
+    });
+    const echo = (body: string) => c.fetch('/api/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    await (await echo('warm-up')).arrayBuffer(); // a confirmed session
+    mode = 'drop';
+    const r = await echo('never arrived');
+    expect([r.status, await r.json()]).toEqual([200, { instance: 'a', body: 'never arrived' }]);
+    await (await echo('warm-up 2')).arrayBuffer();
+    mode = 'deliver';
+    await expect(echo('ran once')).rejects.toMatchObject({ code: 'NEN_RETRY_COMMITTED' });
+    expect(delivered).toEqual([200]);
+  }, 60_000);
+
   it('control: without NEN_STORE_KEY the raw secret is in the files (the scan above can see one)', async () => {
     const plain = await startWorkerd(KEYS, { pin });
     try {
