@@ -22,9 +22,9 @@ import {
   openResponseStream,
   parseResponse,
   responseRecord,
+  deflateRequestBody,
+  inflateResponseBody,
   sealRequest,
-  webDeflate,
-  webInflate,
 } from '@nen/core';
 import { clientError, serverError } from './errors.js';
 import type { ClientConfig, WireExchange } from './options.js';
@@ -77,7 +77,7 @@ async function sendWith(
     body: p.body,
     confidentialQuery: cfg.options.confidentialQuery === true,
     compress,
-    deflate: webDeflate,
+    deflate: deflateRequestBody,
     retryOf,
   });
   if (attempt) {
@@ -120,7 +120,7 @@ async function sendWith(
       responseBodyHex: head32(responseBody),
     });
   const head = parseResponse(res.headers, res.status, p.method);
-  const x: ResponseExpectation = { keys: s.keys, sessionId: s.id, epoch: s.epoch, seq, compress, inflate: webInflate, maxBytes: cfg.maxResponseBytes };
+  const x: ResponseExpectation = { keys: s.keys, sessionId: s.id, epoch: s.epoch, seq, compress, inflate: inflateResponseBody, maxBytes: cfg.maxResponseBytes };
   if (!head) {
     let buf: Uint8Array = EMPTY;
     try {

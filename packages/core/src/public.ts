@@ -100,8 +100,13 @@ export {
   openResponseStream,
 } from './protocol/envelope-response.js';
 export {
-  webDeflate,
-  webInflate,
+  REQUEST_DEFLATE_LEVEL,
+  RESPONSE_DEFLATE_LEVEL,
+  compressionImplementation,
+  deflateRequestBody,
+  inflateResponseBody,
+  deflateResponseBody,
+  inflateRequestBody,
 } from './protocol/compression.js';
 export {
   REPLAY_WINDOW_WIDTH,

@@ -1,8 +1,9 @@
-/** ./zlib.ts: the fflate path (Edge, Workers) agrees with node:zlib and keeps the same bounds and codes. */
+/** ./zlib.ts: the fflate path (Edge, Workers) agrees with node:zlib (@nen/core's) and keeps the same bounds and codes. */
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fflateZlib, inflateRaw, zlibImplementation } from './zlib.js';
+import { RESPONSE_DEFLATE_LEVEL } from '@nen/core';
+import { deflateRaw, fflateZlib, inflateRaw, zlibImplementation } from './zlib.js';
 
 describe('zlib', () => {
   it('uses node:zlib on Node (process.getBuiltinModule, no static node: import)', () => {
@@ -18,6 +19,13 @@ describe('zlib', () => {
       }),
       { numRuns: 60 },
     );
+  });
+
+  it('on Node, responses are deflated by @nen/core at its response level; fflate inflates them', () => {
+    const body = new TextEncoder().encode(JSON.stringify(Array.from({ length: 300 }, (_, i) => ({ id: i, name: `n${i}`, ok: i % 3 === 0 }))));
+    const c = deflateRaw(body);
+    expect(Buffer.from(c)).toEqual(deflateRawSync(body, { level: RESPONSE_DEFLATE_LEVEL }));
+    expect(fflateZlib.inflateRaw(c, body.length)).toEqual(new Uint8Array(body));
   });
 
   it('a bomb stops at the limit with NEN_TOO_LARGE (both paths); garbage is NEN_MALFORMED', () => {

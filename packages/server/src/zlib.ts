@@ -1,41 +1,21 @@
 /**
- * deflate-raw (RFC 1951) for the envelope's in-envelope compression, synchronous on every runtime:
- * node:zlib on Node.js (reached through `process.getBuiltinModule`, so no bundler ever sees a
- * `node:` import and Edge / Workers builds need no configuration), else fflate (pure JS, 8 kB).
+ * The server's in-envelope compression (deflate-raw, RFC 1951), synchronous on every runtime:
+ * @nen/core's node:zlib functions on Node.js (core's protocol/compression.ts: loading, levels,
+ * bounds and codes), else fflate (pure JS, 8 kB) on Edge and Workers, where node:zlib is missing
+ * and the Compression Streams the client uses there would make the server's sealing asynchronous.
  *
  * Pitfalls:
  *  - Inflate is bounded: past `limit` output bytes it stops with NEN_TOO_LARGE (a decompression
  *    bomb never fills memory). fflate is fed 1 KiB slices, so one slice inflates to at most
  *    ~1 MiB before the count is checked; invalid or truncated input is NEN_MALFORMED.
- *  - `process.getBuiltinModule` exists from Node 20.16 / 22.3 (engines: ^20.19 || >=22.12).
- *  - Next.js's Edge sandbox throws on any Node API read from `process` (even a feature test):
- *    `EdgeRuntime` is checked first and the read is guarded.
+ *  - fflate deflates at its default level 6: its lower levels cost bytes (level 5: 1.087× gzip -6
+ *    on the bench's 100 KB JSON, level 6: 1.057×) for no clear CPU gain (docs/runtimes.md).
  */
 import { Inflate, deflateSync } from 'fflate';
-import { wireError } from '@nen/core';
-
-interface NodeZlib {
-  inflateRawSync(b: Uint8Array, o: { maxOutputLength: number }): Uint8Array;
-  deflateRawSync(b: Uint8Array): Uint8Array;
-}
-
-/** node:zlib when this is Node.js; never touched on Edge, where `process` is a proxy that throws on Node APIs. */
-function loadNodeZlib(): NodeZlib | undefined {
-  const g = globalThis as { EdgeRuntime?: unknown; process?: { getBuiltinModule?: (id: string) => unknown } };
-  if (typeof g.EdgeRuntime === 'string') return undefined;
-  try {
-    const p = g.process;
-    const get = p?.getBuiltinModule;
-    return typeof get === 'function' ? (get.call(p, 'node:zlib') as NodeZlib | undefined) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-const nodeZlib = loadNodeZlib();
+import { deflateResponseBody, inflateRequestBody, wireError } from '@nen/core';
 
 /** Which implementation this runtime uses (tests, docs). */
-export const zlibImplementation: 'node:zlib' | 'fflate' = nodeZlib ? 'node:zlib' : 'fflate';
+export const zlibImplementation: 'node:zlib' | 'fflate' = inflateRequestBody ? 'node:zlib' : 'fflate';
 
 const SLICE = 1024;
 
@@ -64,20 +44,13 @@ function fflateInflate(b: Uint8Array, limit: number): Uint8Array {
   return out;
 }
 
-function nodeInflate(z: NodeZlib, b: Uint8Array, limit: number): Uint8Array {
-  try {
-    return z.inflateRawSync(b, { maxOutputLength: Math.max(1, limit) });
-  } catch (e) {
-    if ((e as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw wireError('NEN_TOO_LARGE', 'decompressed body exceeds the limit');
-    throw wireError('NEN_MALFORMED', 'compressed body is not valid deflate-raw');
-  }
-}
+const fflateDeflate = (b: Uint8Array): Uint8Array => deflateSync(b);
 
-/** Bounded inflate for the envelope: NEN_TOO_LARGE past the limit, NEN_MALFORMED when invalid. */
-export const inflateRaw: (b: Uint8Array, limit: number) => Uint8Array = nodeZlib ? (b, limit) => nodeInflate(nodeZlib, b, limit) : fflateInflate;
+/** Bounded inflate of a request body: NEN_TOO_LARGE past the limit, NEN_MALFORMED when invalid. */
+export const inflateRaw: (b: Uint8Array, limit: number) => Uint8Array = inflateRequestBody ?? fflateInflate;
 
-/** deflate-raw of a whole body. */
-export const deflateRaw: (b: Uint8Array) => Uint8Array = nodeZlib ? (b) => nodeZlib.deflateRawSync(b) : (b) => deflateSync(b);
+/** deflate-raw of a whole response body. */
+export const deflateRaw: (b: Uint8Array) => Uint8Array = deflateResponseBody ?? fflateDeflate;
 
 /** The fflate implementation, whatever the runtime (tests compare it with node:zlib). */
-export const fflateZlib = { inflateRaw: fflateInflate, deflateRaw: (b: Uint8Array): Uint8Array => deflateSync(b) };
+export const fflateZlib = { inflateRaw: fflateInflate, deflateRaw: fflateDeflate };

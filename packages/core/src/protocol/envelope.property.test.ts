@@ -5,8 +5,8 @@
  * the envelope must agree, round-trip the plaintext exactly (seal on one side, open on the other),
  * and reject every single-bit change of the record or of a bound field with a catalogued code.
  *
- * Pitfall: compression here is node:zlib (synchronous, as the server uses it) and, in one case, the
- * Compression Streams of ./compression.ts (asynchronous, as the client uses it).
+ * Pitfall: compression here is node:zlib (synchronous, as both ends use it on Node) and, in some
+ * cases, the Compression Streams of ./compression.ts (asynchronous, as browsers and Edge use it).
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import fc from 'fast-check';
@@ -14,7 +14,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadBackend } from '../backend/index.js';
 import type { Backend } from '../backend/types.js';
 import { NenProtocolError } from './codes.js';
-import { webDeflate, webInflate } from './compression.js';
+import { CLIENT_INFLATE_ERRORS, inflateResponseBody, streamCompression } from './compression.js';
 import { HEADER, MEDIA_TYPE, REQ_FLAG, RES_FLAG } from './constants.js';
 import { COMPRESS_MIN_BYTES, decodeRequestPlaintext, openRequest, parseRequest, sealRequest, type SealedRequest } from './envelope.js';
 import { openResponse, parseResponse, responseRecord, sealResponse } from './envelope-response.js';
@@ -47,6 +47,9 @@ const model = {
 };
 
 const zlibInflate = (b: Uint8Array, limit: number) => inflateRawSync(b, { maxOutputLength: Math.max(1, limit) });
+/** The browser / Edge path, forced here (on Node the client uses node:zlib). */
+const webDeflate = (b: Uint8Array) => streamCompression!.deflate(b, 6);
+const webInflate = (b: Uint8Array, max: number) => streamCompression!.inflate(b, max, CLIENT_INFLATE_ERRORS);
 const seg = fc.stringMatching(/^[a-z0-9~._-]{1,8}$/);
 const arbRequest = fc.record({
   method: fc.constantFrom('GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'),
@@ -296,6 +299,10 @@ describe('envelope: responses', () => {
       code: 'NEN_RESPONSE_UNAUTHENTICATED',
     });
     expect((await openResponse({ ...x, compress: true }, head, 200, s.body!)).length).toBe(10_000);
+    // The client's own choice on Node (node:zlib, synchronous): same refusal, same code.
+    const nodeX = { ...x, compress: true, inflate: inflateResponseBody };
+    expect(codeOf(() => openResponse({ ...nodeX, maxBytes: 9999 }, head, 200, s.body!))).toBe('NEN_RESPONSE_UNAUTHENTICATED');
+    expect((openResponse(nodeX, head, 200, s.body!) as Uint8Array).length).toBe(10_000);
     expect(COMPRESS_MIN_BYTES).toBe(64);
   });
 });
