@@ -12,8 +12,8 @@
  * module only composes it, so the bytes on the wire are exactly those PROTOCOL.md describes.
  *
  * Pitfalls:
- *  - Compression is injected: the server passes synchronous node:zlib functions, the client
- *    Compression Streams (./compression.ts). `sealRequest` / `openResponse` therefore return a
+ *  - Compression is injected (./compression.ts): node:zlib, synchronous, on Node at both ends;
+ *    the client's Compression Streams elsewhere. `sealRequest` / `openResponse` therefore return a
  *    value or a promise; the server-side functions are synchronous (one promise less per request).
  *  - Request plaintext is decoded (confidential query, inflate, size limit) only by
  *    `decodeRequestPlaintext`, which the server calls after the store commit, so a replay is
