@@ -23,4 +23,5 @@
  * Workers forbid random numbers and timers in the global scope, and `env` only exists there.
  */
 export { durableObjectStore, type DurableObjectNamespaceLike, type DurableObjectStoreOptions } from './store.js';
+export type { SqlStorageLike } from './rows.js';
 export { type DurableObjectStateLike, NenSessionObject, type NenSessionObjectEnv } from './session-object.js';
