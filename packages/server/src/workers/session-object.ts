@@ -42,6 +42,9 @@ export interface NenSessionObjectEnv {
   NEN_STORE_KEY?: string;
 }
 
+const NOT_SQLITE =
+  'NenSessionObject needs the SQLite storage API: declare the class in new_sqlite_classes (wrangler); in a workerd config, enableSql = true and localDisk storage';
+
 const json = (value: unknown, status = 200): Response =>
   new Response(JSON.stringify({ result: value }), { status, headers: { 'content-type': 'application/json' } });
 
@@ -113,11 +116,13 @@ export class NenSessionObject {
 
   async #init(storeKey: string | undefined): Promise<void> {
     try {
-      const { sql } = this.#state.storage;
-      if (!sql)
-        throw new NenConfigError(
-          'NenSessionObject needs the SQLite storage API: declare the class in new_sqlite_classes (wrangler), or set enableSql = true (workerd)',
-        );
+      let sql: SqlStorageLike | undefined;
+      try {
+        sql = this.#state.storage.sql; // workerd throws here when the object is not SQLite-backed
+      } catch (cause) {
+        throw new NenConfigError(`${NOT_SQLITE} (${cause instanceof Error ? cause.message : String(cause)})`);
+      }
+      if (!sql) throw new NenConfigError(NOT_SQLITE);
       const backend = await loadBackend();
       const wrapKey = storeKey ? storeKeyFromSecret(storeKey, (d) => backend.sha256(d)) : null;
       this.#alarmAt = await this.#state.storage.getAlarm();

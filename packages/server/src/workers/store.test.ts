@@ -196,9 +196,22 @@ describe('durable object store', () => {
       storage: { getAlarm: async () => null, setAlarm: async () => {} },
       blockConcurrencyWhile: (f) => f(),
     });
+    // workerd's getter throws on an object that is not SQLite-backed (seen with inMemory storage).
+    const throwing = new NenSessionObject({
+      storage: {
+        get sql(): never {
+          throw new Error('This Durable Object is not backed by SQLite storage');
+        },
+        getAlarm: async () => null,
+        setAlarm: async () => {},
+      },
+      blockConcurrencyWhile: (f) => f(),
+    });
     await new Promise((r) => setTimeout(r, 0));
-    const r = await noSql.fetch(new Request('https://x/', { method: 'POST', body: '{"op":"size"}' }));
-    expect(r.status).toBe(503);
-    expect(await r.text()).toMatch(/new_sqlite_classes/);
+    for (const o of [noSql, throwing]) {
+      const r = await o.fetch(new Request('https://x/', { method: 'POST', body: '{"op":"size"}' }));
+      expect(r.status).toBe(503);
+      expect(await r.text()).toMatch(/new_sqlite_classes/);
+    }
   });
 });
