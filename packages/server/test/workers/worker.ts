@@ -10,7 +10,8 @@
  * Test-only routes (never in a real Worker): /__test/secret?sid= (a session's secret, hex, read
  * through the store), /__test/create (a session made through the store with the given lifetimes,
  * optionally committed once), /__test/rows?sid= (the rows and alarm of the session's object, read
- * from its SQLite storage by the subclass below; no secrets, only whether one is stored).
+ * from its SQLite storage by the subclass below; no secrets, only whether one is stored),
+ * /__test/cost?sid=&op=get|commit&n=&from= (mean µs per store call, for the opt-in measurement).
  */
 import { loadBackend } from '@nen/core';
 import { Hono } from 'hono';
@@ -121,6 +122,19 @@ async function testRoute(request: Request, env: Env, store: SessionStore): Promi
     });
     if (commit) await store.commit(id, 1n, now);
     return Response.json({ id });
+  }
+  if (url.pathname === '/__test/cost') {
+    // Mean µs per store call from this Worker (one Durable Object round trip each): `get` reads,
+    // `commit` also writes the session's row. Measurement only (workerd.test.ts, opt-in).
+    const n = Math.min(1000, Number(url.searchParams.get('n')));
+    const from = Number(url.searchParams.get('from'));
+    const op = url.searchParams.get('op');
+    const t0 = performance.now();
+    for (let i = 0; i < n; i++) {
+      if (op === 'get') await store.get(sid, Date.now());
+      else await store.commit(sid, BigInt(from + i), Date.now());
+    }
+    return Response.json({ us: ((performance.now() - t0) * 1000) / n });
   }
   return new Response('not found', { status: 404 });
 }

@@ -351,6 +351,28 @@ describe('durable state: the Durable Object keeps sessions in its storage', () =
   }, 30_000);
 });
 
+describe('measurement (opt-in: NEN_WORKERD_COST=1; prints, asserts nothing)', () => {
+  it.skipIf(!process.env.NEN_WORKERD_COST)(
+    'store cost per Durable Object call: get (read) vs commit (read + row write), interleaved rounds',
+    async () => {
+      const { id } = (await (await fetch(`${wd.urls[0]}/__test/create`, { method: 'POST', body: JSON.stringify({ ttlMs: 600_000 }) })).json()) as {
+        id: string;
+      };
+      const us: Record<'get' | 'commit', number[]> = { get: [], commit: [] };
+      for (let round = 0; round < 7; round++) {
+        for (const op of ['get', 'commit'] as const) {
+          const r = (await (await fetch(`${wd.urls[0]}/__test/cost?sid=${id}&op=${op}&n=300&from=${round * 1000 + 1}`)).json()) as { us: number };
+          if (round > 0) us[op].push(r.us); // round 0 warms up
+        }
+      }
+      const median = (a: number[]): number => [...a].sort((x, y) => x - y)[a.length >> 1]!;
+      const [g, c] = [median(us.get), median(us.commit)];
+      console.log(`workerd store cost (median of 6 rounds x 300 calls): get ${g.toFixed(0)} µs, commit ${c.toFixed(0)} µs, ratio ${(c / g).toFixed(2)}`);
+    },
+    120_000,
+  );
+});
+
 describe('@nen/client inside workerd (a Worker calling Nen routes over a service binding)', () => {
   it("bundles @nen/client's built package, as a user imports it", () => {
     expect(wd.inputs.some((p) => /(^|\/)client\/dist\/index\.js$/.test(p))).toBe(true);
