@@ -13,7 +13,8 @@
  * At rest: with NEN_STORE_KEY the secret is wrapped exactly as the Redis store wraps it
  * (../stores/redis-wrap.ts: HKDF + ChaCha20-Poly1305, AAD = id and epoch); without it the raw
  * secret is stored (Cloudflare encrypts Durable Object storage at rest; docs/runtimes.md). A value
- * that does not unwrap (key changed or missing, tampered) fails closed: the session is dead.
+ * not in the configured form, or that does not unwrap (key changed, set or removed; tampered),
+ * fails closed: the session is dead (a confirmed one keeps its window as a tombstone).
  *
  * Bounded and expiring: at most `maxSessions` live sessions (least recently used evicted; a
  * confirmed one keeps its window as a tombstone), `maxEntries` rows in all and `maxClaims` claims;
@@ -300,16 +301,15 @@ export class SessionTable {
     }
     this.#sessions.set(row.id, e);
     if (e.deadUntil !== 0) return;
+    // Only the form this configuration writes is accepted: with a store key, a value that unwraps
+    // under it (a raw value would let whoever can write the storage choose a session's secret).
     const { backend, wrapKey } = this.#o;
-    const secret = !e.stored ? null : !e.wrapped ? e.stored.slice() : wrapKey ? unwrap(backend, wrapKey, row.id, e.record.epoch, e.stored) : null;
+    const secret =
+      !e.stored || e.wrapped !== (wrapKey !== null) ? null : wrapKey ? unwrap(backend, wrapKey, row.id, e.record.epoch, e.stored) : e.stored.slice();
     if (!secret) {
-      this.#kill(row.id, e, now, true); // does not unwrap (store key changed or missing): fail closed
+      this.#kill(row.id, e, now, true); // store key changed, set or removed; tampered: fail closed
       return;
     }
     e.record.secret = secret;
-    if (wrapKey && !e.wrapped) {
-      this.#seal(e); // NEN_STORE_KEY set since this row was written: wrap it now
-      this.#put(e);
-    }
   }
 }

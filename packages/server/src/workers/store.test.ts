@@ -97,7 +97,7 @@ describe('durable object store', () => {
     expect(rows.s.get('gone')?.secret).toBeNull(); // the tombstone holds no secret
   });
 
-  it('with NEN_STORE_KEY the stored secret is wrapped as the Redis store wraps it (same key), and unwraps after a restart', async () => {
+  it('with NEN_STORE_KEY the stored secret is wrapped as the Redis store wraps it (same key) and unwraps after a restart; any other form fails closed', async () => {
     process.env.NEN_STORE_KEY = 'k'.repeat(43);
     const wrapKey = storeWrapKey(undefined, () => {}); // the Redis store's derivation (node:crypto)
     const rows = mapRows();
@@ -118,12 +118,17 @@ describe('durable object store', () => {
     const other = table(rows, { wrapKey: new Uint8Array(32).fill(9) });
     expect(other.get('w', Date.now())).toBeNull();
     expect(rows.s.has('w')).toBe(false); // never confirmed: nothing kept
-    // Rows written without a key are wrapped once a key is set.
+    // With a key, a raw value is refused (whoever can write the storage must not choose a secret):
+    // the session is dead, a confirmed one kept as a tombstone for retries.
     const plain = mapRows();
-    table(plain).create(sampleSession(Date.now(), { id: 'p' }));
+    const p = table(plain);
+    p.create(sampleSession(Date.now(), { id: 'p' }));
+    p.commit('p', 1n, Date.now());
     expect(plain.s.get('p')!.wrapped).toBe(false);
-    expect(table(plain, { wrapKey }).get('p', Date.now())?.secret).toEqual(s.secret);
-    expect(plain.s.get('p')!.wrapped).toBe(true);
+    const keyed = table(plain, { wrapKey });
+    expect(keyed.get('p', Date.now())).toBeNull();
+    expect(keyed.consumeRetry('p', 1n, Date.now())).toBe('committed');
+    expect(plain.s.get('p')!.secret).toBeNull();
   });
 
   it('every row has a deadline: the sweep kills expired sessions (tombstone without secret, then gone) and ends claims', async () => {
