@@ -5,8 +5,8 @@
  *
  * Why the SQL API (and not the key-value `get/put`): `sql.exec` is synchronous, so a commit's
  * check (in memory) and its write follow each other with no `await` at all — nothing can
- * interleave, and the write joins the event's implicit transaction, which the output gate makes
- * durable before the answer leaves. It is also what a SQLite-backed class (`new_sqlite_classes`,
+ * interleave. Each write is one statement on one row (atomic on its own), and the output gate
+ * holds the answer until it is durable. It is also what a SQLite-backed class (`new_sqlite_classes`,
  * Cloudflare's recommended backend) offers; workerd serves it with `enableSql = true`.
  *
  * Pitfalls:
