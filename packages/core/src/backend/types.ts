@@ -47,7 +47,11 @@ export interface KemKeyPair {
   readonly privateKey: Uint8Array;
 }
 
-/** A ChaCha20-Poly1305 key held by the backend (in Wasm memory for the Wasm backend). */
+/**
+ * A ChaCha20-Poly1305 key held by the backend (in Wasm memory for the Wasm backend). `seal` and
+ * `open` are synchronous and keep no reference to their arguments once they return: stream
+ * records reuse one nonce and one AAD buffer per stream (protocol/message.ts RecordNonceAad).
+ */
 export interface Aead extends Disposable {
   /** Returns ciphertext || 16-byte tag. */
   seal(nonce: Uint8Array, aad: Uint8Array, plaintext: Uint8Array): Uint8Array;

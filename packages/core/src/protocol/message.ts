@@ -20,6 +20,7 @@ import { LABEL, MAX_RECORD_PLAINTEXT, PROTOCOL_VERSION, RECORD_HEADER_LENGTH, RE
 import { computeNonce } from './keys.js';
 
 const U64_MAX = (1n << 64n) - 1n;
+const EMPTY_BYTES = new Uint8Array(0);
 
 export interface RequestMeta {
   readonly sessionId: Uint8Array;
@@ -243,33 +244,81 @@ export function decodeHeaderRecord(value: string): Uint8Array | null {
 
 // ---------------------------------------------------------------- streams
 
+/**
+ * One stream's per-record nonce and AAD, rewritten in place for each record (an AI answer is
+ * thousands of ~50-byte records: per-record allocations and DataViews cost more than the AEAD).
+ * `nonce` = computeNonce(baseIv, seq, index), `aad` = recordAad(baseAad, index, final). Safe to
+ * reuse because every Aead copies its inputs before returning (Wasm glue, node:crypto, @noble).
+ * Exported for the tests only (public.ts does not name it).
+ */
+export class RecordNonceAad {
+  readonly nonce: Uint8Array;
+  readonly aad: Uint8Array;
+  readonly #iv: Uint8Array;
+  constructor(baseIv: Uint8Array, seq: bigint, baseAad: Uint8Array) {
+    this.#iv = baseIv;
+    this.nonce = computeNonce(baseIv, seq, 0);
+    this.aad = new Uint8Array(baseAad.length + 5);
+    this.aad.set(baseAad, 0);
+  }
+  set(index: number, final: boolean): void {
+    const n = this.nonce;
+    const iv = this.#iv;
+    n[0] = (iv[0] as number) ^ (index >>> 24);
+    n[1] = (iv[1] as number) ^ ((index >>> 16) & 0xff);
+    n[2] = (iv[2] as number) ^ ((index >>> 8) & 0xff);
+    n[3] = (iv[3] as number) ^ (index & 0xff);
+    const a = this.aad;
+    const o = a.length - 5;
+    a[o] = index >>> 24;
+    a[o + 1] = (index >>> 16) & 0xff;
+    a[o + 2] = (index >>> 8) & 0xff;
+    a[o + 3] = index & 0xff;
+    a[o + 4] = final ? 1 : 0;
+  }
+}
+
 /** Seals a sequence of records; call `seal(chunk, false)` repeatedly, then `seal(last, true)` once. */
 export class RecordSealer {
   #index = 0;
   #finished = false;
+  readonly #na: RecordNonceAad;
   constructor(
     private readonly aead: Aead,
-    private readonly baseIv: Uint8Array,
-    private readonly seq: bigint,
-    private readonly baseAad: Uint8Array,
-  ) {}
+    baseIv: Uint8Array,
+    seq: bigint,
+    baseAad: Uint8Array,
+  ) {
+    this.#na = new RecordNonceAad(baseIv, seq, baseAad);
+  }
 
-  /** Returns framed records (u32 length || sealed); splits chunks above MAX_RECORD_PLAINTEXT. */
+  /**
+   * Returns framed records (u32 length || sealed) in one buffer; splits chunks above
+   * MAX_RECORD_PLAINTEXT. One allocation for the frame plus the AEAD's own output.
+   */
   seal(chunk: Uint8Array, final: boolean): Uint8Array {
     if (this.#finished) throw new Error('nen: stream already finished');
-    const out: Uint8Array[] = [];
+    const records = Math.max(1, Math.ceil(chunk.length / MAX_RECORD_PLAINTEXT));
+    if (this.#index + records > 0xffffffff) throw new Error('nen: too many stream records');
+    const out = new Uint8Array(chunk.length + records * (RECORD_HEADER_LENGTH + AEAD_TAG_LENGTH));
     let o = 0;
+    let w = 0;
     do {
       const end = Math.min(chunk.length, o + MAX_RECORD_PLAINTEXT);
-      const last = final && end === chunk.length;
-      const sealed = this.aead.seal(computeNonce(this.baseIv, this.seq, this.#index), recordAad(this.baseAad, this.#index, last), chunk.subarray(o, end));
-      if (this.#index === 0xffffffff) throw new Error('nen: too many stream records');
+      this.#na.set(this.#index, final && end === chunk.length);
+      const sealed = this.aead.seal(this.#na.nonce, this.#na.aad, chunk.subarray(o, end));
       this.#index++;
-      out.push(u32(sealed.length), sealed);
+      const len = sealed.length;
+      out[w] = len >>> 24;
+      out[w + 1] = (len >>> 16) & 0xff;
+      out[w + 2] = (len >>> 8) & 0xff;
+      out[w + 3] = len & 0xff;
+      out.set(sealed, w + RECORD_HEADER_LENGTH);
+      w += RECORD_HEADER_LENGTH + len;
       o = end;
     } while (o < chunk.length);
     if (final) this.#finished = true;
-    return out.length === 2 ? concatBytes(out[0] as Uint8Array, out[1] as Uint8Array) : concatBytes(...out);
+    return out;
   }
 }
 
@@ -283,13 +332,16 @@ export class RecordOpener {
   #index = 0;
   #final = false;
   #buf: Uint8Array = new Uint8Array(0);
+  readonly #na: RecordNonceAad;
   constructor(
     private readonly aead: Aead,
-    private readonly baseIv: Uint8Array,
-    private readonly seq: bigint,
-    private readonly baseAad: Uint8Array,
+    baseIv: Uint8Array,
+    seq: bigint,
+    baseAad: Uint8Array,
     private readonly onError: (kind: 'malformed' | 'auth' | 'truncated' | 'trailing', detail: string) => Error,
-  ) {}
+  ) {
+    this.#na = new RecordNonceAad(baseIv, seq, baseAad);
+  }
 
   get finished(): boolean {
     return this.#final;
@@ -301,34 +353,41 @@ export class RecordOpener {
 
   push(data: Uint8Array): Uint8Array[] {
     const out: Uint8Array[] = [];
-    let buf = this.#buf.length ? concatBytes(this.#buf, data) : data;
+    const buf = this.#buf.length ? concatBytes(this.#buf, data) : data;
     let o = 0;
     for (;;) {
       if (buf.length - o < RECORD_HEADER_LENGTH) break;
-      const len = new DataView(buf.buffer, buf.byteOffset + o, 4).getUint32(0);
+      const len = (((buf[o] as number) << 24) | ((buf[o + 1] as number) << 16) | ((buf[o + 2] as number) << 8) | (buf[o + 3] as number)) >>> 0;
       if (len < AEAD_TAG_LENGTH || len > MAX_RECORD_PLAINTEXT + AEAD_TAG_LENGTH) throw this.onError('malformed', `record length ${len}`);
       if (buf.length - o - RECORD_HEADER_LENGTH < len) break;
       if (this.#final) throw this.onError('trailing', 'data after the final record');
-      const sealed = buf.subarray(o + 4, o + 4 + len);
-      o += 4 + len;
-      const nonce = computeNonce(this.baseIv, this.seq, this.#index);
-      let plain: Uint8Array;
-      try {
-        plain = this.aead.open(nonce, recordAad(this.baseAad, this.#index, false), sealed);
-      } catch {
-        try {
-          plain = this.aead.open(nonce, recordAad(this.baseAad, this.#index, true), sealed);
-          this.#final = true;
-        } catch {
-          throw this.onError('auth', `record ${this.#index} failed authentication (tampered, reordered or duplicated)`);
-        }
-      }
+      const sealed = buf.subarray(o + RECORD_HEADER_LENGTH, o + RECORD_HEADER_LENGTH + len);
+      o += RECORD_HEADER_LENGTH + len;
+      const plain = this.#open(sealed);
       this.#index++;
       if (plain.length) out.push(plain);
     }
     if (this.#final && o < buf.length) throw this.onError('trailing', 'data after the final record');
-    this.#buf = o === buf.length ? new Uint8Array(0) : buf.slice(o);
+    this.#buf = o === buf.length ? EMPTY_BYTES : buf.slice(o);
     return out;
+  }
+
+  /** Opens record #index as non-final, else as final (PROTOCOL.md §6.1); neither → 'auth'. */
+  #open(sealed: Uint8Array): Uint8Array {
+    const na = this.#na;
+    na.set(this.#index, false);
+    try {
+      return this.aead.open(na.nonce, na.aad, sealed);
+    } catch {
+      na.set(this.#index, true);
+      try {
+        const plain = this.aead.open(na.nonce, na.aad, sealed);
+        this.#final = true;
+        return plain;
+      } catch {
+        throw this.onError('auth', `record ${this.#index} failed authentication (tampered, reordered or duplicated)`);
+      }
+    }
   }
 
   end(): void {

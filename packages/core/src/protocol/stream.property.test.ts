@@ -10,7 +10,10 @@
  *    every dropped record and every flipped byte is rejected with a NenError code — never
  *    accepted, never a crash;
  *  - arbitrary bytes fed to the opener raise only the opener's own typed errors, and the opener
- *    never buffers more than one record.
+ *    never buffers more than one record;
+ *  - the sealer's and opener's in-place nonce / AAD (rewritten per record, no allocation) are
+ *    byte for byte computeNonce(iv, seq, i) and recordAad(aad, i, final) at every index byte,
+ *    and the framed output is exactly u32(len) || seal(...) per record.
  *
  * Pitfall: records are sealed with the node:crypto backend here (fast); the codec is the same for
  * every backend, which cross.test.ts checks byte for byte.
@@ -20,9 +23,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NenError } from '../errors.js';
 import { loadBackend } from '../backend/index.js';
 import type { Aead, Backend } from '../backend/types.js';
-import { concatBytes } from './bytes.js';
+import { concatBytes, u32 } from './bytes.js';
 import { MAX_RECORD_PLAINTEXT } from './constants.js';
-import { RecordOpener, RecordSealer } from './message.js';
+import { computeNonce } from './keys.js';
+import { RecordNonceAad, RecordOpener, RecordSealer, recordAad } from './message.js';
 
 let backend: Backend;
 let aead: Aead;
@@ -161,5 +165,98 @@ describe('stream framing', () => {
     const o = opener();
     const hdr = new Uint8Array([0x7f, 0xff, 0xff, 0xff]);
     expect(() => o.push(hdr)).toThrow(NenError);
+  });
+});
+
+/** The PROTOCOL.md §6 construction, one allocation per field (the reference the fast path must equal). */
+function referenceRecords(chunks: readonly Uint8Array[]): Uint8Array {
+  const out: Uint8Array[] = [];
+  let i = 0;
+  const all = [...chunks, new Uint8Array(0)];
+  all.forEach((c, k) => {
+    for (let o = 0; o === 0 || o < c.length; o += MAX_RECORD_PLAINTEXT) {
+      const end = Math.min(c.length, o + MAX_RECORD_PLAINTEXT);
+      const final = k === all.length - 1 && end === c.length;
+      const sealed = aead.seal(computeNonce(iv, seq, i), recordAad(aad, i, final), c.subarray(o, end));
+      out.push(u32(sealed.length), sealed);
+      i++;
+    }
+  });
+  return concatBytes(...out);
+}
+
+/**
+ * An Aead without crypto whose "tag" is nonce || the AAD's last 4 bytes (index bytes 1-3, final):
+ * open throws unless it gets the nonce / AAD the sealer used. Records copies of what it was given.
+ */
+function spyAead(seen: Map<number, { nonce: Uint8Array; aad: Uint8Array }>): Aead {
+  let calls = 0;
+  const tag = (nonce: Uint8Array, a: Uint8Array) => concatBytes(nonce, a.subarray(a.length - 4));
+  const note = (nonce: Uint8Array, a: Uint8Array) => {
+    seen.set(calls++, { nonce: nonce.slice(), aad: a.slice() });
+  };
+  return {
+    seal(nonce, a, plaintext) {
+      note(nonce, a);
+      return concatBytes(plaintext, tag(nonce, a));
+    },
+    open(nonce, a, sealed) {
+      note(nonce, a);
+      const n = sealed.length - 16;
+      if (!Buffer.from(sealed.subarray(n)).equals(Buffer.from(tag(nonce, a)))) throw new NenError('NEN_CRYPTO_AEAD', 'spy: wrong nonce or AAD');
+      return sealed.slice(0, n);
+    },
+    dispose() {},
+    [Symbol.dispose]() {},
+  };
+}
+
+const same = (a: Uint8Array | undefined, b: Uint8Array) => a !== undefined && Buffer.from(a).equals(Buffer.from(b));
+
+describe('record nonce and AAD (written in place)', () => {
+  it('the framed output equals the reference construction byte for byte', () => {
+    fc.assert(
+      fc.property(fc.array(fc.uint8Array({ maxLength: 200 }), { maxLength: 10 }), (chunks) => {
+        expect(same(concatBytes(...sealRecords(chunks)), referenceRecords(chunks))).toBe(true);
+      }),
+      { numRuns: 200 },
+    );
+    const big = [backend.randomBytes(MAX_RECORD_PLAINTEXT + 3), new Uint8Array(0), backend.randomBytes(MAX_RECORD_PLAINTEXT)];
+    expect(same(concatBytes(...sealRecords(big)), referenceRecords(big))).toBe(true);
+  });
+
+  it('sealer and opener use computeNonce / recordAad at every record index (70,001 records)', () => {
+    const n = 70_000; // index bytes 3, 2 and 1 all change; byte 0 is checked through RecordNonceAad below
+    const sealSeen = new Map<number, { nonce: Uint8Array; aad: Uint8Array }>();
+    const s = new RecordSealer(spyAead(sealSeen), iv, seq, aad);
+    const chunk = new Uint8Array([1, 2, 3]);
+    const wire: Uint8Array[] = [];
+    for (let i = 0; i < n; i++) wire.push(s.seal(chunk, false));
+    wire.push(s.seal(chunk, true));
+    const openSeen = new Map<number, { nonce: Uint8Array; aad: Uint8Array }>();
+    const o = new RecordOpener(spyAead(openSeen), iv, seq, aad, (k, d) => new NenError(CODES[k], d));
+    let plain = 0;
+    for (const w of wire) for (const p of o.push(w)) plain += p.length;
+    o.end();
+    expect(plain).toBe(3 * (n + 1));
+    for (const i of [0, 1, 255, 256, 65_535, 65_536, n - 1, n]) {
+      expect(same(sealSeen.get(i)?.nonce, computeNonce(iv, seq, i))).toBe(true);
+      expect(same(sealSeen.get(i)?.aad, recordAad(aad, i, i === n))).toBe(true);
+      // The opener tries non-final first: record i < n is its call i; the final one is calls n and n + 1.
+      expect(same(openSeen.get(i)?.nonce, computeNonce(iv, seq, i))).toBe(true);
+      expect(same(openSeen.get(i)?.aad, recordAad(aad, i, false))).toBe(true);
+    }
+    expect(same(openSeen.get(n + 1)?.aad, recordAad(aad, n, true))).toBe(true);
+  });
+
+  it('RecordNonceAad matches computeNonce / recordAad for indices in every byte range', () => {
+    const na = new RecordNonceAad(iv, seq, aad);
+    for (const index of [0, 0x7f, 0x100, 0x10000, 0x01000000, 0x80000000, 0xfeffffff, 0xfffffffe, 0xffffffff]) {
+      for (const final of [false, true]) {
+        na.set(index, final);
+        expect(same(na.nonce, computeNonce(iv, seq, index))).toBe(true);
+        expect(same(na.aad, recordAad(aad, index, final))).toBe(true);
+      }
+    }
   });
 });
