@@ -12,7 +12,7 @@
  *    1.10× (no margin under issue 11's ≤ 1.1×), levels 1-3 1.11-1.20×.
  *  - requests: level 1. The plain route's request goes uncompressed (browsers never compress a
  *    fetch body), so any level is far below its bytes (0.21× at 100 KB); level 1 costs 0.36× the
- *    CPU of level 6 and the server's inflate of it the same within noise.
+ *    CPU of level 6 (~500 µs less per 100 KB) for ~9 µs more server inflate, the least in total.
  *  Compression Streams have no level (theirs is zlib's default, 6).
  *
  * Pitfalls:
