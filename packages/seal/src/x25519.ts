@@ -5,7 +5,9 @@
  * node:crypto is reached with process.getBuiltinModule (Node ≥ 20.16), so no import of a
  * `node:` module reaches browser bundles; older Node falls back to noble.
  *
- * Pitfalls: the all-zero shared secret (low-order share) is rejected on both paths (age
+ * Pitfalls: never `generateKeyPairSync('x25519')` on Node 20: the key-generation job's destructor,
+ * run by the GC, locks the key's mutex; a GC during an export of that key deadlocks the process.
+ * The all-zero shared secret (low-order share) is rejected on both paths (age
  * requires it); raw 32-byte keys go to OpenSSL wrapped in fixed PKCS#8 / SPKI DER prefixes.
  */
 import { x25519 as noble } from '@noble/curves/ed25519.js';
@@ -85,8 +87,15 @@ function nodeImpl(c: NodeCrypto): X25519Impl {
     publicKey: (sk) => raw(c.createPublicKey(priv(sk))),
     shared: (sk, pk) => derive(priv(sk), pk),
     ephemeral(peer) {
-      const { publicKey, privateKey } = c.generateKeyPairSync('x25519');
-      return { share: raw(publicKey), shared: derive(privateKey, peer) };
+      // A random scalar imported, not generateKeyPairSync: on Node 20 the KeyGenJob's destructor
+      // (run by GC) takes the key's mutex, and a GC during an export of that key deadlocks.
+      const sk = c.randomBytes(32);
+      try {
+        const privateKey = priv(sk);
+        return { share: raw(c.createPublicKey(privateKey)), shared: derive(privateKey, peer) };
+      } finally {
+        sk.fill(0);
+      }
     },
     bind(sk) {
       const k = priv(sk);
