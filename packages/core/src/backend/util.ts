@@ -110,12 +110,4 @@ export function assertSealArgs(info: unknown, aad: unknown, message: unknown, wh
   else assertBytes(message, what);
 }
 
-/** CSPRNG bytes from WebCrypto (Node ≥ 20, browsers, Edge), in 64 KiB getRandomValues chunks. */
-export function randomBytes(length: number): Uint8Array {
-  if (!Number.isInteger(length) || length < 0 || length > 1 << 20) {
-    throw new NenCryptoError('NEN_CRYPTO_LENGTH', 'nen: randomBytes length must be an integer in 0..1048576');
-  }
-  const out = new Uint8Array(length);
-  for (let off = 0; off < length; off += 65536) globalThis.crypto.getRandomValues(out.subarray(off, Math.min(length, off + 65536)));
-  return out;
-}
+export { randomBytes } from './random.js';
