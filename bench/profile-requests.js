@@ -134,6 +134,15 @@ async function profileMode(mode, { requests, concurrency, body, outDir, pin }) {
         const res = await fetch(`${base}/api/plain/echo`, { method: 'POST', headers, body });
         if (res.status !== 200 || (await res.text()) !== body) throw new Error('plain echo mismatch');
       };
+    } else if (mode === 'handshake') {
+      // one fresh session per op: the whole handshake route (ClientHello -> ServerHello, store create)
+      const { createNenClient } = await import('@nen/client');
+      const keys = await (await fetch(`${base}/api/nen/keys`)).json();
+      const serverKey = keys?.keys?.[0]?.pin;
+      if (typeof serverKey !== 'string') throw new Error('bench: GET /api/nen/keys gave no pin');
+      op = async () => {
+        await createNenClient({ baseUrl: base, fetch, serverKey }).handshake();
+      };
     } else {
       const { createNenClient } = await import('@nen/client');
       const client = createNenClient({ baseUrl: base, fetch, unpinned: true });
@@ -176,7 +185,7 @@ async function profileMode(mode, { requests, concurrency, body, outDir, pin }) {
 export async function main(argv = process.argv.slice(2)) {
   const { values } = parseArgs({
     args: argv,
-    options: { requests: { type: 'string' }, concurrency: { type: 'string' }, size: { type: 'string' }, pin: { type: 'boolean' } },
+    options: { requests: { type: 'string' }, concurrency: { type: 'string' }, size: { type: 'string' }, pin: { type: 'boolean' }, modes: { type: 'string' } },
     strict: true,
   });
   const pin = Boolean(values.pin);
@@ -189,7 +198,9 @@ export async function main(argv = process.argv.slice(2)) {
   const body = size === 1024 ? ECHO_1K : realisticJson(size, 7);
   const outDir = path.join(benchDir, 'results', `profile-${timestampDirName()}`);
   const rows = [];
-  for (const mode of ['plain', 'encrypted']) {
+  const modes = (values.modes ?? 'plain,encrypted').split(',');
+  if (!modes.every((m) => ['plain', 'encrypted', 'handshake'].includes(m))) throw new Error('bench: --modes takes plain,encrypted,handshake');
+  for (const mode of modes) {
     console.error(`[profile] ${mode}: ${requests} requests at c=${concurrency}, ${size} B JSON`);
     rows.push(await profileMode(mode, { requests, concurrency, body, outDir, pin }));
   }
