@@ -35,7 +35,7 @@ describe('randomBytes (backend CSPRNG, pooled for small draws)', () => {
     const real = globalThis.crypto.getRandomValues.bind(globalThis.crypto);
     const spy = vi.spyOn(globalThis.crypto, 'getRandomValues').mockImplementation(<T extends ArrayBufferView | null>(a: T): T => {
       if (a instanceof Uint8Array) buffers.push(a);
-      return real(a as Uint8Array<ArrayBuffer>) as T;
+      return real(a as Uint8Array<ArrayBuffer>) as unknown as T;
     });
     // draw until a refill happens: then the buffer is fresh and its first 32 bytes were just handed out
     const draws: Uint8Array[] = [];
