@@ -95,7 +95,5 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
-/// Fills `buf` from the system CSPRNG (`crypto.getRandomValues` in Wasm).
-pub(crate) fn fill_random(buf: &mut [u8]) -> Result<(), Error> {
-    getrandom::fill(buf).map_err(|_| Error::Randomness)
-}
+/// Fills `buf` from the system CSPRNG (`crypto.getRandomValues` in Wasm, small draws buffered).
+pub(crate) use crate::random::fill_random;

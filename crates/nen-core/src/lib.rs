@@ -18,6 +18,7 @@ pub mod error;
 pub mod hkdf;
 pub mod hpke;
 pub mod mlkem768;
+mod random;
 pub mod secret;
 pub mod sha256;
 pub mod xwing;

@@ -1,0 +1,7 @@
+// The handshake on its own static route: Next.js matches a static segment before the `[action]`
+// catch-all, and skips the dynamic-route work (~25 µs of server CPU per handshake, measured with
+// `node bench/profile-requests.js --modes plain,handshake --pin`). The other session endpoints stay
+// on `../[action]/route.ts`; `nen.routes` dispatches on the last path segment either way.
+import { nen } from '../../../../lib/nen';
+
+export const { POST } = nen.routes;
