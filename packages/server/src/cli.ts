@@ -6,14 +6,15 @@
  *   NEN_SERVER_KEYS             server only, secret: the private key(s) `createNen()` reads;
  *   NEXT_PUBLIC_NEN_SERVER_KEY  public: the pin; `nenFetch` / `createNenClient()` pin to it with
  *                               no code (Next.js inlines NEXT_PUBLIC_* into client bundles at build);
- *   NEN_STORE_KEY               Redis deployments only, secret: 32 random bytes, base64url.
+ *   NEN_STORE_KEY               shared stores (Redis, Workers Durable Objects), secret: 32 random
+ *                               bytes, base64url.
  * Without --write they are printed as a dotenv block (comments say where each goes); with --write
  * they are appended to `.env.local` (or the given file), never overwriting a name already set.
  *
  * Pitfalls: the secrets go to stdout only in print mode, for the operator to put into a secret
  * store; --write prints names and the (public) pin only. The key and its pin are written together
  * or not at all (env-file.ts). NEN_STORE_KEY is set once per deployment and kept across server key
- * rotations: replacing it makes every session stored in Redis unreadable.
+ * rotations: replacing it makes every session stored in Redis or a Durable Object unreadable.
  */
 import { randomBytes } from 'node:crypto';
 import { KEM_ID, loadBackend, toBase64Url } from '@nen/core';
@@ -28,7 +29,8 @@ Generates a Nen server key and prints three environment variables:
   NEXT_PUBLIC_NEN_SERVER_KEY  public: the client pin. nenFetch / createNenClient() pin to it with
                               no code (Next.js inlines it into the browser bundle at next build).
                               During a rotation: createNenClient({ serverKey: [newPin, oldPin] }).
-  NEN_STORE_KEY               Redis deployments only (REDIS_URL), SECRET: set it once, the same on
+  NEN_STORE_KEY               shared stores only (Redis: REDIS_URL; Cloudflare Workers: the Worker
+                              that exports NenSessionObject), SECRET: set it once, the same on
                               every instance, and keep it when rotating server keys.
 
   --write         append them to .env.local in the current directory (Next.js loads it for
@@ -89,7 +91,7 @@ function entries(kemName: string, kid: string, env: string, pin: string, storeKe
       name: 'NEN_STORE_KEY',
       value: storeKey,
       comment: [
-        'Nen, Redis deployments only (REDIS_URL), SECRET: wraps session secrets at rest. Set it ONCE, the same on',
+        'Nen, shared stores only (Redis, Workers Durable Objects), SECRET: wraps session secrets at rest. Set it ONCE, the same on',
         'every instance; keep it when rotating server keys (replacing it ends every stored session).',
       ],
     },
