@@ -1,17 +1,18 @@
 /**
  * Encrypted echo for the bench and the wire page. POST returns the decrypted body with its content
- * type (the same `echo` function serves the unencrypted twin at /api/plain/echo); GET echoes the
- * method, path and query it authenticated.
+ * type (`echoNen`: the value itself for JSON, as a `withNen` handler is written; the unencrypted
+ * twin at /api/plain/echo returns `Response.json`); GET echoes the method, path and query it
+ * authenticated.
  *
  * POST opts into compression inside the envelope (`compress: true`): it applies only when the client
  * asks for it (`createNenClient({ compress: true })`), and an echo mixes no server secret with
  * attacker-chosen bytes, so the CRIME/BREACH caveat of THREAT_MODEL.md does not bite here.
  */
 import { nen } from '../../../lib/nen';
-import { echo } from '../../../lib/echo';
+import { echoNen } from '../../../lib/echo';
 import { count } from '../../../lib/metrics';
 
-export const POST = nen.withNen(async (request, _context, body) => echo(request, body, 'nen'), { compress: true });
+export const POST = nen.withNen(async (request, _context, body) => echoNen(request, body), { compress: true });
 
 export const GET = nen.withNen(async (request) => {
   count('echo.get');
