@@ -14,20 +14,27 @@
  *
  *   TARGET_URL=http://127.0.0.1:3100 node bench/run-all.js --only load,ai-stream
  *
+ * `--server-dist <dir>` loads @nen/server from another build of packages/server/dist (kept under
+ * packages/server so that its own imports resolve), to run two builds side by side.
+ *
  * Configuration as any Nen server (NEN_SERVER_KEYS, NEN_HANDSHAKE_RATE, ...); without
  * NEN_SERVER_KEYS the key is generated at start (fine for a bench: its clients run unpinned).
  * Pitfalls: listens on 127.0.0.1 only; SIGINT/SIGTERM close the server and release Nen's keys.
  */
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { serve } from '@hono/node-server';
-import { createNen } from '@nen/server';
-import { nenMiddleware, nenSessionRoutes, nenStreamMiddleware } from '@nen/server/hono';
 import { simulateReadableStream, streamText, convertToModelMessages } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { Hono } from 'hono';
 
-const { values } = parseArgs({ options: { port: { type: 'string' } }, strict: true });
+const { values } = parseArgs({ options: { port: { type: 'string' }, 'server-dist': { type: 'string' } }, strict: true });
 const port = Number(values.port ?? process.env.PORT ?? 3100);
+// --server-dist <dir>: @nen/server from another build of packages/server/dist (A/B of two builds side by side)
+const dist = values['server-dist'] ? (f) => pathToFileURL(path.resolve(values['server-dist'], f)).href : null;
+const { createNen } = await import(dist ? dist('index.js') : '@nen/server');
+const { nenMiddleware, nenSessionRoutes, nenStreamMiddleware } = await import(dist ? dist('adapters/hono.js') : '@nen/server/hono');
 const nen = createNen({ logger: (e) => (e.level === 'error' ? console.error(`nen: ${e.event} ${e.code ?? ''} ${e.reason ?? ''}`) : undefined) });
 const clamp = (v, min, max, fallback) => (v !== undefined && /^\d{1,9}$/.test(v) ? Math.min(max, Math.max(min, Number(v))) : fallback);
 

@@ -5,9 +5,38 @@
  * Pitfalls:
  *  - Bodies are read with a hard byte limit whether or not Content-Length is present (chunked
  *    uploads), so an oversize body costs at most `limit` bytes of memory before the 413.
+ *  - A request an adapter marked with `preferWholeBodyRead` and that has a Content-Length within
+ *    the limit is read with `arrayBuffer()`: the HTTP server's framing holds the body to that
+ *    length (a body of any other length is refused). On @hono/node-server that reads the socket
+ *    directly, where `request.body` would first build a full undici Request (~30 µs); on undici's
+ *    own Request the stream reader loop below is the cheaper one (~6 µs less per 1 KB body).
  *  - Error responses carry no session data and are not authenticated: clients treat them as hints.
  */
 import { HEADER, WIRE_ERRORS, type WireErrorCode, wireError } from '@nen/core';
+
+/** Requests whose `arrayBuffer()` is their cheapest whole-body read (marked by an adapter; nothing outlives them). */
+const wholeBodyReads = new WeakSet<Request>();
+
+/**
+ * Marks `request` as one whose `arrayBuffer()` reads the body without building anything else
+ * (e.g. @hono/node-server's lightweight Request, which reads the IncomingMessage directly).
+ */
+export function preferWholeBodyRead(request: Request): void {
+  wholeBodyReads.add(request);
+}
+
+/** The body through `arrayBuffer()`, which must be exactly the Content-Length's `n` bytes. */
+async function readWhole(request: Request, n: number): Promise<Uint8Array> {
+  let buf: ArrayBuffer;
+  try {
+    buf = await request.arrayBuffer();
+  } catch (e) {
+    // The client closed the connection mid-body: a client fault, not an internal error.
+    throw wireError('NEN_MALFORMED', 'request body aborted before it was complete', e);
+  }
+  if (buf.byteLength !== n) throw wireError('NEN_MALFORMED', `body of ${buf.byteLength} bytes, content-length ${n}`);
+  return new Uint8Array(buf);
+}
 
 export async function readBody(request: Request, limit: number): Promise<Uint8Array> {
   const cl = request.headers.get('content-length');
@@ -15,6 +44,7 @@ export async function readBody(request: Request, limit: number): Promise<Uint8Ar
     const n = Number(cl);
     if (!Number.isSafeInteger(n) || n < 0) throw wireError('NEN_MALFORMED', 'invalid content-length');
     if (n > limit) throw wireError('NEN_TOO_LARGE', `content-length ${n} > limit ${limit}`);
+    if (wholeBodyReads.has(request) && !request.bodyUsed) return readWhole(request, n);
   }
   if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();

@@ -16,11 +16,14 @@
  *    use `nenStreamMiddleware`, whose sealed stream is always 200 with `contentType` (the
  *    downstream status and content type are not carried: set `contentType` to match).
  *  - Hono's own error handler (onError) still runs downstream: its 500 goes back sealed.
+ *  - The Nen route is built once per middleware; the Hono context and `next` reach it per request
+ *    as its route context.
  *  - Overlapping mounts (`app.use('/api/*', …)` and `app.use('/api/notes/*', …)`; note that
  *    '/x/*' also matches '/x') open a request once: a request this module already decrypted
  *    (kept in a WeakSet, so nothing outlives it) passes through the second middleware.
  */
 import type { Context, Handler, MiddlewareHandler, Next } from 'hono';
+import { preferWholeBodyRead } from '../http.js';
 import type { Nen, NenRouteOptions, NenStreamRouteOptions } from '../nen.js';
 
 /** Replaces `c.res` without Hono merging the previous response's headers into it. */
@@ -32,12 +35,34 @@ function replaceResponse(c: Context, response: Response): void {
 /** Requests this module decrypted (an outer Nen middleware already opened them). */
 const opened = new WeakSet<Request>();
 
+/**
+ * What one request hands the Nen route (its route context): the route is built once per
+ * middleware, so the per-request Hono context and `next` travel here instead of in a closure.
+ */
+interface Hop {
+  readonly c: Context;
+  readonly next: Next;
+  /** nenStreamMiddleware: the downstream handlers' run, once started. */
+  started?: Promise<Response>;
+}
+
 /** Runs the downstream handlers on the decrypted request; resolves to their Response. */
-async function downstream(c: Context, next: Next, request: Request): Promise<Response> {
+async function downstream(hop: Hop, request: Request): Promise<Response> {
   opened.add(request);
-  c.req.raw = request;
-  await next();
-  return c.res;
+  hop.c.req.raw = request;
+  await hop.next();
+  return hop.c.res;
+}
+
+/**
+ * The sealed request as the Nen route reads it. Its body is read with `arrayBuffer()` when its
+ * length is known (http.ts preferWholeBodyRead): @hono/node-server answers that from the socket,
+ * where `body` would first build a full undici Request.
+ */
+function incoming(c: Context): Request {
+  const raw = c.req.raw;
+  preferWholeBodyRead(raw);
+  return raw;
 }
 
 /** The downstream Response body as chunks, cancelled when the sealed stream is. */
@@ -58,26 +83,27 @@ async function* bodyChunks(response: Promise<Response>): AsyncGenerator<Uint8Arr
 
 /** Middleware: a sealed request in, the downstream Response sealed out (one record). */
 export function nenMiddleware(nen: Pick<Nen, 'withNen'>, options?: NenRouteOptions): MiddlewareHandler {
+  const route = nen.withNen<Hop>((request, hop) => downstream(hop, request), options);
   return async (c, next) => {
     if (opened.has(c.req.raw)) return next();
-    const route = nen.withNen<Context>((request, ctx) => downstream(ctx, next, request), options);
-    replaceResponse(c, await route(c.req.raw, c));
+    replaceResponse(c, await route(incoming(c), { c, next }));
   };
 }
 
 /** Middleware for streaming routes: the downstream Response body goes out one sealed record per chunk. */
 export function nenStreamMiddleware(nen: Pick<Nen, 'withNenStream'>, options?: NenStreamRouteOptions): MiddlewareHandler {
+  const route = nen.withNenStream<Hop>((request, hop) => {
+    const started = downstream(hop, request);
+    hop.started = started;
+    started.catch(() => undefined); // surfaced through the stream below
+    return bodyChunks(started);
+  }, options);
   return async (c, next) => {
     if (opened.has(c.req.raw)) return next();
-    let started: Promise<Response> | undefined;
-    const route = nen.withNenStream<Context>((request, ctx) => {
-      started = downstream(ctx, next, request);
-      started.catch(() => undefined); // surfaced through the stream below
-      return bodyChunks(started);
-    }, options);
-    const response = await route(c.req.raw, c);
+    const hop: Hop = { c, next };
+    const response = await route(incoming(c), hop);
     // Let the downstream handlers return their Response before this middleware does.
-    if (started) await started.catch(() => undefined);
+    if (hop.started) await hop.started.catch(() => undefined);
     replaceResponse(c, response);
   };
 }

@@ -146,6 +146,48 @@ describe('hono: overlapping middleware mounts', () => {
   });
 });
 
+describe('hono: one Nen route per middleware, many requests', () => {
+  const honoUrl = () => fx.servers.find((s) => s.name === 'hono')!.url;
+
+  it('concurrent requests through one middleware each get their own answer', async () => {
+    const c = client(honoUrl());
+    const answers = await Promise.all(
+      Array.from({ length: 24 }, async (_, i) => {
+        const res = await c.fetch(`/api/echo?i=${i}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ i }) });
+        return [res.status, await res.json()];
+      }),
+    );
+    answers.forEach(([status, body], i) => expect([status, body]).toEqual([200, expect.objectContaining({ query: `?i=${i}`, body: { i } })]));
+  });
+
+  it('a sealed body sent chunked (no Content-Length) is read as a stream and answered alike', async () => {
+    // The client's own request goes out with its body as a stream: chunked on the wire.
+    let streamed = 0;
+    const asStream: typeof fetch = async (input, init) => {
+      if (!String(input).includes('/api/echo') || !(init?.body instanceof Uint8Array)) return fetch(input, init);
+      streamed++;
+      const bytes = init.body;
+      const headers = new Headers(init.headers);
+      headers.delete('content-length');
+      const body = new ReadableStream<Uint8Array>({
+        start(ctl) {
+          ctl.enqueue(bytes.subarray(0, 10));
+          ctl.enqueue(bytes.subarray(10));
+          ctl.close();
+        },
+      });
+      return fetch(input, { ...init, headers, body, duplex: 'half' } as RequestInit);
+    };
+    const res = await client(honoUrl(), asStream).fetch('/api/echo', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ chunked: true }),
+    });
+    expect([res.status, await res.json()]).toEqual([200, expect.objectContaining({ body: { chunked: true } })]);
+    expect(streamed).toBe(1);
+  });
+});
+
 /** The raw bytes of one sealed stream response, as an intermediary sees them. */
 async function fetchRawStream(base: string): Promise<string> {
   const r = recorder();

@@ -1,0 +1,100 @@
+/**
+ * http.ts readBody: a hard byte limit on every path, and the whole-body read an adapter asks for
+ * (`preferWholeBodyRead`: `arrayBuffer()` when Content-Length is known) taking exactly that many
+ * bytes; anything else is a typed client error, never an internal one.
+ */
+import { describe, expect, it } from 'vitest';
+import { preferWholeBodyRead, readAll, readBody } from './http.js';
+
+const bytes = (n: number) => new Uint8Array(n).map((_, i) => i & 0xff);
+
+/** A POST whose `body` getter throws: only `arrayBuffer()` may be used to read it. */
+function noStream(body: Uint8Array | (() => Promise<ArrayBuffer>), headers: Record<string, string>): Request {
+  const real = new Request('http://127.0.0.1/x', { method: 'POST', headers, ...(body instanceof Uint8Array ? { body: body as Uint8Array<ArrayBuffer> } : {}) });
+  return new Proxy(real, {
+    get(target, prop) {
+      if (prop === 'body') throw new Error('test: body stream touched');
+      if (prop === 'arrayBuffer' && typeof body === 'function') return body;
+      const v: unknown = Reflect.get(target, prop, target);
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  });
+}
+
+/** A POST whose body is a stream of the given chunks (no Content-Length, as a chunked upload). */
+function chunked(chunks: Uint8Array[], headers: Record<string, string> = {}): Request {
+  const stream = new ReadableStream<Uint8Array>({
+    start(c) {
+      for (const x of chunks) c.enqueue(x);
+      c.close();
+    },
+  });
+  return new Request('http://127.0.0.1/x', { method: 'POST', headers, body: stream, duplex: 'half' } as RequestInit);
+}
+
+describe('readBody', () => {
+  it('a marked request with a Content-Length is read whole through arrayBuffer(), never its body stream', async () => {
+    const req = noStream(bytes(1000), { 'content-length': '1000' });
+    preferWholeBodyRead(req);
+    expect(await readBody(req, 4096)).toEqual(bytes(1000));
+  });
+
+  it('a marked request: Content-Length over the limit is 413 before anything is read', async () => {
+    let read = false;
+    const req = noStream(
+      async () => {
+        read = true;
+        return new ArrayBuffer(0);
+      },
+      { 'content-length': '5000' },
+    );
+    preferWholeBodyRead(req);
+    await expect(readBody(req, 4096)).rejects.toMatchObject({ code: 'NEN_TOO_LARGE' });
+    expect(read).toBe(false);
+  });
+
+  it('a marked request whose body is not its Content-Length, or breaks off, is NEN_MALFORMED', async () => {
+    const short = noStream(async () => new ArrayBuffer(10), { 'content-length': '20' });
+    preferWholeBodyRead(short);
+    await expect(readBody(short, 4096)).rejects.toMatchObject({ code: 'NEN_MALFORMED' });
+    const aborted = noStream(() => Promise.reject(new Error('Client connection prematurely closed.')), { 'content-length': '20' });
+    preferWholeBodyRead(aborted);
+    await expect(readBody(aborted, 4096)).rejects.toMatchObject({ code: 'NEN_MALFORMED' });
+  });
+
+  it('a marked request without Content-Length (chunked) is read as a stream, bounded by the limit', async () => {
+    const ok = chunked([bytes(100), bytes(100)]);
+    preferWholeBodyRead(ok);
+    expect(await readBody(ok, 4096)).toEqual(new Uint8Array([...bytes(100), ...bytes(100)]));
+    const big = chunked([bytes(3000), bytes(3000)]);
+    preferWholeBodyRead(big);
+    await expect(readBody(big, 4096)).rejects.toMatchObject({ code: 'NEN_TOO_LARGE' });
+  });
+
+  it('an unmarked request is read as a stream (arrayBuffer() unused) with the same checks', async () => {
+    expect(await readBody(new Request('http://127.0.0.1/x', { method: 'POST', body: bytes(300) }), 4096)).toEqual(bytes(300));
+    await expect(readBody(chunked([bytes(5000)]), 4096)).rejects.toMatchObject({ code: 'NEN_TOO_LARGE' });
+    await expect(readBody(chunked([bytes(1)], { 'content-length': 'x' }), 4096)).rejects.toMatchObject({ code: 'NEN_MALFORMED' });
+  });
+});
+
+describe('readAll', () => {
+  it('joins chunks; a non-byte chunk is a TypeError', async () => {
+    expect(await readAll(new Response(bytes(10)).body!)).toEqual(bytes(10));
+    const two = new ReadableStream<Uint8Array>({
+      start(c) {
+        c.enqueue(bytes(3));
+        c.enqueue(bytes(4));
+        c.close();
+      },
+    });
+    expect(await readAll(two)).toEqual(new Uint8Array([0, 1, 2, 0, 1, 2, 3]));
+    const bad = new ReadableStream<unknown>({
+      start(c) {
+        c.enqueue('text');
+        c.close();
+      },
+    }) as ReadableStream<Uint8Array>;
+    await expect(readAll(bad)).rejects.toBeInstanceOf(TypeError);
+  });
+});
