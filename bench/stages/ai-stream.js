@@ -10,8 +10,16 @@
  * (issue 13): TTFT p50 ≤ plain + 2 ms, tokens/s p50 ≥ 0.9 × plain; reported, not asserted (the
  * stage fails only on a wrong stream: missing, extra or reordered tokens).
  *
+ * CPU per token (the less noisy overhead figure on a shared machine): the bench process's own CPU
+ * (process.cpuUsage: reading, decrypting, parsing) and, for a loopback target, the server's
+ * (/proc/<pid>/stat via ctx.serverCpu), each summed over the whole request and divided by the
+ * tokens, per mode. Their enc − plain differences are Nen's cost per token on each side.
+ *
  * Pitfalls: the model emits with no delay (`delay=0`), so the figures are Nen's per-record cost
- * plus the AI SDK's own; the handshake happens before the first timed request.
+ * plus the AI SDK's own; the handshake happens before the first timed request. Server CPU has
+ * 10 ms tick resolution: only the sum over all iterations is meaningful. On a 2-core machine the
+ * client and the server compete for the same cores, so client CPU per token adds to the stream
+ * time about one to one.
  */
 import { summarize, ratio, round } from '../lib/stats.js';
 
@@ -64,6 +72,19 @@ function figures(samples) {
   };
 }
 
+/** Runs one request, adding its client and server CPU (µs) to `cpu`. */
+async function timed(cpu, serverCpu, fn) {
+  const c0 = process.cpuUsage();
+  const s0 = serverCpu ? serverCpu() : 0;
+  const r = await fn();
+  const c = process.cpuUsage(c0);
+  cpu.client += c.user + c.system;
+  if (serverCpu) cpu.server += (serverCpu() - s0) * 1000;
+  return r;
+}
+
+const perToken = (us, n) => (n > 0 ? round(us / n, 2) : null);
+
 export async function run(ctx) {
   const quick = ctx.options.quick;
   const tokens = quick ? 200 : 1000;
@@ -74,19 +95,22 @@ export async function run(ctx) {
   await client.handshake();
   const enc = [];
   const plain = [];
+  const cpu = { enc: { client: 0, server: 0 }, plain: { client: 0, server: 0 } };
+  const warmCpu = { client: 0, server: 0 };
   let failure = null;
   try {
     for (let i = 0; i < warmup + iterations; i++) {
       ctx.progress?.detail(`${i + 1}/${warmup + iterations}`);
-      let t0 = performance.now();
-      const e = await measure(await client.fetch(path, { method: 'POST', headers: HEADERS, body: BODY }), t0, tokens);
+      const warm = i < warmup;
+      const e = await timed(warm ? warmCpu : cpu.enc, ctx.serverCpu, async () => {
+        const t0 = performance.now();
+        return measure(await client.fetch(path, { method: 'POST', headers: HEADERS, body: BODY }), t0, tokens);
+      });
       ctx.countRequest();
-      t0 = performance.now();
-      const p = await measure(
-        await ctx.plainFetch(ctx.url(`/api/chat/plain?delay=0&tokens=${tokens}`), { method: 'POST', headers: HEADERS, body: BODY }),
-        t0,
-        tokens,
-      );
+      const p = await timed(warm ? warmCpu : cpu.plain, ctx.serverCpu, async () => {
+        const t0 = performance.now();
+        return measure(await ctx.plainFetch(ctx.url(`/api/chat/plain?delay=0&tokens=${tokens}`), { method: 'POST', headers: HEADERS, body: BODY }), t0, tokens);
+      });
       ctx.countRequest();
       if (i >= warmup) {
         enc.push(e);
@@ -106,8 +130,21 @@ export async function run(ctx) {
     tokensPerSecondRatio: rateRatio,
     tokensPerSecondAtLeast09: rateRatio === null ? null : rateRatio >= 0.9,
   };
+  const n = enc.length * tokens;
+  const cpuUsPerToken = {
+    client: { encrypted: perToken(cpu.enc.client, n), plain: perToken(cpu.plain.client, n) },
+    server: ctx.serverCpu ? { encrypted: perToken(cpu.enc.server, n), plain: perToken(cpu.plain.server, n) } : null,
+  };
+  const delta = (x) => (x && x.encrypted !== null && x.plain !== null ? round(x.encrypted - x.plain, 2) : null);
   ctx.progress?.log(
     `  ai-stream ${tokens} tokens: TTFT p50 enc ${encrypted.ttftMs.p50} ms vs plain ${plainF.ttftMs.p50} ms (Δ ${ttftDeltaMs} ms, target ≤ 2); tokens/s p50 enc ${round(encrypted.tokensPerSecond.p50, 0)} vs plain ${round(plainF.tokensPerSecond.p50, 0)} (×${rateRatio}, target ≥ 0.9); first record p50 enc ${encrypted.ttfrMs.p50} / plain ${plainF.ttfrMs.p50} ms`,
+  );
+  ctx.progress?.log(
+    `  ai-stream CPU µs/token (whole request): client enc ${cpuUsPerToken.client.encrypted} / plain ${cpuUsPerToken.client.plain} (Δ ${delta(cpuUsPerToken.client)}); server ${
+      cpuUsPerToken.server
+        ? `enc ${cpuUsPerToken.server.encrypted} / plain ${cpuUsPerToken.server.plain} (Δ ${delta(cpuUsPerToken.server)})`
+        : 'n/a (remote target)'
+    }`,
   );
   return {
     ok: failure === null,
@@ -118,6 +155,7 @@ export async function run(ctx) {
       iterations: enc.length,
       encrypted,
       plain: plainF,
+      cpuUsPerToken,
       targets,
     },
   };
