@@ -1,0 +1,159 @@
+#!/usr/bin/env node
+/**
+ * `node bench/targets/hono-ab.mjs --a <dist> --b <dist> [--rounds 8] [--slice 2] [--concurrency 10] [--no-pin]`:
+ * two builds of @nen/server side by side in one run, each serving the Hono bench target
+ * (bench/targets/hono.mjs --server-dist <dist>), for an A/B of Nen's per-request cost without
+ * Next.js. Both servers run at once; the 1 KB JSON echo (`POST /api/echo` through the real client vs
+ * `POST /api/plain/echo`) is driven in interleaved slices (A plain, A encrypted, B plain,
+ * B encrypted, the order rotated each round) so that machine drift hits all four alike. Per slice:
+ * req/s, server CPU µs per request (/proc/<pid>/stat of that server), client CPU µs per request;
+ * printed as medians over the rounds, with encrypted/plain ratios per build.
+ *
+ *   cp -r packages/server/dist packages/server/.dist-a     # e.g. the build before a change
+ *   node bench/targets/hono-ab.mjs --a packages/server/.dist-a --b packages/server/dist
+ *
+ * Pitfalls: a <dist> must sit inside packages/server (its own imports resolve from there); by
+ * default both servers are pinned to core 0 and this process to core 1 (`taskset`), so server CPU
+ * per request is not inflated by the load generator's preemption (`--no-pin`: shared cores);
+ * the /proc tick is 10 ms, so use slices of ≥ 1 s. Servers are stopped (SIGTERM) at the end.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { createNenClient } from '@nen/client';
+import { createAccumulator, runSlice } from '../lib/driver.js';
+import { ECHO_1K } from '../lib/payloads.js';
+import { readProcCpuMs } from '../lib/servercpu.js';
+import { createAgent, createFetch } from '../lib/transport.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const { values: v } = parseArgs({
+  options: {
+    a: { type: 'string' },
+    b: { type: 'string' },
+    rounds: { type: 'string' },
+    slice: { type: 'string' },
+    concurrency: { type: 'string' },
+    'no-pin': { type: 'boolean' },
+  },
+  strict: true,
+});
+if (!v.a || !v.b) throw new Error('hono-ab: give --a <dist> and --b <dist>');
+const rounds = Number(v.rounds ?? 8);
+const sliceMs = Number(v.slice ?? 2) * 1000;
+const concurrency = Number(v.concurrency ?? 10);
+const pin = !v['no-pin'];
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const freePort = () =>
+  new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const p = s.address().port;
+      s.close(() => resolve(p));
+    });
+  });
+const median = (xs) => {
+  const s = [...xs].sort((x, y) => x - y);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+async function start(name, dist) {
+  const port = await freePort();
+  const args = [path.join(here, 'hono.mjs'), '--port', String(port), '--server-dist', path.resolve(dist)];
+  const child = spawn(pin ? 'taskset' : process.execPath, pin ? ['-c', '0', process.execPath, ...args] : args, {
+    env: { ...process.env, NEN_HANDSHAKE_RATE: '100000000', NEN_LOG: 'silent' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  const agent = createAgent({ connections: concurrency + 4 });
+  const fetch = createFetch({ agent, targets: [base] });
+  let pid = null;
+  for (let i = 0; i < 150 && pid === null; i++) {
+    if (child.exitCode !== null) throw new Error(`hono-ab: server ${name} exited (${child.exitCode})`);
+    try {
+      pid = (await (await fetch(`${base}/api/bench/metrics`)).json()).pid;
+    } catch {
+      await sleep(200);
+    }
+  }
+  if (pid === null) throw new Error(`hono-ab: server ${name} not ready`);
+  const headers = { 'content-type': 'application/json' };
+  const client = createNenClient({ baseUrl: base, fetch, unpinned: true });
+  await client.handshake();
+  const ops = {
+    plain: async () => {
+      const res = await fetch(`${base}/api/plain/echo`, { method: 'POST', headers, body: ECHO_1K });
+      if (res.status !== 200 || (await res.text()) !== ECHO_1K) throw new Error('plain echo mismatch');
+    },
+    encrypted: async () => {
+      const res = await client.fetch('/api/echo', { method: 'POST', headers, body: ECHO_1K });
+      if (res.status !== 200 || (await res.text()) !== ECHO_1K) throw new Error('encrypted echo mismatch');
+    },
+  };
+  return { name, dist, child, agent, pid, ops };
+}
+
+async function main() {
+  if (pin) execFileSync('taskset', ['-a', '-c', '-p', '1', String(process.pid)], { stdio: 'ignore' });
+  const servers = [await start('A', v.a), await start('B', v.b)];
+  try {
+    const cells = servers.flatMap((s) => ['plain', 'encrypted'].map((mode) => ({ s, mode, rps: [], serverUs: [], clientUs: [], errors: 0 })));
+    for (const c of cells) await runSlice({ op: c.s.ops[c.mode], concurrency, requests: 1500 }); // warm-up (JIT)
+    for (let r = 0; r < rounds; r++) {
+      for (let k = 0; k < cells.length; k++) {
+        const c = cells[(k + r) % cells.length];
+        const acc = createAccumulator();
+        const cpu0 = readProcCpuMs(c.s.pid);
+        await runSlice({ op: c.s.ops[c.mode], concurrency, durationMs: sliceMs, acc });
+        const cpu1 = readProcCpuMs(c.s.pid);
+        const n = acc.completed + acc.errors;
+        c.errors += acc.errors;
+        c.rps.push(acc.completed / (acc.busyMs / 1000));
+        c.serverUs.push(((cpu1 - cpu0) * 1000) / n);
+        c.clientUs.push((acc.cpuUserUs + acc.cpuSystemUs) / n);
+      }
+    }
+    const rows = cells.map((c) => ({
+      build: c.s.name,
+      dist: c.s.dist,
+      mode: c.mode,
+      rps: Math.round(median(c.rps)),
+      serverUsPerRequest: Math.round(median(c.serverUs)),
+      clientUsPerRequest: Math.round(median(c.clientUs)),
+      errors: c.errors,
+    }));
+    const ratios = servers.map((s) => {
+      const [p, e] = ['plain', 'encrypted'].map((m) => cells.find((c) => c.s === s && c.mode === m));
+      // per round (adjacent slices), then the median
+      return {
+        build: s.name,
+        rpsRatio: Number(median(e.rps.map((x, i) => x / p.rps[i])).toFixed(3)),
+        serverCpuRatio: Number(median(e.serverUs.map((x, i) => x / p.serverUs[i])).toFixed(2)),
+        serverUsAdded: Math.round(median(e.serverUs.map((x, i) => x - p.serverUs[i]))),
+      };
+    });
+    console.log(
+      `1 KB JSON echo, c=${concurrency}, ${rounds} rounds × ${sliceMs / 1000} s slices, ${pin ? 'servers pinned to core 0, load generator core 1' : 'shared cores'}`,
+    );
+    console.log('| build | mode | req/s | server µs/req | client µs/req | errors |\n|---|---|---|---|---|---|');
+    for (const r of rows) console.log(`| ${r.build} | ${r.mode} | ${r.rps} | ${r.serverUsPerRequest} | ${r.clientUsPerRequest} | ${r.errors} |`);
+    console.log('\n| build | encrypted/plain req/s | server CPU/request | server µs added |\n|---|---|---|---|');
+    for (const r of ratios) console.log(`| ${r.build} | ${r.rpsRatio}× | ${r.serverCpuRatio}× | +${r.serverUsAdded} |`);
+    console.log(JSON.stringify({ concurrency, rounds, sliceMs, pin, rows, ratios }));
+    return rows.some((r) => r.errors > 0) ? 1 : 0;
+  } finally {
+    for (const s of servers) {
+      s.child.kill('SIGTERM');
+      await s.agent.close();
+    }
+  }
+}
+
+main().then(
+  (code) => (process.exitCode = code),
+  (e) => {
+    console.error(e?.stack ?? e);
+    process.exitCode = 1;
+  },
+);
