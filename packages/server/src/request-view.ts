@@ -36,13 +36,14 @@ class DecryptedRequestView implements ProxyHandler<Request> {
 
   headers(): Headers {
     if (!this.#headers) {
-      // One pass over the original headers (instead of a copy and then deletes).
-      const init: [string, string][] = [];
+      // One pass over the original headers, appended one by one: on Node 20 half the cost of a
+      // list handed to the constructor (its WebIDL conversion), and less than a copy and deletes.
+      const h = new Headers();
       this.original.headers.forEach((v, k) => {
-        if (!HIDDEN_REQUEST_HEADERS.has(k)) init.push([k, v]);
+        if (!HIDDEN_REQUEST_HEADERS.has(k)) h.append(k, v);
       });
-      if (this.contentType) init.push(['content-type', this.contentType]);
-      this.#headers = new Headers(init);
+      if (this.contentType) h.append('content-type', this.contentType);
+      this.#headers = h;
     }
     return this.#headers;
   }

@@ -1,0 +1,63 @@
+/**
+ * request-view.ts: the request a handler sees. Its headers are the original's without Nen's own
+ * and the sealed body's framing, with the plaintext content type; its URL carries the restored
+ * confidential query; its body accessors give the decrypted bytes; everything else is the
+ * original's.
+ */
+import type { RequestHead } from '@nen/core';
+import { describe, expect, it } from 'vitest';
+import { handlerRequest } from './request-view.js';
+
+const head = (over: Partial<RequestHead> = {}): RequestHead =>
+  ({ method: 'POST', origin: 'http://127.0.0.1:3100', path: '/api/echo', search: '', contentType: 'application/json', ...over }) as RequestHead;
+
+function sealed(): Request {
+  const h = new Headers([
+    ['content-type', 'application/nen'],
+    ['content-length', '1100'],
+    ['content-encoding', 'identity'],
+    ['nen', '1.abc.0.93.1700000000000.0'],
+    ['nen-type', 'application/json'],
+    ['nen-body', 'AAAA'],
+    ['accept', 'text/plain'],
+    ['accept', 'application/json'],
+    ['x-trace', 'a'],
+    ['cookie', 'k=v'],
+  ]);
+  return new Request('http://127.0.0.1:3100/api/echo', { method: 'POST', headers: h, body: 'sealed bytes' });
+}
+
+describe('handlerRequest', () => {
+  it("headers: Nen's and the sealed framing hidden, the plaintext content type, the others kept (repeats joined)", () => {
+    const r = handlerRequest(sealed(), head(), null, new TextEncoder().encode('{"a":1}'));
+    const seen: Record<string, string> = {};
+    r.headers.forEach((v, k) => {
+      seen[k] = v;
+    });
+    expect(seen).toEqual({
+      accept: 'text/plain, application/json',
+      'x-trace': 'a',
+      cookie: 'k=v',
+      'content-type': 'application/json',
+    });
+    expect(r.headers).toBeInstanceOf(Headers);
+    expect(r.headers).toBe(r.headers); // built once
+  });
+
+  it('no plaintext content type: none shown', () => {
+    const r = handlerRequest(sealed(), head({ contentType: '' }), null, null);
+    expect(r.headers.get('content-type')).toBeNull();
+    expect(r.headers.has('nen')).toBe(false);
+  });
+
+  it('the body accessors give the decrypted bytes; url carries the restored query; method is the plaintext one', async () => {
+    const r = handlerRequest(sealed(), head({ method: 'PUT' }), 'q=1', new TextEncoder().encode('{"a":1}'));
+    expect([r.url, r.method]).toEqual(['http://127.0.0.1:3100/api/echo?q=1', 'PUT']);
+    expect(await r.json()).toEqual({ a: 1 });
+    const r2 = handlerRequest(sealed(), head(), null, new TextEncoder().encode('hi'));
+    expect(r2.url).toBe('http://127.0.0.1:3100/api/echo');
+    expect(await r2.text()).toBe('hi');
+    const r3 = handlerRequest(sealed(), head(), null, new TextEncoder().encode('xyz'));
+    expect(new TextDecoder().decode(await new Response(r3.body).arrayBuffer())).toBe('xyz');
+  });
+});
