@@ -1,0 +1,290 @@
+/**
+ * The documented Cloudflare Workers setup, run as a user runs it: `wrangler dev` (npm `wrangler`,
+ * local mode) on the Worker entry, the wrangler.toml and the commands that docs/runtimes.md shows
+ * (section "Durable Object"), taken from the docs by `documentedSetup` below, so docs and test
+ * cannot drift. The project is written to a temporary directory whose `node_modules/@nen/server`
+ * links to this package: wrangler bundles the Worker with its own esbuild from the built `dist/`,
+ * through the package's exports (as from npm), and keeps the Durable Objects under `.wrangler/state`
+ * there. The secrets come from the docs' `nen keygen --write=.dev.vars` (this package's bin).
+ * The built @nen/client then talks to it over loopback HTTP:
+ *  - pinned handshake and encrypted request (withNen, sessions in the NenSessionObject Durable Object);
+ *  - replay of a captured sealed request refused (409 NEN_REPLAY);
+ *  - tamper refused (401 NEN_AUTH_FAILED) and the session unharmed;
+ *  - terminate authenticated: a sealed request re-aimed at /api/nen/terminate is 401 and changes
+ *    nothing; the client's terminate ends the session (the captured request is then 401 unknown).
+ * Offline and without an account: CLOUDFLARE_API_TOKEN and friends removed, WRANGLER_SEND_METRICS=false,
+ * CLOUDFLARE_CF_FETCH_ENABLED=false (else wrangler fetches the `Request.cf` placeholder from the
+ * network and warns when it cannot), XDG_CONFIG_HOME in the temporary directory, free loopback
+ * ports for the server and the inspector, no interactive session.
+ * Node: wrangler 4 refuses Node < 22.12 in its `bin/wrangler.js`. Under an older Node (this
+ * repository supports Node 20.19) the test runs it with the Node 24 that scripts/setup.sh installs
+ * (.tools/node24); without that, wrangler's own `wrangler-dist/cli.js` (what its bin starts) on the
+ * current Node, which wrangler tolerates with a warning.
+ * Bounded: start-up waits at most 45 s; wrangler and its workerd run in their own process group,
+ * stopped with SIGTERM and, after 5 s, SIGKILL; the temporary directory is removed.
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createNenClient, type NenClient } from '@nen/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const pkgRoot = join(here, '..', '..');
+const repoRoot = join(pkgRoot, '..', '..');
+const require = createRequire(import.meta.url);
+
+/** The commands of the docs' block, in order: each is run below as written (npx mapped to the local bins). */
+const DOC_COMMANDS = ['npx nen keygen --write=.dev.vars', 'npx wrangler dev'];
+
+interface DocumentedSetup {
+  worker: string;
+  wranglerToml: string;
+  commands: string[];
+}
+
+/** The Worker entry, wrangler.toml and commands of docs/runtimes.md's "Durable Object" section. */
+function documentedSetup(): DocumentedSetup {
+  const md = readFileSync(join(repoRoot, 'docs', 'runtimes.md'), 'utf8');
+  const start = md.indexOf('### Durable Object');
+  const section = md.slice(start, md.indexOf('\n### ', start + 1));
+  const blocks = [...section.matchAll(/^```(\w+)\n([\s\S]*?)^```$/gm)].map((m) => ({ lang: m[1]!, body: m[2]! }));
+  const find = (lang: string, first: string): string => {
+    const b = blocks.find((x) => x.lang === lang && x.body.startsWith(first));
+    if (!b) throw new Error(`docs/runtimes.md: no \`\`\`${lang} block starting with "${first}" in the Durable Object section`);
+    return b.body;
+  };
+  const sh = blocks.find((x) => x.lang === 'sh' && /wrangler dev/.test(x.body));
+  if (!sh) throw new Error('docs/runtimes.md: no ```sh block with `wrangler dev` in the Durable Object section');
+  const commands = sh.body
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !l.startsWith('#'));
+  return { worker: find('ts', '// src/worker.ts\n'), wranglerToml: find('toml', '# wrangler.toml\n'), commands };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** How to start wrangler: its bin on a Node it accepts (>= 22.12), else its cli.js on this Node. */
+function wranglerCommand(): { node: string; script: string; note: string } {
+  const root = dirname(require.resolve('wrangler/package.json'));
+  const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+  const supported = major > 22 || (major === 22 && minor >= 12);
+  if (supported) return { node: process.execPath, script: join(root, 'bin', 'wrangler.js'), note: `Node ${process.version}` };
+  const node24 = join(repoRoot, '.tools', 'node24', 'bin', 'node');
+  if (existsSync(node24)) return { node: node24, script: join(root, 'bin', 'wrangler.js'), note: 'Node 24 from .tools/node24' };
+  return { node: process.execPath, script: join(root, 'wrangler-dist', 'cli.js'), note: `Node ${process.version}, wrangler-dist/cli.js` };
+}
+
+/** The environment of a user with no Cloudflare account and no network. */
+function offlineEnv(dir: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const k of Object.keys(env)) if (/^(CLOUDFLARE_|CF_API|WRANGLER_)/.test(k)) delete env[k];
+  return {
+    ...env,
+    WRANGLER_SEND_METRICS: 'false',
+    CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+    XDG_CONFIG_HOME: join(dir, 'xdg'),
+    NO_COLOR: '1',
+    FORCE_COLOR: '0',
+  };
+}
+
+interface Dev {
+  url: string;
+  dir: string;
+  pin: string;
+  note: string;
+  logs(): string;
+  stop(): Promise<void>;
+}
+
+async function startWranglerDev(setup: DocumentedSetup): Promise<Dev> {
+  const dir = mkdtempSync(join(tmpdir(), 'nen-wrangler-'));
+  mkdirSync(join(dir, 'src'));
+  mkdirSync(join(dir, 'xdg'));
+  mkdirSync(join(dir, 'node_modules', '@nen'), { recursive: true });
+  symlinkSync(pkgRoot, join(dir, 'node_modules', '@nen', 'server'), 'dir');
+  writeFileSync(join(dir, 'src', 'worker.ts'), setup.worker);
+  writeFileSync(join(dir, 'wrangler.toml'), setup.wranglerToml);
+  const env = offlineEnv(dir);
+  // `npx nen keygen --write=.dev.vars`: this package's bin.
+  const keygen = spawnSync(process.execPath, [join(pkgRoot, 'bin', 'nen.js'), 'keygen', '--write=.dev.vars'], {
+    cwd: dir,
+    env,
+    encoding: 'utf8',
+    timeout: 20_000,
+  });
+  if (keygen.status !== 0) throw new Error(`nen keygen failed: ${keygen.stderr}`);
+  const vars = readFileSync(join(dir, '.dev.vars'), 'utf8');
+  const pin = /^NEXT_PUBLIC_NEN_SERVER_KEY=(.+)$/m.exec(vars)?.[1];
+  if (!pin) throw new Error(`.dev.vars has no pin:\n${vars}`);
+  // `npx wrangler dev`, local, on free loopback ports.
+  const [port, inspector] = [await freePort(), await freePort()];
+  const w = wranglerCommand();
+  const args = [w.script, 'dev', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspector), '--show-interactive-dev-session=false'];
+  const child: ChildProcess = spawn(w.node, args, { cwd: dir, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const keep = (d: Buffer): void => void (out.length < 200_000 && (out += d.toString()));
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  const signal = (s: NodeJS.Signals): void => {
+    try {
+      process.kill(-child.pid!, s); // the group: wrangler and the workerd it started
+    } catch {
+      // already gone
+    }
+  };
+  const stop = async (): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null) {
+      signal('SIGTERM');
+      const t = setTimeout(() => signal('SIGKILL'), 5000);
+      await exited;
+      clearTimeout(t);
+    }
+    signal('SIGKILL'); // any straggler left in the group
+    rmSync(dir, { recursive: true, force: true });
+  };
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 45_000;
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      await stop();
+      throw new Error(`wrangler dev exited (${child.exitCode ?? child.signalCode}):\n${out.slice(-4000)}`);
+    }
+    // Ready when the Worker itself answers: GET on a session route is Nen's 405.
+    const r = await fetch(`${url}/api/nen/handshake`, { signal: AbortSignal.timeout(3000) }).catch(() => undefined);
+    if (r) await r.arrayBuffer().catch(() => undefined);
+    if (r?.headers.get('nen-error') === 'NEN_METHOD_NOT_ALLOWED') break;
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`wrangler dev did not serve within 45 s:\n${out.slice(-4000)}`);
+    }
+    await new Promise((res) => setTimeout(res, 250));
+  }
+  return { url, dir, pin, note: w.note, logs: () => out, stop };
+}
+
+interface Sent {
+  url: string;
+  method: string;
+  headers: Headers;
+  body: Uint8Array | null;
+}
+
+let setup: DocumentedSetup;
+let dev: Dev;
+
+beforeAll(async () => {
+  setup = documentedSetup();
+  dev = await startWranglerDev(setup);
+}, 60_000);
+
+afterAll(async () => {
+  await dev?.stop();
+});
+
+/** A client of the dev server; every request it sends is recorded with its body bytes. */
+function client(): { c: NenClient; sent: Sent[] } {
+  const sent: Sent[] = [];
+  const f: typeof fetch = async (input, init = {}) => {
+    const url = String(input);
+    const body: Uint8Array | null =
+      init.body instanceof Uint8Array ? new Uint8Array(init.body) : typeof init.body === 'string' ? new TextEncoder().encode(init.body) : null;
+    sent.push({ url, method: init.method ?? 'GET', headers: new Headers(init.headers), body });
+    return fetch(url, init);
+  };
+  return { c: createNenClient({ baseUrl: dev.url, serverKey: dev.pin, fetch: f }), sent };
+}
+
+const resend = async (s: Sent, options: { path?: string; body?: Uint8Array } = {}): Promise<[number, string | null]> => {
+  const u = new URL(s.url);
+  const r = await fetch(`${u.origin}${options.path ?? u.pathname + u.search}`, {
+    method: s.method,
+    headers: s.headers,
+    body: (options.body ?? s.body) as Uint8Array<ArrayBuffer> | null,
+  });
+  await r.arrayBuffer();
+  return [r.status, r.headers.get('nen-error')];
+};
+
+const echo = async (c: NenClient, value: unknown): Promise<Response> =>
+  c.fetch('/api/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(value) });
+
+describe('the documented Workers setup under wrangler dev (docs/runtimes.md)', () => {
+  it('runs the commands the docs show, and wrangler dev serves the documented Worker locally, offline', () => {
+    expect(setup.commands).toEqual(DOC_COMMANDS);
+    expect(setup.wranglerToml).toMatch(/new_sqlite_classes = \["NenSessionObject"\]/);
+    const logs = dev.logs();
+    expect(logs, dev.note).toMatch(/Ready on http:\/\/127\.0\.0\.1:/);
+    expect(logs).toMatch(/env\.NEN_SESSIONS \(NenSessionObject\)\s+Durable Object\s+local/);
+    expect(logs).not.toMatch(/Request\.cf|Wasm unavailable|@noble/);
+  });
+
+  it('pinned handshake and encrypted request; the session lives in the Durable Object, persisted under .wrangler/state', async () => {
+    const { c, sent } = client();
+    const r = await echo(c, { hello: 'wrangler' });
+    expect([r.status, await r.json()]).toEqual([200, { received: { hello: 'wrangler' } }]);
+    expect(sent.map((s) => new URL(s.url).pathname)).toEqual(['/api/nen/handshake', '/api/echo']);
+    // What went over the wire is sealed: the plaintext is not in it.
+    expect(Buffer.from(sent[1]!.body!).toString('latin1')).not.toContain('wrangler');
+    const doDir = join(dev.dir, '.wrangler', 'state', 'v3', 'do');
+    const files = existsSync(doDir) ? readdirSync(doDir, { recursive: true }).map(String) : [];
+    expect(files.some((f) => f.endsWith('.sqlite'))).toBe(true);
+    // A wrong pin is refused by the client before any request is sealed.
+    const wrong = createNenClient({ baseUrl: dev.url, serverKey: `${dev.pin.split(':')[0]}:${'A'.repeat(dev.pin.split(':')[1]!.length)}` });
+    await expect(echo(wrong, 1)).rejects.toThrow();
+  });
+
+  it('replay of a captured sealed request is refused: 409 NEN_REPLAY', async () => {
+    const { c, sent } = client();
+    await (await echo(c, 'once')).arrayBuffer();
+    const captured = sent[sent.length - 1]!;
+    expect(await resend(captured)).toEqual([409, 'NEN_REPLAY']);
+    expect(await resend(captured)).toEqual([409, 'NEN_REPLAY']);
+  });
+
+  it('tamper is refused: one flipped ciphertext byte is 401 NEN_AUTH_FAILED; the session goes on', async () => {
+    const { c, sent } = client();
+    await (await echo(c, 'original')).arrayBuffer();
+    const captured = sent[sent.length - 1]!;
+    const bad = captured.body!.slice();
+    bad[bad.length - 1]! ^= 1;
+    expect(await resend(captured, { body: bad })).toEqual([401, 'NEN_AUTH_FAILED']);
+    expect(await (await echo(c, 7)).json()).toEqual({ received: 7 });
+  });
+
+  it('terminate is authenticated: a forged terminate is refused and changes nothing; the real one ends the session', async () => {
+    const { c, sent } = client();
+    await (await echo(c, 'x')).arrayBuffer();
+    const captured = sent[sent.length - 1]!;
+    // A genuine sealed request re-aimed at the terminate action: the path is sealed, so 401.
+    expect(await resend(captured, { path: '/api/nen/terminate' })).toEqual([401, 'NEN_AUTH_FAILED']);
+    const unsealed = await fetch(`${dev.url}/api/nen/terminate`, { method: 'POST', body: 'terminate' });
+    expect([unsealed.status, unsealed.headers.get('nen-error')]).toEqual([400, 'NEN_NOT_ENCRYPTED']);
+    await unsealed.arrayBuffer();
+    expect(await (await echo(c, 'alive')).json()).toEqual({ received: 'alive' });
+    await c.terminate();
+    const [status, code] = await resend(captured);
+    expect(status).toBe(401);
+    expect(['NEN_SESSION_UNKNOWN', 'NEN_SESSION_EXPIRED']).toContain(code);
+    // The client makes a new session on its next request.
+    const before = sent.length;
+    expect(await (await echo(c, 'again')).json()).toEqual({ received: 'again' });
+    expect(sent.slice(before).map((s) => new URL(s.url).pathname)).toEqual(['/api/nen/handshake', '/api/echo']);
+  });
+});
