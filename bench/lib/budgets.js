@@ -56,6 +56,8 @@ export function keyFigures(stages) {
     bytesRatio100kRealistic: v('100k-realistic-shared')?.bytes?.responseRatio ?? null,
     handshakesPerSecond: hs50?.handshakesPerSecond ?? null,
     handshakesVsPlain: ratio(hs50?.handshakesPerSecond, l50?.plain.rps),
+    handshakesVsPlainPinned: v('handshake-pinned')?.ratio.rps ?? null,
+    handshakeServerCpuOverPlainMsPinned: v('handshake-pinned')?.serverCpuMsOverPlain ?? null,
     wireRatioRandom1k: pc('random', 1024)?.ratios.encryptedVsPlaintext ?? null,
     wireRatioRandom100k: pc('random', 102400)?.ratios.encryptedVsPlaintext ?? null,
     wireCompressedVsGzipJson100k: pc('json', 102400)?.ratios.encryptedCompressedVsPlainGzip ?? null,

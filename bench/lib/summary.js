@@ -68,6 +68,7 @@ export function buildSummary({ environment, stages, startedAt, finishedAt, faile
       p99Ratio: v.ratio.p99,
       serverCpuMsPerRequest: v.encrypted.server ? { encrypted: v.encrypted.server.cpuMsPerRequest, plain: v.plain.server?.cpuMsPerRequest ?? null } : null,
       serverCpuRatio: v.ratio.serverCpuPerRequest ?? null,
+      serverCpuMsOverPlain: v.serverCpuMsOverPlain ?? null,
       bytes: v.bytes ?? null,
       errors: v.encrypted.errors + v.plain.errors,
       note: v.note ?? null,

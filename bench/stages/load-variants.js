@@ -12,6 +12,11 @@
  * wire are counted (mean per request) next to the throughput, with compression ratios
  * (plaintext bytes / wire bytes).
  *
+ * Handshake variants (`handshake-shared`, `handshake-pinned`): fresh clients pinned to the server
+ * key (GET /api/nen/keys, the default a Next.js app gets) each doing one full handshake, interleaved
+ * with the 1 KB plain echo at c=50: handshakes/s vs plain req/s and the server CPU per handshake
+ * against per plain request (issue 11: ≥ 0.75×, ≤ plain + 0.3 ms).
+ *
  * Memory attribution: a plain-only window, then an encrypted-only window (1 KB, c=10); the
  * metrics route is sampled at the window edges and every second, tagged `load:<mode>-only`, and
  * RSS / heap growth per 1,000 requests is fitted per window.
@@ -25,6 +30,7 @@ import { ECHO_1K, realisticJson } from '../lib/payloads.js';
 import { BROWSER_ACCEPT_ENCODING } from '../lib/transport.js';
 import { slope, MIN_REQUESTS_FOR_GROWTH } from '../lib/memory.js';
 import { pinUnavailable, withPinning } from '../lib/pin.js';
+import { request } from 'undici';
 import { echoOps } from './load.js';
 
 const MiB = 2 ** 20;
@@ -124,6 +130,74 @@ export async function runVariants(ctx) {
           ? ` | server CPU ms/req ${r.encrypted.server.cpuMsPerRequest}/${r.plain.server?.cpuMsPerRequest} (${rec.ratio.serverCpuPerRequest})`
           : '') +
         ` | response bytes ${rec.bytes.encryptedResponse}/${rec.bytes.plainResponse} (${rec.bytes.responseRatio})`,
+    );
+  }
+  for (const h of await runHandshakeVariants(ctx, noPin)) out.push(h);
+  return out;
+}
+
+/** The server's pin from GET /api/nen/keys (null when the target does not publish one). */
+async function serverPin(ctx) {
+  const r = await request(ctx.url('/api/nen/keys'), { dispatcher: ctx.agent });
+  if (r.statusCode !== 200) {
+    await r.body.dump();
+    return null;
+  }
+  const pin = (await r.body.json())?.keys?.[0]?.pin;
+  return typeof pin === 'string' ? pin : null;
+}
+
+/** Handshakes (fresh pinned clients) vs the 1 KB plain echo, interleaved, shared and pinned cores. */
+export async function runHandshakeVariants(ctx, noPin) {
+  const { durationSeconds, sliceSeconds, quick } = ctx.options;
+  const seconds = quick ? 0.5 : Math.min(durationSeconds, 5);
+  const slice = Math.min(sliceSeconds, seconds);
+  const pids = ctx.serverCpu?.pids ?? [];
+  const pin = await serverPin(ctx);
+  const plainOps = echoOps(ctx, await ctx.makeClient(), ECHO_1K);
+  const modes = {
+    encrypted: async () => {
+      const client = await ctx.makeClient(pin ? { serverKey: pin } : {});
+      await client.handshake();
+      if (!client.session?.id) throw Object.assign(new Error('handshake produced no session'), { code: 'MISMATCH' });
+      ctx.countRequest?.();
+    },
+    plain: plainOps.plain,
+  };
+  await modes.encrypted();
+  await modes.plain();
+  const out = [];
+  for (const cores of ['shared', 'pinned']) {
+    const v = { id: `handshake-${cores}`, size: 1024, concurrency: 50, compression: 'off', cores, kind: 'handshake', pinned: pin !== null };
+    if (cores === 'pinned' && noPin) {
+      out.push({ ...v, skipped: true, note: `not run: ${noPin}`, encrypted: emptyMode(), plain: emptyMode(), ratio: {}, bytes: null });
+      continue;
+    }
+    ctx.progress?.detail(`variant ${v.id}`);
+    const measure = () =>
+      runInterleaved({ modes, concurrency: v.concurrency, durationMs: seconds * 1000, sliceMs: slice * 1000, cores: ctx.cores, serverCpu: ctx.serverCpu });
+    const r = cores === 'pinned' ? await withPinning({ pids }, measure) : await measure();
+    const hs = r.encrypted.server?.cpuMsPerRequest;
+    const pl = r.plain.server?.cpuMsPerRequest;
+    const rec = {
+      ...v,
+      encrypted: r.encrypted,
+      plain: r.plain,
+      ratio: {
+        rps: ratio(r.encrypted.rps, r.plain.rps),
+        p50: ratio(r.encrypted.latencyMs.p50, r.plain.latencyMs.p50),
+        p99: ratio(r.encrypted.latencyMs.p99, r.plain.latencyMs.p99),
+        serverCpuPerRequest: ratio(hs, pl),
+      },
+      serverCpuMsOverPlain: typeof hs === 'number' && typeof pl === 'number' ? round(hs - pl, 3) : null,
+      bytes: null,
+      note: `encrypted = one ${pin ? 'pinned' : 'unpinned'} handshake per op; plain = 1 KB echo`,
+      secondsPerMode: seconds,
+    };
+    out.push(rec);
+    ctx.progress?.log(
+      `  variant ${v.id} (c=${v.concurrency}): ${r.encrypted.rps} handshakes/s | plain ${r.plain.rps} req/s | ratio ${rec.ratio.rps}` +
+        (hs !== undefined ? ` | server CPU ms per handshake ${hs} vs per plain request ${pl} (+${rec.serverCpuMsOverPlain})` : ''),
     );
   }
   return out;

@@ -101,7 +101,14 @@ describe('run-all --quick against next start of the demo app', () => {
       '100k-off-pinned',
       '100k-realistic-shared',
       '100k-realistic-pinned',
+      'handshake-shared',
+      'handshake-pinned',
     ]);
+    // handshakes (pinned to the key from GET /api/nen/keys) against the plain echo, with server CPU
+    const hs = summary.variants.find((v: { id: string }) => v.id === 'handshake-shared');
+    expect(hs.encryptedRps).toBeGreaterThan(0);
+    expect(hs.note).toContain('pinned handshake');
+    expect(summary.figures).toHaveProperty('handshakesVsPlainPinned');
     const realistic = summary.variants.find((v: { id: string }) => v.id === '1k-realistic-shared');
     expect(realistic.bytes.plainResponse).toBeLessThan(1024); // Next gzipped the plain route
     expect(realistic.bytes.encryptedResponse).toBeLessThan(1024); // compressed inside the envelope
