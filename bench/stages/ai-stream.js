@@ -10,6 +10,9 @@
  * (issue 13): TTFT p50 ≤ plain + 2 ms, tokens/s p50 ≥ 0.9 × plain; reported, not asserted (the
  * stage fails only on a wrong stream: missing, extra or reordered tokens).
  *
+ * Also reported, not the target: the whole-stream ratio (plain total / encrypted total, both timed
+ * from the request), which does not reward a mode for a later first token.
+ *
  * CPU per token (the less noisy overhead figure on a shared machine): the bench process's own CPU
  * (process.cpuUsage: reading, decrypting, parsing) and, for a loopback target, the server's
  * (/proc/<pid>/stat via ctx.serverCpu), each summed over the whole request and divided by the
@@ -124,11 +127,17 @@ export async function run(ctx) {
   const plainF = figures(plain);
   const ttftDeltaMs = enc.length ? round(encrypted.ttftMs.p50 - plainF.ttftMs.p50) : null;
   const rateRatio = enc.length ? ratio(encrypted.tokensPerSecond.p50, plainF.tokensPerSecond.p50) : null;
+  // Whole-stream rate (tokens / time from request to end), reported next to the target figure:
+  // tokens/s "while streaming" starts each clock at that mode's first token, so a mode whose first
+  // bytes are held back (the plain route's first write waits for a timer in @hono/node-server and
+  // arrives later, with the tokens produced meanwhile in one burst) gets that head start for free.
+  const wholeStreamRatio = enc.length ? ratio(plainF.totalMs.p50, encrypted.totalMs.p50) : null;
   const targets = {
     ttftP50DeltaMs: ttftDeltaMs,
     ttftWithin2ms: ttftDeltaMs === null ? null : ttftDeltaMs <= 2,
     tokensPerSecondRatio: rateRatio,
     tokensPerSecondAtLeast09: rateRatio === null ? null : rateRatio >= 0.9,
+    wholeStreamTokensPerSecondRatio: wholeStreamRatio,
   };
   const n = enc.length * tokens;
   const cpuUsPerToken = {
@@ -137,7 +146,7 @@ export async function run(ctx) {
   };
   const delta = (x) => (x && x.encrypted !== null && x.plain !== null ? round(x.encrypted - x.plain, 2) : null);
   ctx.progress?.log(
-    `  ai-stream ${tokens} tokens: TTFT p50 enc ${encrypted.ttftMs.p50} ms vs plain ${plainF.ttftMs.p50} ms (Δ ${ttftDeltaMs} ms, target ≤ 2); tokens/s p50 enc ${round(encrypted.tokensPerSecond.p50, 0)} vs plain ${round(plainF.tokensPerSecond.p50, 0)} (×${rateRatio}, target ≥ 0.9); first record p50 enc ${encrypted.ttfrMs.p50} / plain ${plainF.ttfrMs.p50} ms`,
+    `  ai-stream ${tokens} tokens: TTFT p50 enc ${encrypted.ttftMs.p50} ms vs plain ${plainF.ttftMs.p50} ms (Δ ${ttftDeltaMs} ms, target ≤ 2); tokens/s p50 enc ${round(encrypted.tokensPerSecond.p50, 0)} vs plain ${round(plainF.tokensPerSecond.p50, 0)} (×${rateRatio}, target ≥ 0.9; whole stream ×${wholeStreamRatio}); first record p50 enc ${encrypted.ttfrMs.p50} / plain ${plainF.ttfrMs.p50} ms`,
   );
   ctx.progress?.log(
     `  ai-stream CPU µs/token (whole request): client enc ${cpuUsPerToken.client.encrypted} / plain ${cpuUsPerToken.client.plain} (Δ ${delta(cpuUsPerToken.client)}); server ${
