@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 /**
- * `node bench/targets/hono-ab.mjs --a <dist> --b <dist> [--rounds 8] [--slice 2] [--concurrency 10] [--no-pin]`:
+ * `node bench/targets/hono-ab.mjs --a <dist> --b <dist> [--rounds 8] [--slice 2] [--concurrency 10] [--modes plain,encrypted] [--no-pin]`:
  * two builds of @nen/server side by side in one run, each serving the Hono bench target
  * (bench/targets/hono.mjs --server-dist <dist>), for an A/B of Nen's per-request cost without
  * Next.js. Both servers run at once; the 1 KB JSON echo (`POST /api/echo` through the real client vs
  * `POST /api/plain/echo`) is driven in interleaved slices (A plain, A encrypted, B plain,
  * B encrypted, the order rotated each round) so that machine drift hits all four alike. Per slice:
  * req/s, server CPU µs per request (/proc/<pid>/stat of that server), client CPU µs per request;
- * printed as medians over the rounds, with encrypted/plain ratios per build.
+ * printed as medians over the rounds, with encrypted/plain ratios per build. `--modes` may add
+ * `handshake` (a fresh unpinned session per operation: the session routes).
  *
  *   cp -r packages/server/dist packages/server/.dist-a     # e.g. the build before a change
  *   node bench/targets/hono-ab.mjs --a packages/server/.dist-a --b packages/server/dist
@@ -36,6 +37,7 @@ const { values: v } = parseArgs({
     rounds: { type: 'string' },
     slice: { type: 'string' },
     concurrency: { type: 'string' },
+    modes: { type: 'string' },
     'no-pin': { type: 'boolean' },
   },
   strict: true,
@@ -45,6 +47,8 @@ const rounds = Number(v.rounds ?? 8);
 const sliceMs = Number(v.slice ?? 2) * 1000;
 const concurrency = Number(v.concurrency ?? 10);
 const pin = !v['no-pin'];
+const modes = (v.modes ?? 'plain,encrypted').split(',');
+if (!modes.every((m) => ['plain', 'encrypted', 'handshake'].includes(m))) throw new Error('hono-ab: --modes takes plain,encrypted,handshake');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const freePort = () =>
   new Promise((resolve) => {
@@ -90,6 +94,10 @@ async function start(name, dist) {
       const res = await client.fetch('/api/echo', { method: 'POST', headers, body: ECHO_1K });
       if (res.status !== 200 || (await res.text()) !== ECHO_1K) throw new Error('encrypted echo mismatch');
     },
+    // one fresh session per op (the session routes: ClientHello -> ServerHello, store create)
+    handshake: async () => {
+      await createNenClient({ baseUrl: base, fetch, unpinned: true }).handshake();
+    },
   };
   return { name, dist, child, agent, pid, ops };
 }
@@ -98,7 +106,7 @@ async function main() {
   if (pin) execFileSync('taskset', ['-a', '-c', '-p', '1', String(process.pid)], { stdio: 'ignore' });
   const servers = [await start('A', v.a), await start('B', v.b)];
   try {
-    const cells = servers.flatMap((s) => ['plain', 'encrypted'].map((mode) => ({ s, mode, rps: [], serverUs: [], clientUs: [], errors: 0 })));
+    const cells = servers.flatMap((s) => modes.map((mode) => ({ s, mode, rps: [], serverUs: [], clientUs: [], errors: 0 })));
     for (const c of cells) await runSlice({ op: c.s.ops[c.mode], concurrency, requests: 1500 }); // warm-up (JIT)
     for (let r = 0; r < rounds; r++) {
       for (let k = 0; k < cells.length; k++) {
@@ -125,6 +133,7 @@ async function main() {
     }));
     const ratios = servers.map((s) => {
       const [p, e] = ['plain', 'encrypted'].map((m) => cells.find((c) => c.s === s && c.mode === m));
+      if (!p || !e) return { build: s.name };
       // per round (adjacent slices), then the median
       return {
         build: s.name,
@@ -139,7 +148,7 @@ async function main() {
     console.log('| build | mode | req/s | server µs/req | client µs/req | errors |\n|---|---|---|---|---|---|');
     for (const r of rows) console.log(`| ${r.build} | ${r.mode} | ${r.rps} | ${r.serverUsPerRequest} | ${r.clientUsPerRequest} | ${r.errors} |`);
     console.log('\n| build | encrypted/plain req/s | server CPU/request | server µs added |\n|---|---|---|---|');
-    for (const r of ratios) console.log(`| ${r.build} | ${r.rpsRatio}× | ${r.serverCpuRatio}× | +${r.serverUsAdded} |`);
+    for (const r of ratios) if (r.rpsRatio !== undefined) console.log(`| ${r.build} | ${r.rpsRatio}× | ${r.serverCpuRatio}× | +${r.serverUsAdded} |`);
     console.log(JSON.stringify({ concurrency, rounds, sliceMs, pin, rows, ratios }));
     return rows.some((r) => r.errors > 0) ? 1 : 0;
   } finally {

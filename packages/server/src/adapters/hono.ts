@@ -110,5 +110,5 @@ export function nenStreamMiddleware(nen: Pick<Nen, 'withNenStream'>, options?: N
 
 /** The session endpoints for `app.all('<sessionPath>/:action', ...)`: GET/HEAD → routes.GET, others → routes.POST. */
 export function nenSessionRoutes(nen: Pick<Nen, 'routes'>): Handler {
-  return (c) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? nen.routes.GET(c.req.raw, c) : nen.routes.POST(c.req.raw, c));
+  return (c) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? nen.routes.GET(c.req.raw, c) : nen.routes.POST(incoming(c), c));
 }
