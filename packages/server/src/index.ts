@@ -17,7 +17,18 @@
 import { createNen, type Nen, type NenHandler, type NenRouteHandler, type NenRouteOptions, type NenStreamHandler, type NenStreamRouteOptions } from './nen.js';
 
 export { createNen } from './nen.js';
-export type { Nen, NenConfig, NenLogEvent, NenRouteOptions, NenStreamRouteOptions, NenHandler, NenStreamHandler, NenRouteHandler, NenBody } from './nen.js';
+export type {
+  Nen,
+  NenConfig,
+  NenLogEvent,
+  NenRouteOptions,
+  NenStreamRouteOptions,
+  NenHandler,
+  NenStreamHandler,
+  NenStreamSource,
+  NenRouteHandler,
+  NenBody,
+} from './nen.js';
 export { memoryStore, type MemoryStore, type MemoryStoreOptions } from './stores/memory.js';
 export type { SessionStore, SessionRecord, CommitResult, RetryVerdict } from './stores/types.js';
 export type { SessionRoutes } from './session-routes.js';

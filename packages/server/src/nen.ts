@@ -36,7 +36,7 @@ import {
 
 export type { NenConfig, NenLogEvent } from './config.js';
 export type { NenBody } from './pipeline.js';
-export type { NenHandler, NenRouteHandler, NenRouteOptions, NenStreamHandler, NenStreamRouteOptions } from './wrap.js';
+export type { NenHandler, NenRouteHandler, NenRouteOptions, NenStreamHandler, NenStreamRouteOptions, NenStreamSource } from './wrap.js';
 
 export interface Nen {
   withNen<C = unknown>(handler: NenHandler<C>, options?: NenRouteOptions): NenRouteHandler<C>;

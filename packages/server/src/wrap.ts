@@ -14,8 +14,9 @@ import { type Opened, type NenBody, type ServerContext, openIncoming, reject } f
 import { readAll } from './http.js';
 import { type PlainResult, checkUnread, handlerFailed, responsePlain, sealed, valueToPlain } from './respond.js';
 
-const EMPTY = new Uint8Array(0);
 import { streamedResponse } from './stream.js';
+
+const EMPTY = new Uint8Array(0);
 
 export interface NenRouteOptions {
   /** Compress this route's responses when the client accepts it (overrides `compression`). */
@@ -31,7 +32,14 @@ export interface NenStreamRouteOptions {
 }
 
 export type NenHandler<C> = (request: Request, context: C, body: NenBody) => unknown;
-export type NenStreamHandler<C> = (request: Request, context: C, body: NenBody) => AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>;
+/** What a stream handler yields: each chunk becomes one sealed record. */
+export type NenStreamSource = AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array> | ReadableStream<string | Uint8Array>;
+/**
+ * A stream handler: a generator, or a function returning (a promise of) an iterable or a
+ * ReadableStream, e.g. `res.body` of the AI SDK's `toUIMessageStreamResponse()`. A ReadableStream
+ * is read directly (one `read()` per record, no generator in between).
+ */
+export type NenStreamHandler<C> = (request: Request, context: C, body: NenBody) => NenStreamSource | Promise<NenStreamSource>;
 export type NenRouteHandler<C> = (request: Request, context: C) => Promise<Response>;
 
 export function withNen<C>(ctx: ServerContext, handler: NenHandler<C>, options: NenRouteOptions = {}): NenRouteHandler<C> {
@@ -94,9 +102,8 @@ export function withNenStream<C>(ctx: ServerContext, handler: NenStreamHandler<C
     }
     let it: AsyncIterator<string | Uint8Array> | Iterator<string | Uint8Array>;
     try {
-      const g = handler(o.handlerRequest, context, o.body);
-      it =
-        Symbol.asyncIterator in g ? (g as AsyncIterable<string | Uint8Array>)[Symbol.asyncIterator]() : (g as Iterable<string | Uint8Array>)[Symbol.iterator]();
+      const r = handler(o.handlerRequest, context, o.body);
+      it = iteratorOf(r instanceof Promise ? await r : r);
     } catch (e) {
       try {
         return sealed(ctx, handlerFailed(ctx, o, e), o, false);
@@ -106,4 +113,21 @@ export function withNenStream<C>(ctx: ServerContext, handler: NenStreamHandler<C
     }
     return streamedResponse(ctx, o, it, contentType, release);
   };
+}
+
+/** One iterator over a stream handler's result; a ReadableStream is read through its own reader. */
+function iteratorOf(g: NenStreamSource): AsyncIterator<string | Uint8Array> | Iterator<string | Uint8Array> {
+  if (g instanceof ReadableStream) {
+    const reader = (g as ReadableStream<string | Uint8Array>).getReader();
+    return {
+      next: () => reader.read() as Promise<IteratorResult<string | Uint8Array>>,
+      return: async () => {
+        await reader.cancel();
+        return { done: true, value: undefined };
+      },
+    };
+  }
+  if (typeof g === 'object' && g !== null && Symbol.asyncIterator in g) return (g as AsyncIterable<string | Uint8Array>)[Symbol.asyncIterator]();
+  if (typeof g === 'object' && g !== null && Symbol.iterator in g) return (g as Iterable<string | Uint8Array>)[Symbol.iterator]();
+  throw new TypeError('nen: a withNenStream handler must return an iterable, an async iterable or a ReadableStream');
 }

@@ -198,19 +198,20 @@ beforeAll(async () => {
   servers.push(up);
   upstreamUrl = await listen(up);
   const proxy = (path: string) =>
-    nen.withNenStream(async function* (req, _c, body) {
+    // the documented forms (docs/ai-streaming.md): the handler returns the upstream's body stream
+    nen.withNenStream(async (req, _c, body) => {
       const r = await fetch(upstreamUrl + path, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(body),
         signal: req.signal,
       });
-      yield* r.body as unknown as AsyncIterable<Uint8Array>;
+      return r.body as ReadableStream<Uint8Array>;
     });
-  const chat = nen.withNenStream(async function* (_req, _c, body) {
+  const chat = nen.withNenStream(async (_req, _c, body) => {
     const { messages } = body as { messages: UIMessage[] };
     const res = streamText({ model: gatedModel(gate), messages: await convertToModelMessages(messages) }).toUIMessageStreamResponse();
-    yield* res.body as unknown as AsyncIterable<Uint8Array>;
+    return res.body as ReadableStream<Uint8Array>;
   });
   const table: Record<string, ReturnType<typeof toNodeHandler>> = {
     '/api/chat': toNodeHandler(chat),

@@ -10,12 +10,9 @@ import { BAD_CHAT, chatResponse } from '../../../lib/chat';
 import { count } from '../../../lib/metrics';
 import { nen } from '../../../lib/nen';
 
-export const POST = nen.withNenStream(async function* (request: Request, _context: unknown, body: unknown) {
+export const POST = nen.withNenStream(async (request: Request, _context: unknown, body: unknown) => {
   count('chat');
   const res = await chatResponse(body, new URL(request.url), request.signal);
-  if (!res?.body) {
-    yield BAD_CHAT;
-    return;
-  }
-  yield* res.body as unknown as AsyncIterable<Uint8Array>;
+  // The AI SDK's body stream itself: Nen reads it chunk by chunk and seals each (no generator in between).
+  return res?.body ?? [BAD_CHAT];
 });

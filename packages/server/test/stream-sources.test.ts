@@ -1,0 +1,137 @@
+/**
+ * `withNenStream` handler results: a generator, an iterable, or (a promise of) a ReadableStream
+ * such as the AI SDK's `toUIMessageStreamResponse().body`, read directly through its reader. Real
+ * node:http server on 127.0.0.1, the real @nen/client: records arrive in order and as produced, a
+ * client that stops reading cancels the source, and a handler that rejects or returns something
+ * else gets a sealed 500 (never a 5xx in the clear, never a hang).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createNenClient, type NenClient } from '@nen/client';
+import { SessionKeys, clientHandshakeStart, formatRequestHeader, loadBackend, parseServerKeyPin, requestAad, sealMessage, toBase64Url } from '@nen/core';
+import { createNen, memoryStore } from '../src/index.js';
+import { serve, type TestServer } from './http-harness.js';
+
+const SEED = toBase64Url(new Uint8Array(32).map((_, i) => i + 7));
+const dec = new TextDecoder();
+
+let server: TestServer;
+let client: NenClient;
+const cancelled: { reason: unknown }[] = [];
+const pulls = { n: 0 };
+
+/** A source that produces one chunk per pull, forever, and records its cancellation. */
+function endless(): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>(
+    {
+      pull(c) {
+        pulls.n++;
+        c.enqueue(new TextEncoder().encode(`chunk-${pulls.n};`));
+      },
+      cancel(reason) {
+        cancelled.push({ reason });
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
+
+beforeAll(async () => {
+  const nen = createNen({ backend: 'auto', store: memoryStore({ shared: false }), serverKeys: `k1:${SEED}`, handshakeRateLimit: 0, logger: () => {} });
+  server = await serve({
+    '/api/nen/*': nen.routes,
+    '/api/readable': {
+      POST: nen.withNenStream(async () => {
+        await new Promise((r) => setTimeout(r, 5)); // the handler awaits before it has its stream
+        return new Response('data: a\n\ndata: b\n\ndata: c\n\n').body as ReadableStream<Uint8Array>;
+      }),
+    },
+    '/api/strings': {
+      POST: nen.withNenStream(
+        () =>
+          new ReadableStream<string>({
+            start(c) {
+              for (const s of ['x', 'yy', 'zzz']) c.enqueue(s);
+              c.close();
+            },
+          }),
+      ),
+    },
+    '/api/array': { POST: nen.withNenStream(() => ['one', 'two']) },
+    '/api/rejects': {
+      POST: nen.withNenStream(async () => {
+        throw new Error('model unavailable');
+      }),
+    },
+    '/api/not-a-stream': { POST: nen.withNenStream((() => 42) as unknown as () => Iterable<string>) },
+  });
+  client = createNenClient({ baseUrl: server.url, serverKey: (await nen.publicKeys())[0]!.pin });
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+/** A Nen instance and a factory of sealed requests for it, with no HTTP in between. */
+async function inProcess() {
+  const backend = await loadBackend('auto');
+  const nen = createNen({ backend, store: memoryStore({ shared: false }), serverKeys: `k1:${SEED}`, handshakeRateLimit: 0, logger: () => {} });
+  const c = clientHandshakeStart(backend, { pin: parseServerKeyPin((await nen.publicKeys())[0]!.pin) });
+  const hs = await nen.routes.POST(
+    new Request('http://127.0.0.1/api/nen/handshake', { method: 'POST', headers: { 'content-type': 'application/nen-handshake' }, body: c.hello }),
+  );
+  const r = c.finish(new Uint8Array(await hs.arrayBuffer()));
+  const keys = new SessionKeys(backend, r.secret, 0);
+  let seq = 1n;
+  const hello = async () => {
+    const meta = { sessionId: r.sessionId, epoch: 0, seq: seq++, timestamp: Date.now(), flags: 0 };
+    const body = sealMessage(keys.c2s, keys.c2sIv, meta.seq, requestAad(meta, 'POST', '/api/endless', 'application/json'), new TextEncoder().encode('{}'));
+    return new Request('http://127.0.0.1/api/endless', {
+      method: 'POST',
+      headers: { nen: formatRequestHeader(meta), 'nen-type': 'application/json', 'content-type': 'application/nen' },
+      body,
+    });
+  };
+  return { nen, hello };
+}
+
+async function collect(path: string): Promise<string[]> {
+  const out: string[] = [];
+  for await (const c of client.stream(path, { method: 'POST' })) out.push(dec.decode(c));
+  return out;
+}
+
+describe('withNenStream sources', () => {
+  it('a ReadableStream returned from an async handler is sealed record by record, then the final record', async () => {
+    expect((await collect('/api/readable')).join('')).toBe('data: a\n\ndata: b\n\ndata: c\n\n');
+  });
+
+  it('a ReadableStream of strings: one record per string, in order', async () => {
+    expect(await collect('/api/strings')).toEqual(['x', 'yy', 'zzz']);
+  });
+
+  it('a plain iterable still works', async () => {
+    expect(await collect('/api/array')).toEqual(['one', 'two']);
+  });
+
+  it('cancelling the sealed response cancels the source stream (no endless production)', async () => {
+    // in-process: the route's own Response, as Next.js cancels it when the client goes away
+    const { nen, hello } = await inProcess();
+    const res = await nen.withNenStream(() => endless())(await hello(), {});
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    for (let i = 0; i < 3; i++) expect((await reader.read()).done).toBe(false);
+    await reader.cancel('client went away');
+    expect(cancelled.length).toBe(1);
+    const at = pulls.n;
+    await new Promise((r) => setTimeout(r, 50));
+    expect(pulls.n).toBe(at); // nothing pulls after the cancel
+  });
+
+  it('a handler that rejects, or returns no stream, gets a sealed 500 NEN_INTERNAL', async () => {
+    for (const path of ['/api/rejects', '/api/not-a-stream']) {
+      const res = await client.fetch(path, { method: 'POST' });
+      expect(res.status).toBe(500); // verified by the client: a sealed answer
+      const body = (await res.json()) as { error: { code: string } };
+      expect(body.error.code).toBe('NEN_INTERNAL');
+    }
+  });
+});
