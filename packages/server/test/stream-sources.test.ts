@@ -77,7 +77,11 @@ async function inProcess() {
   const nen = createNen({ backend, store: memoryStore({ shared: false }), serverKeys: `k1:${SEED}`, handshakeRateLimit: 0, logger: () => {} });
   const c = clientHandshakeStart(backend, { pin: parseServerKeyPin((await nen.publicKeys())[0]!.pin) });
   const hs = await nen.routes.POST(
-    new Request('http://127.0.0.1/api/nen/handshake', { method: 'POST', headers: { 'content-type': 'application/nen-handshake' }, body: c.hello }),
+    new Request('http://127.0.0.1/api/nen/handshake', {
+      method: 'POST',
+      headers: { 'content-type': 'application/nen-handshake' },
+      body: c.hello as Uint8Array<ArrayBuffer>,
+    }),
   );
   const r = c.finish(new Uint8Array(await hs.arrayBuffer()));
   const keys = new SessionKeys(backend, r.secret, 0);
@@ -88,7 +92,7 @@ async function inProcess() {
     return new Request('http://127.0.0.1/api/endless', {
       method: 'POST',
       headers: { nen: formatRequestHeader(meta), 'nen-type': 'application/json', 'content-type': 'application/nen' },
-      body,
+      body: body as Uint8Array<ArrayBuffer>,
     });
   };
   return { nen, hello };
