@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 /**
- * `node bench/targets/hono-ab.mjs --a <dist> --b <dist> [--rounds 8] [--slice 2] [--concurrency 10] [--modes plain,encrypted] [--no-pin]`:
+ * `node bench/targets/hono-ab.mjs --a <dist> --b <dist> [--rounds 8] [--slice 2] [--concurrency 10] [--modes plain,encrypted] [--size 1024] [--no-pin]`:
  * two builds of @nen/server side by side in one run, each serving the Hono bench target
  * (bench/targets/hono.mjs --server-dist <dist>), for an A/B of Nen's per-request cost without
- * Next.js. Both servers run at once; the 1 KB JSON echo (`POST /api/echo` through the real client vs
- * `POST /api/plain/echo`) is driven in interleaved slices (A plain, A encrypted, B plain,
+ * Next.js. Both servers run at once; the JSON echo (`--size` bytes, default 1 KB: `POST /api/echo`
+ * through the real client vs `POST /api/plain/echo`) is driven in interleaved slices (A plain, A encrypted, B plain,
  * B encrypted, the order rotated each round) so that machine drift hits all four alike. Per slice:
  * req/s, server CPU µs per request (/proc/<pid>/stat of that server), client CPU µs per request;
  * printed as medians over the rounds, with encrypted/plain ratios per build. `--modes` may add
@@ -25,7 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createNenClient } from '@nen/client';
 import { createAccumulator, runSlice } from '../lib/driver.js';
-import { ECHO_1K } from '../lib/payloads.js';
+import { ECHO_1K, realisticJson } from '../lib/payloads.js';
 import { readProcCpuMs } from '../lib/servercpu.js';
 import { createAgent, createFetch } from '../lib/transport.js';
 
@@ -38,6 +38,7 @@ const { values: v } = parseArgs({
     slice: { type: 'string' },
     concurrency: { type: 'string' },
     modes: { type: 'string' },
+    size: { type: 'string' },
     'no-pin': { type: 'boolean' },
   },
   strict: true,
@@ -47,6 +48,8 @@ const rounds = Number(v.rounds ?? 8);
 const sliceMs = Number(v.slice ?? 2) * 1000;
 const concurrency = Number(v.concurrency ?? 10);
 const pin = !v['no-pin'];
+const size = Number(v.size ?? 1024);
+const BODY = size === 1024 ? ECHO_1K : realisticJson(size, 7);
 const modes = (v.modes ?? 'plain,encrypted').split(',');
 if (!modes.every((m) => ['plain', 'encrypted', 'handshake'].includes(m))) throw new Error('hono-ab: --modes takes plain,encrypted,handshake');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -87,12 +90,12 @@ async function start(name, dist) {
   await client.handshake();
   const ops = {
     plain: async () => {
-      const res = await fetch(`${base}/api/plain/echo`, { method: 'POST', headers, body: ECHO_1K });
-      if (res.status !== 200 || (await res.text()) !== ECHO_1K) throw new Error('plain echo mismatch');
+      const res = await fetch(`${base}/api/plain/echo`, { method: 'POST', headers, body: BODY });
+      if (res.status !== 200 || (await res.text()) !== BODY) throw new Error('plain echo mismatch');
     },
     encrypted: async () => {
-      const res = await client.fetch('/api/echo', { method: 'POST', headers, body: ECHO_1K });
-      if (res.status !== 200 || (await res.text()) !== ECHO_1K) throw new Error('encrypted echo mismatch');
+      const res = await client.fetch('/api/echo', { method: 'POST', headers, body: BODY });
+      if (res.status !== 200 || (await res.text()) !== BODY) throw new Error('encrypted echo mismatch');
     },
     // one fresh session per op (the session routes: ClientHello -> ServerHello, store create)
     handshake: async () => {
@@ -143,7 +146,7 @@ async function main() {
       };
     });
     console.log(
-      `1 KB JSON echo, c=${concurrency}, ${rounds} rounds × ${sliceMs / 1000} s slices, ${pin ? 'servers pinned to core 0, load generator core 1' : 'shared cores'}`,
+      `${size} B JSON echo, c=${concurrency}, ${rounds} rounds × ${sliceMs / 1000} s slices, ${pin ? 'servers pinned to core 0, load generator core 1' : 'shared cores'}`,
     );
     console.log('| build | mode | req/s | server µs/req | client µs/req | errors |\n|---|---|---|---|---|---|');
     for (const r of rows) console.log(`| ${r.build} | ${r.mode} | ${r.rps} | ${r.serverUsPerRequest} | ${r.clientUsPerRequest} | ${r.errors} |`);
