@@ -186,20 +186,40 @@ interface Sent {
   body: Uint8Array | null;
 }
 
-let setup: DocumentedSetup;
-let dev: Dev;
+interface Variant {
+  /** What the variant changes in the documented wrangler.toml. */
+  toml(documented: string): string;
+  /** What the server answers a decompression bomb (see the test). */
+  bomb: [number, string];
+}
 
-beforeAll(async () => {
-  setup = documentedSetup();
-  dev = await startWranglerDev(setup);
-}, 60_000);
-
-afterAll(async () => {
-  await dev?.stop();
-});
+/**
+ * The documented setup, and the same with a compatibility date before 2026-08-04. From that date
+ * on, workerd turns `nodejs_compat` on by default: `process.getBuiltinModule('node:zlib')` exists,
+ * and @nen/core's compression (packages/core/src/protocol/compression.ts) picks workerd's node:zlib;
+ * before it (and in workerd.test.ts, dated 2025-09-01) the server inflates with fflate.
+ */
+const VARIANTS: [string, Variant][] = [
+  // KNOWN (reported, not fixed here: packages/core is not this test's): workerd's inflateRawSync
+  // stops at maxOutputLength with a RangeError "Memory limit exceeded" that has no
+  // ERR_BUFFER_TOO_LARGE code, so core maps it to NEN_MALFORMED. The bound holds (nothing past the
+  // limit is inflated); only the code differs from Node's 413 NEN_TOO_LARGE.
+  ['as documented (workerd node:zlib)', { toml: (t) => t, bomb: [400, 'NEN_MALFORMED'] }],
+  [
+    'with compatibility_date = "2026-08-01" (fflate)',
+    {
+      toml: (t) => {
+        const changed = t.replace(/^compatibility_date = .*$/m, 'compatibility_date = "2026-08-01"');
+        if (changed === t) throw new Error('docs/runtimes.md: the wrangler.toml block has no compatibility_date line');
+        return changed;
+      },
+      bomb: [413, 'NEN_TOO_LARGE'],
+    },
+  ],
+];
 
 /** A client of the dev server; every request it sends is recorded with its body bytes. */
-function client(): { c: NenClient; sent: Sent[] } {
+function client(dev: Dev, options: { compress?: boolean } = {}): { c: NenClient; sent: Sent[] } {
   const sent: Sent[] = [];
   const f: typeof fetch = async (input, init = {}) => {
     const url = String(input);
@@ -208,7 +228,7 @@ function client(): { c: NenClient; sent: Sent[] } {
     sent.push({ url, method: init.method ?? 'GET', headers: new Headers(init.headers), body });
     return fetch(url, init);
   };
-  return { c: createNenClient({ baseUrl: dev.url, serverKey: dev.pin, fetch: f }), sent };
+  return { c: createNenClient({ baseUrl: dev.url, serverKey: dev.pin, fetch: f, ...options }), sent };
 }
 
 const resend = async (s: Sent, options: { path?: string; body?: Uint8Array } = {}): Promise<[number, string | null]> => {
@@ -225,7 +245,20 @@ const resend = async (s: Sent, options: { path?: string; body?: Uint8Array } = {
 const echo = async (c: NenClient, value: unknown): Promise<Response> =>
   c.fetch('/api/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(value) });
 
-describe('the documented Workers setup under wrangler dev (docs/runtimes.md)', () => {
+describe.each(VARIANTS)('the documented Workers setup under wrangler dev (docs/runtimes.md), %s', (_name, variant) => {
+  let setup: DocumentedSetup;
+  let dev: Dev;
+
+  beforeAll(async () => {
+    const documented = documentedSetup();
+    setup = { ...documented, wranglerToml: variant.toml(documented.wranglerToml) };
+    dev = await startWranglerDev(setup);
+  }, 60_000);
+
+  afterAll(async () => {
+    await dev?.stop();
+  });
+
   it('runs the commands the docs show, and wrangler dev serves the documented Worker locally, offline', () => {
     expect(setup.commands).toEqual(DOC_COMMANDS);
     expect(setup.wranglerToml).toMatch(/new_sqlite_classes = \["NenSessionObject"\]/);
@@ -236,7 +269,7 @@ describe('the documented Workers setup under wrangler dev (docs/runtimes.md)', (
   });
 
   it('pinned handshake and encrypted request; the session lives in the Durable Object, persisted under .wrangler/state', async () => {
-    const { c, sent } = client();
+    const { c, sent } = client(dev);
     const r = await echo(c, { hello: 'wrangler' });
     expect([r.status, await r.json()]).toEqual([200, { received: { hello: 'wrangler' } }]);
     expect(sent.map((s) => new URL(s.url).pathname)).toEqual(['/api/nen/handshake', '/api/echo']);
@@ -251,7 +284,7 @@ describe('the documented Workers setup under wrangler dev (docs/runtimes.md)', (
   });
 
   it('replay of a captured sealed request is refused: 409 NEN_REPLAY', async () => {
-    const { c, sent } = client();
+    const { c, sent } = client(dev);
     await (await echo(c, 'once')).arrayBuffer();
     const captured = sent[sent.length - 1]!;
     expect(await resend(captured)).toEqual([409, 'NEN_REPLAY']);
@@ -259,7 +292,7 @@ describe('the documented Workers setup under wrangler dev (docs/runtimes.md)', (
   });
 
   it('tamper is refused: one flipped ciphertext byte is 401 NEN_AUTH_FAILED; the session goes on', async () => {
-    const { c, sent } = client();
+    const { c, sent } = client(dev);
     await (await echo(c, 'original')).arrayBuffer();
     const captured = sent[sent.length - 1]!;
     const bad = captured.body!.slice();
@@ -269,7 +302,7 @@ describe('the documented Workers setup under wrangler dev (docs/runtimes.md)', (
   });
 
   it('terminate is authenticated: a forged terminate is refused and changes nothing; the real one ends the session', async () => {
-    const { c, sent } = client();
+    const { c, sent } = client(dev);
     await (await echo(c, 'x')).arrayBuffer();
     const captured = sent[sent.length - 1]!;
     // A genuine sealed request re-aimed at the terminate action: the path is sealed, so 401.
@@ -286,5 +319,19 @@ describe('the documented Workers setup under wrangler dev (docs/runtimes.md)', (
     const before = sent.length;
     expect(await (await echo(c, 'again')).json()).toEqual({ received: 'again' });
     expect(sent.slice(before).map((s) => new URL(s.url).pathname)).toEqual(['/api/nen/handshake', '/api/echo']);
+  });
+
+  it(`a compressed request is inflated; a decompression bomb is stopped at the limit (${variant.bomb.join(' ')}), never a 5xx`, async () => {
+    const { c, sent } = client(dev, { compress: true });
+    const big = 'compressible '.repeat(20_000);
+    expect(await (await echo(c, big)).json()).toEqual({ received: big });
+    expect(sent[sent.length - 1]!.body!.length).toBeLessThan(big.length / 20);
+    // 5 MiB of one byte, a few KiB sealed: past the server's 4 MiB body limit once inflated.
+    const status = await echo(c, 'x'.repeat(5 * 1024 * 1024)).then(
+      async (r) => [r.status, r.headers.get('nen-error'), await r.arrayBuffer().then(() => '')],
+      (e: { status?: number; code?: string }) => [e.status, e.code, 'thrown'],
+    );
+    expect(status.slice(0, 2)).toEqual(variant.bomb);
+    expect(sent[sent.length - 1]!.body!.length).toBeLessThan(64 * 1024);
   });
 });
