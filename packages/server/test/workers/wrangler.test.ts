@@ -11,7 +11,9 @@
  *  - replay of a captured sealed request refused (409 NEN_REPLAY);
  *  - tamper refused (401 NEN_AUTH_FAILED) and the session unharmed;
  *  - terminate authenticated: a sealed request re-aimed at /api/nen/terminate is 401 and changes
- *    nothing; the client's terminate ends the session (the captured request is then 401 unknown).
+ *    nothing; the client's terminate ends the session (the captured request is then 401 unknown);
+ *  - a compressed request is inflated, a decompression bomb stopped at the body limit.
+ * Twice: as documented, and dated before 2026-08-04 (workerd's node:zlib vs fflate, see VARIANTS).
  * Offline and without an account: CLOUDFLARE_API_TOKEN and friends removed, WRANGLER_SEND_METRICS=false,
  * CLOUDFLARE_CF_FETCH_ENABLED=false (else wrangler fetches the `Request.cf` placeholder from the
  * network and warns when it cannot), XDG_CONFIG_HOME in the temporary directory, free loopback
