@@ -60,4 +60,15 @@ describe('handlerRequest', () => {
     const r3 = handlerRequest(sealed(), head(), null, new TextEncoder().encode('xyz'));
     expect(new TextDecoder().decode(await new Response(r3.body).arrayBuffer())).toBe('xyz');
   });
+
+  it('text() and json() decode as Body does (BOM stripped, invalid UTF-8 replaced), only the view of a larger buffer', async () => {
+    const pool = new Uint8Array(64).fill(0x41); // bytes around the body that must never show
+    const raw = [0xef, 0xbb, 0xbf, 0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d]; // BOM {"a":"\xff"}
+    pool.set(raw, 10);
+    const view = pool.subarray(10, 10 + raw.length);
+    const want = await new Response(new Uint8Array(raw)).text();
+    expect(await handlerRequest(sealed(), head(), null, view).text()).toBe(want);
+    expect(await handlerRequest(sealed(), head(), null, view).json()).toEqual(await new Response(new Uint8Array(raw)).json());
+    expect(await handlerRequest(sealed(), head({ method: 'GET' }), null, null).text()).toBe('');
+  });
 });

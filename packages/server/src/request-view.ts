@@ -10,6 +10,8 @@
  */
 import { HEADER, type RequestHead, isBodylessMethod } from '@nen/core';
 
+const utf8 = new TextDecoder();
+
 /** Request headers a handler never sees: Nen's own, and the sealed body's framing (content type restored below). */
 const HIDDEN_REQUEST_HEADERS: ReadonlySet<string> = new Set([HEADER.nen, HEADER.type, HEADER.body, 'content-length', 'content-encoding', 'content-type']);
 
@@ -70,6 +72,13 @@ class DecryptedRequestView implements ProxyHandler<Request> {
     return new Uint8Array(body);
   }
 
+  /** The body as UTF-8 text (BOM stripped, invalid bytes replaced, as Body.text()), decoded in place without a copy. */
+  async text(): Promise<string> {
+    const body = this.body;
+    if (body === null) return '';
+    return utf8.decode(body instanceof ReadableStream ? await this.bytes() : body);
+  }
+
   get(target: Request, prop: string | symbol): unknown {
     switch (prop) {
       case 'url':
@@ -87,9 +96,9 @@ class DecryptedRequestView implements ProxyHandler<Request> {
       case 'arrayBuffer':
         return async () => (await this.bytes()).buffer;
       case 'text':
-        return async () => new TextDecoder().decode(await this.bytes());
+        return () => this.text();
       case 'json':
-        return async () => JSON.parse(new TextDecoder().decode(await this.bytes())) as unknown;
+        return async () => JSON.parse(await this.text()) as unknown;
       case 'blob':
         return () => this.materialise().blob();
       case 'formData':
