@@ -63,6 +63,9 @@ function nodeBuiltin<T>(id: string): T | undefined {
   }
 }
 
+/** workerd's largest `maxOutputLength`. */
+const WORKERD_MAX_OUTPUT = 128 * 2 ** 20;
+
 function nodeDeflater(z: NodeZlib, maxLength: number): Deflater<Uint8Array> {
   const levels = new Map<number, { level: number }>(); // one options object per level, not per call
   return {
@@ -76,7 +79,10 @@ function nodeDeflater(z: NodeZlib, maxLength: number): Deflater<Uint8Array> {
         // maxOutputLength must be a length Buffer can hold: a larger limit is no limit.
         return z.inflateRawSync(b, { maxOutputLength: Math.max(1, Math.min(limit, maxLength)) });
       } catch (e) {
-        throw (e as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE' ? errors.tooLarge() : errors.malformed(e);
+        // Node: ERR_BUFFER_TOO_LARGE; workerd's node:zlib: a RangeError ("Memory limit exceeded").
+        // Invalid deflate data is a plain Error (Z_DATA_ERROR) on both.
+        const tooLarge = (e as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE' || e instanceof RangeError;
+        throw tooLarge ? errors.tooLarge() : errors.malformed(e);
       }
     },
   };
@@ -86,7 +92,11 @@ function loadNode(): Deflater<Uint8Array> | undefined {
   const z = nodeBuiltin<NodeZlib>('node:zlib');
   if (!z || typeof z.inflateRawSync !== 'function') return undefined;
   const max = nodeBuiltin<{ constants?: { MAX_LENGTH?: number } }>('node:buffer')?.constants?.MAX_LENGTH;
-  return nodeDeflater(z, typeof max === 'number' ? max : 2 ** 31 - 1);
+  // workerd (nodejs_compat, on by default from compatibility date 2026-08-04) refuses a
+  // maxOutputLength above 128 MiB, its isolate's memory limit anyway.
+  const workerd = (globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent === 'Cloudflare-Workers';
+  const cap = typeof max === 'number' ? max : 2 ** 31 - 1;
+  return nodeDeflater(z, workerd ? Math.min(cap, WORKERD_MAX_OUTPUT) : cap);
 }
 
 /** node:zlib, synchronous; undefined off Node.js. */
