@@ -8,7 +8,8 @@
  * B encrypted, the order rotated each round) so that machine drift hits all four alike. Per slice:
  * req/s, server CPU µs per request (/proc/<pid>/stat of that server), client CPU µs per request;
  * printed as medians over the rounds, with encrypted/plain ratios per build. `--modes` may add
- * `handshake` (a fresh unpinned session per operation: the session routes).
+ * `handshake` (a fresh unpinned session per operation: the session routes) and `stream` (a sealed
+ * stream of 100 SSE records per operation, `POST /api/stream?n=100`: nenStreamMiddleware).
  *
  *   cp -r packages/server/dist packages/server/.dist-a     # e.g. the build before a change
  *   node bench/targets/hono-ab.mjs --a packages/server/.dist-a --b packages/server/dist
@@ -51,7 +52,7 @@ const pin = !v['no-pin'];
 const size = Number(v.size ?? 1024);
 const BODY = size === 1024 ? ECHO_1K : realisticJson(size, 7);
 const modes = (v.modes ?? 'plain,encrypted').split(',');
-if (!modes.every((m) => ['plain', 'encrypted', 'handshake'].includes(m))) throw new Error('hono-ab: --modes takes plain,encrypted,handshake');
+if (!modes.every((m) => ['plain', 'encrypted', 'handshake', 'stream'].includes(m))) throw new Error('hono-ab: --modes takes plain,encrypted,handshake,stream');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const freePort = () =>
   new Promise((resolve) => {
@@ -96,6 +97,12 @@ async function start(name, dist) {
     encrypted: async () => {
       const res = await client.fetch('/api/echo', { method: 'POST', headers, body: BODY });
       if (res.status !== 200 || (await res.text()) !== BODY) throw new Error('encrypted echo mismatch');
+    },
+    // one sealed stream of 100 SSE records per op (nenStreamMiddleware)
+    stream: async () => {
+      let n = 0;
+      for await (const _ of client.stream('/api/stream?n=100', { method: 'POST' })) n++;
+      if (n === 0) throw new Error('empty stream');
     },
     // one fresh session per op (the session routes: ClientHello -> ServerHello, store create)
     handshake: async () => {

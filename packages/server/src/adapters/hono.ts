@@ -14,7 +14,9 @@
  *    would otherwise copy the plaintext response's headers onto it again.
  *  - `nenMiddleware` reads the downstream body whole before sealing (one record); streaming routes
  *    use `nenStreamMiddleware`, whose sealed stream is always 200 with `contentType` (the
- *    downstream status and content type are not carried: set `contentType` to match).
+ *    downstream status and content type are not carried: set `contentType` to match). It hands
+ *    the downstream body stream itself to the sealer (one record per read()), so the sealed
+ *    response starts once the downstream handlers have returned their Response.
  *  - Hono's own error handler (onError) still runs downstream: its 500 goes back sealed.
  *  - The Nen route is built once per middleware; the Hono context and `next` reach it per request
  *    as its route context.
@@ -65,22 +67,6 @@ function incoming(c: Context): Request {
   return raw;
 }
 
-/** The downstream Response body as chunks, cancelled when the sealed stream is. */
-async function* bodyChunks(response: Promise<Response>): AsyncGenerator<Uint8Array> {
-  const body = (await response).body;
-  if (!body) return;
-  const reader = body.getReader();
-  try {
-    for (;;) {
-      const r = await reader.read();
-      if (r.done) return;
-      yield r.value;
-    }
-  } finally {
-    await reader.cancel().catch(() => undefined);
-  }
-}
-
 /** Middleware: a sealed request in, the downstream Response sealed out (one record). */
 export function nenMiddleware(nen: Pick<Nen, 'withNen'>, options?: NenRouteOptions): MiddlewareHandler {
   const route = nen.withNen<Hop>((request, hop) => downstream(hop, request), options);
@@ -92,11 +78,12 @@ export function nenMiddleware(nen: Pick<Nen, 'withNen'>, options?: NenRouteOptio
 
 /** Middleware for streaming routes: the downstream Response body goes out one sealed record per chunk. */
 export function nenStreamMiddleware(nen: Pick<Nen, 'withNenStream'>, options?: NenStreamRouteOptions): MiddlewareHandler {
+  // The downstream body stream goes to the sealer as is (one record per read(), cancelled with
+  // the sealed stream); a downstream failure is a sealed 500.
   const route = nen.withNenStream<Hop>((request, hop) => {
     const started = downstream(hop, request);
     hop.started = started;
-    started.catch(() => undefined); // surfaced through the stream below
-    return bodyChunks(started);
+    return started.then((res): ReadableStream<Uint8Array> | Uint8Array[] => res.body ?? []);
   }, options);
   return async (c, next) => {
     if (opened.has(c.req.raw)) return next();
