@@ -207,13 +207,16 @@ export async function openIncoming(ctx: ServerContext, request: Request, limit: 
         refusal: refused,
       };
     const { query, body } = decodeRequestPlaintext(head, opened, limit, inflate);
-    const hr = handlerRequest(request, head, query, body.length ? body : null);
+    const value = decodeBody(body, head.contentType);
+    // a parsed JSON body is handed to the view too: `request.json()` returns it without a second parse
+    const parsed = body.length && !(value instanceof Uint8Array) ? { value } : undefined;
+    const hr = handlerRequest(request, head, query, body.length ? body : null, parsed);
     return {
       head,
       entry,
       session,
       handlerRequest: hr,
-      body: decodeBody(body, head.contentType),
+      body: value,
       cryptoMs: performance.now() - t0 - storeTotal,
       storeMs: storeTotal,
     };

@@ -71,4 +71,15 @@ describe('handlerRequest', () => {
     expect(await handlerRequest(sealed(), head(), null, view).json()).toEqual(await new Response(new Uint8Array(raw)).json());
     expect(await handlerRequest(sealed(), head({ method: 'GET' }), null, null).text()).toBe('');
   });
+
+  it('json() returns the value the pipeline parsed (no second parse), the same object the handler got as body', async () => {
+    const value = { a: [1, 2, 3] };
+    const bytes = new TextEncoder().encode('{"a":"not what json() returns if it re-parsed"}');
+    const r = handlerRequest(sealed(), head(), null, bytes, { value });
+    expect(await r.json()).toBe(value);
+    expect(await r.text()).toBe('{"a":"not what json() returns if it re-parsed"}'); // the bytes stay the bytes
+    // a bodiless method never shows a body, parsed or not
+    const g = handlerRequest(sealed(), head({ method: 'GET' }), null, bytes, { value });
+    await expect(g.json()).rejects.toThrow(SyntaxError);
+  });
 });

@@ -7,6 +7,8 @@
  *    only `url`, `method`, `headers` and the body accessors are overridden.
  *  - Nothing is built until a handler asks for it: one allocation per request otherwise (a real
  *    Request plus its abort-signal link costs more than the whole AEAD open on Node 20).
+ *  - `json()` returns the value the pipeline already parsed (the handler's `body` argument is the
+ *    same object): a 100 KB body is not parsed twice (~400 µs). Mutating one mutates the other.
  */
 import { HEADER, type RequestHead, isBodylessMethod } from '@nen/core';
 
@@ -34,6 +36,7 @@ class DecryptedRequestView implements ProxyHandler<Request> {
     private readonly method: string,
     private readonly contentType: string,
     private readonly body: Uint8Array | ReadableStream<Uint8Array> | null,
+    private readonly parsed: { readonly value: unknown } | undefined,
   ) {}
 
   headers(): Headers {
@@ -98,7 +101,8 @@ class DecryptedRequestView implements ProxyHandler<Request> {
       case 'text':
         return () => this.text();
       case 'json':
-        return async () => JSON.parse(await this.text()) as unknown;
+        // The pipeline already parsed a JSON body (PROTOCOL.md step 8): the same value, not a second parse.
+        return async () => (this.parsed ? this.parsed.value : (JSON.parse(await this.text()) as unknown));
       case 'blob':
         return () => this.materialise().blob();
       case 'formData':
@@ -119,8 +123,15 @@ function asBody(b: Uint8Array): BodyInit {
 }
 
 /** The handler's view of a decrypted request (`query` null: the URL is unchanged). */
-export function handlerRequest(request: Request, head: RequestHead, query: string | null, body: Uint8Array | ReadableStream<Uint8Array> | null): Request {
+export function handlerRequest(
+  request: Request,
+  head: RequestHead,
+  query: string | null,
+  body: Uint8Array | ReadableStream<Uint8Array> | null,
+  parsed?: { readonly value: unknown },
+): Request {
   const { method, contentType } = head;
   const u = query === null ? request.url : `${head.origin}${head.path}${query ? `?${query}` : ''}`;
-  return new Proxy(request, new DecryptedRequestView(request, u, method, contentType, isBodylessMethod(method) ? null : body));
+  const bodyless = isBodylessMethod(method);
+  return new Proxy(request, new DecryptedRequestView(request, u, method, contentType, bodyless ? null : body, bodyless ? undefined : parsed));
 }
