@@ -16,7 +16,7 @@ import autocannon from 'autocannon';
 import { runInterleaved } from '../lib/driver.js';
 import { ratio } from '../lib/stats.js';
 import { ECHO_1K } from '../lib/payloads.js';
-import { runVariants, attributeMemory } from './load-variants.js';
+import { runVariants, runHandshakeVariants, attributeMemory } from './load-variants.js';
 
 const MAX_ERROR_RATE = 0.005;
 
@@ -105,6 +105,21 @@ export async function run(ctx) {
     }
   }
   const memoryAttribution = await attributeMemory(ctx).catch((e) => ({ error: String(e?.message ?? e), windows: [] }));
+  // after the memory windows: the handshake variants leave thousands of unconfirmed sessions behind
+  const handshakeVariants = await runHandshakeVariants(ctx).catch((e) => {
+    failure ??= `load handshake variants: ${e?.stack ?? e}`;
+    return [];
+  });
+  for (const v of handshakeVariants) {
+    variants.push(v);
+    if (v.skipped) continue;
+    for (const mode of ['encrypted', 'plain']) {
+      const m = v[mode];
+      const total = m.requests + m.errors;
+      if (total === 0 || m.errors / total > MAX_ERROR_RATE)
+        failure ??= `load variant ${v.id}: ${mode}: ${m.errors} errors of ${total} requests (${JSON.stringify(m.errorKinds)}; ${m.errorSamples[0] ?? ''})`;
+    }
+  }
   const crossCheck = await autocannonCrossCheck(ctx, levels, durationSeconds).catch((e) => ({ error: String(e?.message ?? e) }));
   if (crossCheck && !crossCheck.error) {
     crossCheck.driverPlainRps = results.find((l) => l.concurrency === crossCheck.connections)?.plain.rps ?? null;
