@@ -116,12 +116,7 @@ export async function runVariants(ctx) {
       ...v,
       encrypted: r.encrypted,
       plain: r.plain,
-      ratio: {
-        rps: ratio(r.encrypted.rps, r.plain.rps),
-        p50: ratio(r.encrypted.latencyMs.p50, r.plain.latencyMs.p50),
-        p99: ratio(r.encrypted.latencyMs.p99, r.plain.latencyMs.p99),
-        serverCpuPerRequest: ratio(r.encrypted.server?.cpuMsPerRequest, r.plain.server?.cpuMsPerRequest),
-      },
+      ratio: modeRatios(r),
       bytes: bytesOf(v.size, s.enc, s.plain),
       secondsPerMode: seconds,
     };
@@ -135,6 +130,16 @@ export async function runVariants(ctx) {
     );
   }
   return out;
+}
+
+/** encrypted / plain ratios of one interleaved run (the load levels add the client CPU ratio). */
+export function modeRatios(r) {
+  return {
+    rps: ratio(r.encrypted.rps, r.plain.rps),
+    p50: ratio(r.encrypted.latencyMs.p50, r.plain.latencyMs.p50),
+    p99: ratio(r.encrypted.latencyMs.p99, r.plain.latencyMs.p99),
+    serverCpuPerRequest: ratio(r.encrypted.server?.cpuMsPerRequest, r.plain.server?.cpuMsPerRequest),
+  };
 }
 
 /** The server's pin from GET /api/nen/keys (null when the target does not publish one). */
@@ -185,12 +190,7 @@ export async function runHandshakeVariants(ctx) {
       ...v,
       encrypted: r.encrypted,
       plain: r.plain,
-      ratio: {
-        rps: ratio(r.encrypted.rps, r.plain.rps),
-        p50: ratio(r.encrypted.latencyMs.p50, r.plain.latencyMs.p50),
-        p99: ratio(r.encrypted.latencyMs.p99, r.plain.latencyMs.p99),
-        serverCpuPerRequest: ratio(hs, pl),
-      },
+      ratio: modeRatios(r),
       serverCpuMsOverPlain: typeof hs === 'number' && typeof pl === 'number' ? round(hs - pl, 3) : null,
       bytes: null,
       note: `encrypted = one ${pin ? 'pinned' : 'unpinned'} handshake per op; plain = 1 KB echo`,

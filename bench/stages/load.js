@@ -16,7 +16,7 @@ import autocannon from 'autocannon';
 import { runInterleaved } from '../lib/driver.js';
 import { ratio } from '../lib/stats.js';
 import { ECHO_1K } from '../lib/payloads.js';
-import { runVariants, runHandshakeVariants, attributeMemory } from './load-variants.js';
+import { runVariants, runHandshakeVariants, attributeMemory, modeRatios } from './load-variants.js';
 
 const MAX_ERROR_RATE = 0.005;
 
@@ -38,6 +38,18 @@ export function echoOps(ctx, client, body = ECHO_1K, { plainFetch = ctx.plainFet
     ctx.countRequest();
   };
   return { encrypted, plain };
+}
+
+/** Why a variant fails the stage (too many errors in a mode), or null. */
+function variantFailure(v) {
+  if (v.skipped) return null;
+  for (const mode of ['encrypted', 'plain']) {
+    const m = v[mode];
+    const total = m.requests + m.errors;
+    if (total === 0 || m.errors / total > MAX_ERROR_RATE)
+      return `load variant ${v.id}: ${mode}: ${m.errors} errors of ${total} requests (${JSON.stringify(m.errorKinds)}; ${m.errorSamples[0] ?? ''})`;
+  }
+  return null;
 }
 
 export async function run(ctx) {
@@ -68,13 +80,7 @@ export async function run(ctx) {
       concurrency,
       encrypted: r.encrypted,
       plain: r.plain,
-      ratio: {
-        rps: ratio(r.encrypted.rps, r.plain.rps),
-        p50: ratio(r.encrypted.latencyMs.p50, r.plain.latencyMs.p50),
-        p99: ratio(r.encrypted.latencyMs.p99, r.plain.latencyMs.p99),
-        serverCpuPerRequest: ratio(r.encrypted.server?.cpuMsPerRequest, r.plain.server?.cpuMsPerRequest),
-        clientCpuPerRequest: ratio(r.encrypted.client.cpuMsPerRequest, r.plain.client.cpuMsPerRequest),
-      },
+      ratio: { ...modeRatios(r), clientCpuPerRequest: ratio(r.encrypted.client.cpuMsPerRequest, r.plain.client.cpuMsPerRequest) },
     };
     results.push(level);
     ctx.progress?.log(
@@ -95,15 +101,7 @@ export async function run(ctx) {
     failure ??= `load variants: ${e?.stack ?? e}`;
     return [];
   });
-  for (const v of variants) {
-    if (v.skipped) continue;
-    for (const mode of ['encrypted', 'plain']) {
-      const m = v[mode];
-      const total = m.requests + m.errors;
-      if (total === 0 || m.errors / total > MAX_ERROR_RATE)
-        failure ??= `load variant ${v.id}: ${mode}: ${m.errors} errors of ${total} requests (${JSON.stringify(m.errorKinds)}; ${m.errorSamples[0] ?? ''})`;
-    }
-  }
+  for (const v of variants) failure ??= variantFailure(v);
   const memoryAttribution = await attributeMemory(ctx).catch((e) => ({ error: String(e?.message ?? e), windows: [] }));
   // after the memory windows: the handshake variants leave thousands of unconfirmed sessions behind
   const handshakeVariants = await runHandshakeVariants(ctx).catch((e) => {
@@ -112,13 +110,7 @@ export async function run(ctx) {
   });
   for (const v of handshakeVariants) {
     variants.push(v);
-    if (v.skipped) continue;
-    for (const mode of ['encrypted', 'plain']) {
-      const m = v[mode];
-      const total = m.requests + m.errors;
-      if (total === 0 || m.errors / total > MAX_ERROR_RATE)
-        failure ??= `load variant ${v.id}: ${mode}: ${m.errors} errors of ${total} requests (${JSON.stringify(m.errorKinds)}; ${m.errorSamples[0] ?? ''})`;
-    }
+    failure ??= variantFailure(v);
   }
   const crossCheck = await autocannonCrossCheck(ctx, levels, durationSeconds).catch((e) => ({ error: String(e?.message ?? e) }));
   if (crossCheck && !crossCheck.error) {
