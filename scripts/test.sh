@@ -28,7 +28,10 @@ stage "rust: cargo test (vectors, edge cases)" cargo test --release --manifest-p
 # workspace lints (unsafe_code, missing_docs, clippy::unwrap_used) with every warning an error.
 stage "rust: cargo fmt --check" bash -c 'cargo fmt --manifest-path crates/Cargo.toml --all --check &&
   cargo fmt --manifest-path crates/nen-core/fuzz/Cargo.toml --check'
+# Twice for the crate: with hazmat (tests, vectors) and as shipped (the Wasm build: wasm32, no
+# hazmat), since code behind cfg(feature)/cfg(target_arch) is linted only where it compiles.
 stage "rust: cargo clippy -D warnings" bash -c 'cargo clippy --manifest-path crates/Cargo.toml --all-targets --features hazmat -- -D warnings &&
+  cargo clippy --manifest-path crates/Cargo.toml --lib --target wasm32-unknown-unknown --locked -- -D warnings &&
   cargo clippy --manifest-path crates/nen-core/fuzz/Cargo.toml --all-targets -- -D warnings'
 stage "rust: cargo fuzz, every target 20 s from the committed seeds" bash crates/nen-core/fuzz/run.sh "${NEN_FUZZ_SECONDS:-20}"
 stage "typecheck (turbo)" pnpm turbo run typecheck --output-logs=errors-only

@@ -23,6 +23,7 @@
 use libcrux_ml_kem::mlkem768::MlKem768PrivateKey;
 use libcrux_ml_kem::mlkem768::portable::unpacked::{self, MlKem768KeyPairUnpacked};
 use libcrux_ml_kem::mlkem768::{self, MlKem768Ciphertext, MlKem768PublicKey};
+#[cfg(feature = "hazmat")]
 use zeroize::Zeroize;
 
 use crate::error::{Error, fill_random};
