@@ -166,12 +166,20 @@ async function profileMode(mode, { requests, concurrency, body, outDir, pin }) {
     if (!file) throw new Error(`no .cpuprofile of pid ${metrics.pid} in ${profDir} (did next start exit cleanly?)`);
     const summary = summarizeProfile(JSON.parse(fs.readFileSync(path.join(profDir, file), 'utf8')), 15, { fromUs: t0, toUs: t1 });
     const procCpuUsPerRequest = cpu0 !== null && cpu1 !== null && r.requests ? Math.round(((cpu1 - cpu0) * 1000) / r.requests) : null;
+    // The load generator's own CPU per request and the server's idle share: a server that idles
+    // while this process is busy is waiting for the generator (then req/s and the batching of
+    // requests per event-loop turn, hence server CPU per request, say more about the client).
+    const clientCpuUsPerRequest = r.requests ? Math.round((acc.cpuUserUs + acc.cpuSystemUs) / r.requests) : null;
+    const idle = summary.components.find((c) => c.component === 'idle')?.ms ?? 0;
+    const serverIdlePct = summary.totalMs ? Math.round((idle / summary.totalMs) * 1000) / 10 : null;
     return {
       mode,
       requests: r.requests,
       errors: r.errors,
       rps: r.rps,
       procCpuUsPerRequest,
+      clientCpuUsPerRequest,
+      serverIdlePct,
       perRequestUs: perRequestGroups(summary, r.requests, procCpuUsPerRequest),
       profile: summary,
     };
@@ -206,7 +214,7 @@ export async function main(argv = process.argv.slice(2)) {
   }
   fs.writeFileSync(path.join(outDir, 'profile.json'), JSON.stringify({ requests, concurrency, size, pin, rows }, null, 2) + '\n');
   console.log(
-    `${size} B JSON echo, ${requests} requests at c=${concurrency} per mode${pin ? ', server pinned to core 0, load generator to core 1' : ', shared cores'} (${rows.map((r) => `${r.mode} ${r.rps} req/s`).join(', ')}):\n`,
+    `${size} B JSON echo, ${requests} requests at c=${concurrency} per mode${pin ? ', server pinned to core 0, load generator to core 1' : ', shared cores'} (${rows.map((r) => `${r.mode} ${r.rps} req/s`).join(', ')}; load generator CPU per request ${rows.map((r) => `${r.mode} ${r.clientCpuUsPerRequest} µs`).join(', ')}; server idle ${rows.map((r) => `${r.mode} ${r.serverIdlePct} %`).join(', ')}):\n`,
   );
   console.log(costTable(rows));
   console.log(`\nprofiles and profile.json: ${outDir}`);

@@ -5,10 +5,18 @@
  * Self time grouped by component (@nen/core, @nen/server, @nen/client, Wasm, node:crypto, Next.js,
  * React, undici, Node internals, GC, idle) and the top functions by self time.
  *
+ * Bundled code (Next's Turbopack chunks in .next/, whose names are content hashes) is attributed
+ * through the chunk's source map (`file.js.map` next to it, read with node:module's SourceMap):
+ * each function's start position maps to the module it came from (@nen/server and @nen/core
+ * inside the chunk of the demo's lib/nen.ts, @noble, the demo's own route code, ...). Without a map
+ * the chunk counts as Next.js.
+ *
  * Pitfall: sampling profiles attribute time to the innermost JS frame; time inside native code
  * called from JS (node:crypto, zlib) shows up under the calling function or "(program)".
  */
 import fs from 'node:fs';
+import { SourceMap } from 'node:module';
+import { fileURLToPath } from 'node:url';
 
 export function component(url, name) {
   if (name === '(garbage collector)') return 'GC';
@@ -20,7 +28,9 @@ export function component(url, name) {
   if (/packages\/server\/dist|\/packages_server_|_lib_nen_ts_/.test(url)) return '@nen/server';
   if (/packages\/client\/dist/.test(url)) return '@nen/client';
   if (/@noble/.test(url)) return '@noble';
-  if (/next\/dist|\.next\//.test(url)) return 'Next.js';
+  if (/next\/dist|\.next\/|node_modules\/next\//.test(url)) return 'Next.js';
+  // the demo's own route handlers and libraries (original sources of its bundled chunks)
+  if (/(^|\/)apps\/demo\/|^\.\.\/\.\.\/\.\.\/(app|lib)\//.test(url)) return 'demo app';
   if (/react/.test(url)) return 'React';
   if (/undici/.test(url)) return 'undici';
   if (/autocannon|hdr-histogram/.test(url)) return 'autocannon';
@@ -28,6 +38,34 @@ export function component(url, name) {
   if (url.startsWith('node:internal/crypto')) return 'node:crypto';
   if (url.startsWith('node:') || url === '') return 'Node internals';
   return 'other';
+}
+
+/** Source maps of bundled files, by URL (bounded: a profile names a few hundred files). */
+function sourceMaps() {
+  const maps = new Map();
+  return (url) => {
+    if (maps.has(url)) return maps.get(url);
+    let map = null;
+    if (maps.size < 1000 && url.startsWith('file://') && url.includes('/.next/')) {
+      try {
+        map = new SourceMap(JSON.parse(fs.readFileSync(`${fileURLToPath(url)}.map`, 'utf8')));
+      } catch {
+        map = null; // no map (or unreadable): the chunk counts as Next.js
+      }
+      maps.set(url, map);
+    }
+    return map;
+  };
+}
+
+/** Where a function comes from: its original source and 0-based line in a bundled file (its start position through the map), else its own. */
+export function originalPosition(mapOf, callFrame) {
+  const url = callFrame.url ?? '';
+  const own = { url, line: callFrame.lineNumber };
+  const map = url ? mapOf(url) : null;
+  if (!map || callFrame.lineNumber < 0) return own;
+  const e = map.findEntry(callFrame.lineNumber, callFrame.columnNumber);
+  return e && typeof e.originalSource === 'string' ? { url: decodeURIComponent(e.originalSource), line: e.originalLine } : own;
 }
 
 /**
@@ -53,13 +91,14 @@ export function summarizeProfile(profile, top = 25, window = {}) {
   const totalUs = [...self.values()].reduce((a, b) => a + b, 0);
   const comps = new Map();
   const fns = new Map();
+  const mapOf = sourceMaps();
   for (const [id, us] of self) {
     const n = byId.get(id);
-    const url = n.callFrame.url ?? '';
+    const { url, line } = originalPosition(mapOf, n.callFrame);
     const name = n.callFrame.functionName || '(anonymous)';
     const c = component(url, name);
     comps.set(c, (comps.get(c) ?? 0) + us);
-    const key = `${name} ${url.replace(/^.*\/(node_modules|packages|apps)\//, '$1/')}:${n.callFrame.lineNumber + 1}`;
+    const key = `${name} ${url.replace(/^.*\/(node_modules|packages|apps)\//, '$1/')}:${line + 1}`;
     fns.set(key, { us: (fns.get(key)?.us ?? 0) + us, c });
   }
   const busyUs = totalUs - (comps.get('idle') ?? 0);
