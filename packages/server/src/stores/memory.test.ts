@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { sampleSession, storeContract } from '../../test/store-contract.js';
 import { memoryStore, MemoryStore } from './memory.js';
+import { RETRY_HORIZON_MS } from './types.js';
 
 storeContract('memory store', async () => memoryStore({ shared: false }));
 
@@ -20,6 +21,38 @@ describe('memory store specifics', () => {
     expect(await s.consumeRetry('a', 1n, now)).toBe('committed');
     expect(await s.consumeRetry('a', 2n, now)).toBe('marked');
     expect(s.retryCoverageSince()).toBeLessThanOrEqual(now); // nothing lost
+    await s.close();
+  });
+
+  it('retries: a retry marked on an evicted session keeps its window RETRY_HORIZON_MS from then, as on a tombstone', async () => {
+    const s = new MemoryStore({ maxSessions: 1 });
+    const now = Date.now();
+    await s.create(sampleSession(now, { id: 'a' }));
+    expect((await s.commit('a', 1n, now)).ok).toBe(true);
+    await s.create(sampleSession(now, { id: 'b' })); // evicts a: its window kept until about now + horizon
+    const later = Date.now() + RETRY_HORIZON_MS - 1;
+    expect(await s.consumeRetry('a', 2n, later)).toBe('marked');
+    expect(await s.consumeRetry('a', 2n, later + 1000)).toBe('committed');
+    expect(await s.consumeRetry('a', 3n, later + RETRY_HORIZON_MS)).toBe('absent');
+    await s.close();
+  });
+
+  it('a tombstone looked at again stays one tombstone: size() counts live sessions only', async () => {
+    const s = new MemoryStore();
+    const now = Date.now();
+    await s.create(sampleSession(now, { id: 'a' }));
+    await s.create(sampleSession(now, { id: 'b' }));
+    expect((await s.commit('a', 1n, now)).ok).toBe(true);
+    expect(await s.delete('a')).toBe(true);
+    for (let i = 0; i < 3; i++) {
+      expect(await s.get('a', now)).toBeNull();
+      expect(await s.commit('a', 2n, now)).toEqual({ ok: false, reason: 'expired' });
+    }
+    expect(await s.size()).toBe(1);
+    expect(s.entries).toBe(2);
+    expect(await s.consumeRetry('a', 1n, now)).toBe('committed');
+    s.sweep(now + 700_000);
+    expect([await s.size(), s.entries]).toEqual([0, 0]); // a's tombstone ended; b idle past its timeout, never confirmed: gone
     await s.close();
   });
 

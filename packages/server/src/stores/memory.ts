@@ -5,7 +5,8 @@
  * `ReplayWindow` of @nen/core, O(1) memory per session), absolute TTL and idle timeout, and a
  * bounded session count with least-recently-used eviction. A sweep timer (unref'd, so it never
  * keeps a process alive) drops expired sessions; lookups also check expiry, so the sweep only
- * bounds memory.
+ * bounds memory. The rules of commit, retry, death and claims are ./commit.ts's steps (shared with
+ * the Durable Object's session table); this module holds the maps, eviction and the registry.
  *
  * Pitfalls:
  *  - `next dev` re-evaluates modules on every hot reload: a store created with `shared: true` (the
@@ -20,8 +21,21 @@
  *    always the least recently used one (O(1) eviction).
  */
 import { ReplayWindow } from '@nen/core';
-import { StoreUnavailableError } from '../errors.js';
-import { RETRY_HORIZON_MS, checkClaim, type CommitResult, type RetryVerdict, type SessionRecord, type SessionStore } from './types.js';
+import {
+  bury,
+  type Change,
+  claimStep,
+  commitStep,
+  confirmed,
+  copyRecord,
+  expireStep,
+  patchStep,
+  retryStep,
+  sweepClaims,
+  type TrackedSession,
+  touch,
+} from './commit.js';
+import { RETRY_HORIZON_MS, type CommitResult, type RetryVerdict, type SessionPatch, type SessionRecord, type SessionStore } from './types.js';
 
 export interface MemoryStoreOptions {
   /** Maximum live sessions; the least recently used one is evicted beyond it. Default 50 000. */
@@ -36,14 +50,6 @@ export interface MemoryStoreOptions {
   maxClaims?: number;
 }
 
-interface Entry {
-  record: SessionRecord;
-  window: ReplayWindow;
-  /** 0 while alive; else the tombstone's end (ms since the epoch). */
-  deadUntil: number;
-}
-
-const U64_MAX = (1n << 64n) - 1n;
 const REGISTRY = Symbol.for('nen.server.memoryStores');
 type Registry = Map<string, MemoryStore>;
 
@@ -52,36 +58,10 @@ function registry(): Registry {
   return (g[REGISTRY] ??= new Map());
 }
 
-function cloneRecord(r: SessionRecord): SessionRecord {
-  return { ...r, secret: r.secret.slice(), meta: { ...r.meta } };
-}
-
-function isLive(e: Entry, now: number): boolean {
-  const r = e.record;
-  if (e.deadUntil !== 0) return false;
-  if (e.window.highest === 0n && r.confirmBy !== undefined && now >= r.confirmBy) return false;
-  return now < r.expiresAt && now - r.lastSeenAt <= r.idleTimeoutMs;
-}
-
-const confirmed = (e: Entry): boolean => e.window.highest !== 0n;
-
-/** Marks `seq` in a (live or dead) session's window for a retry: see RetryVerdict. */
-function windowVerdict(e: Entry, seq: bigint): RetryVerdict {
-  const v = e.window.checkAndAccept(seq);
-  return v === 'replay' ? 'committed' : v === 'too-old' ? 'too-old' : 'marked';
-}
-
-/** The current epoch, or the previous one until `meta.prevUntil` (rotate grace). */
-function epochLive(r: SessionRecord, epoch: number, now: number): boolean {
-  if (epoch === r.epoch) return true;
-  const until = r.meta.prevUntil;
-  return epoch + 1 === r.epoch && typeof until === 'number' && now < until;
-}
-
 export class MemoryStore implements SessionStore {
   readonly kind = 'memory' as const;
   readonly maxSessions: number;
-  readonly #sessions = new Map<string, Entry>();
+  readonly #sessions = new Map<string, TrackedSession>();
   /** claimOnce: key → expiry (ms since the epoch), bounded by maxClaims. */
   readonly #claims = new Map<string, number>();
   readonly #maxClaims: number;
@@ -91,7 +71,7 @@ export class MemoryStore implements SessionStore {
   #tombstones = 0;
   #coverSince = Date.now();
   /** Windows of confirmed sessions evicted for room (secret wiped), until their horizon; bounded. */
-  readonly #evicted = new Map<string, Entry>();
+  readonly #evicted = new Map<string, TrackedSession>();
   readonly #maxEvicted: number;
   /** Sessions evicted because the store was full (for metrics). */
   evictions = 0;
@@ -117,81 +97,57 @@ export class MemoryStore implements SessionStore {
     while (this.#sessions.size >= this.maxSessions) {
       const lru = this.#sessions.keys().next();
       if (lru.done) break;
-      const victim = this.#sessions.get(lru.value) as Entry;
+      const victim = this.#sessions.get(lru.value) as TrackedSession;
       this.#drop(lru.value, victim);
       if (confirmed(victim)) this.#keepEvicted(lru.value, victim, Date.now());
       this.evictions++;
     }
-    this.#sessions.set(session.id, { record: cloneRecord(session), window: new ReplayWindow(), deadUntil: 0 });
+    this.#sessions.set(session.id, { record: copyRecord(session), window: new ReplayWindow(), deadUntil: 0 });
   }
 
   async get(id: string, now: number): Promise<SessionRecord | null> {
     this.#assertOpen();
     const e = this.#sessions.get(id);
     if (!e) return null;
-    if (!isLive(e, now)) {
-      this.#kill(id, e, now);
-      return null;
-    }
-    return cloneRecord(e.record);
+    const state = expireStep(e, now);
+    if (state === 'live') return copyRecord(e.record);
+    this.#apply(id, e, state);
+    return null;
   }
 
   async commit(id: string, seq: bigint, now: number, epoch?: number): Promise<CommitResult> {
     this.#assertOpen();
-    if (seq < 0n || seq > U64_MAX) throw new RangeError('nen: sequence number outside the unsigned 64-bit range');
     const e = this.#sessions.get(id);
-    if (!e) return { ok: false, reason: 'unknown' };
-    if (!isLive(e, now)) {
-      this.#kill(id, e, now);
-      return { ok: false, reason: 'expired' };
-    }
-    if (epoch !== undefined && !epochLive(e.record, epoch, now)) return { ok: false, reason: 'epoch' };
-    const verdict = e.window.checkAndAccept(seq);
-    if (verdict !== 'ok') return { ok: false, reason: verdict };
-    e.record.lastSeenAt = now;
-    // LRU touch: move to the end of the insertion order.
-    this.#sessions.delete(id);
-    this.#sessions.set(id, e);
-    return { ok: true, session: e.record };
+    const { result, change } = commitStep(e, seq, now, epoch);
+    if (e) this.#apply(id, e, change);
+    return result;
   }
 
-  async update(id: string, patch: { secret?: Uint8Array; meta?: SessionRecord['meta']; epoch?: number; expiresAt?: number }): Promise<boolean> {
+  async update(id: string, patch: SessionPatch): Promise<boolean> {
     this.#assertOpen();
-    const e = this.#sessions.get(id);
-    if (!e || e.deadUntil !== 0) return false;
-    if (patch.secret) {
-      e.record.secret.fill(0);
-      e.record.secret = patch.secret.slice();
-    }
-    if (patch.meta) e.record.meta = { ...patch.meta };
-    if (patch.epoch !== undefined) e.record.epoch = patch.epoch;
-    if (patch.expiresAt !== undefined) e.record.expiresAt = patch.expiresAt;
-    return true;
+    return patchStep(this.#sessions.get(id), patch);
   }
 
   async delete(id: string): Promise<boolean> {
     this.#assertOpen();
     const e = this.#sessions.get(id);
     if (!e || e.deadUntil !== 0) return false;
-    this.#kill(id, e, Date.now(), true);
+    this.#apply(id, e, bury(e, Date.now(), true));
     return true;
   }
 
   async consumeRetry(id: string, seq: bigint, now: number): Promise<RetryVerdict> {
     this.#assertOpen();
     const evicted = this.#evicted.get(id);
-    if (evicted && now < evicted.deadUntil) return windowVerdict(evicted, seq);
+    if (evicted && now < evicted.deadUntil) return retryStep(evicted, seq, now).verdict;
     const e = this.#sessions.get(id);
-    if (!e) return 'absent';
-    if (e.deadUntil === 0 && !isLive(e, now)) this.#kill(id, e, now);
-    if (!this.#sessions.has(id)) return 'absent';
-    const v = windowVerdict(e, seq);
-    if (v === 'marked' && e.deadUntil !== 0) e.deadUntil = Math.max(e.deadUntil, now + RETRY_HORIZON_MS);
-    return v;
+    const { verdict, change } = retryStep(e, seq, now);
+    if (e) this.#apply(id, e, change);
+    return verdict;
   }
 
   /** An evicted confirmed session keeps its window (bounded; overflow loses one and moves the coverage). */
-  #keepEvicted(id: string, e: Entry, now: number): void {
+  #keepEvicted(id: string, e: TrackedSession, now: number): void {
     e.deadUntil = now + RETRY_HORIZON_MS;
     this.#evicted.set(id, e);
     while (this.#evicted.size > this.#maxEvicted) {
@@ -218,35 +174,23 @@ export class MemoryStore implements SessionStore {
 
   async claimOnce(key: string, ttlMs: number): Promise<boolean> {
     this.#assertOpen();
-    checkClaim(key, ttlMs);
     const now = Date.now();
-    const until = this.#claims.get(key);
-    if (until !== undefined && until > now) return false;
-    if (until === undefined && this.#claims.size >= this.#maxClaims) {
-      this.#sweepClaims(now);
-      // Forgetting a live claim would let its key be claimed twice: fail closed instead.
-      if (this.#claims.size >= this.#maxClaims) throw new StoreUnavailableError('too many live claims (maxClaims)');
-    }
-    this.#claims.set(key, now + ttlMs);
-    return true;
-  }
-
-  #sweepClaims(now: number): void {
-    for (const [k, until] of this.#claims) if (until <= now) this.#claims.delete(k);
+    const claims = this.#claims;
+    const bounds = { max: this.#maxClaims, sweep: () => sweepClaims(claims, now), full: 'too many live claims (maxClaims)' };
+    return claimStep(claims, key, ttlMs, now, bounds) !== null;
   }
 
   /** Drops expired and idle sessions (and expired claims); bounded by the session count. Returns how many sessions. */
   sweep(now: number): number {
-    this.#sweepClaims(now);
+    sweepClaims(this.#claims, now);
     for (const [id, e] of this.#evicted) if (now >= e.deadUntil) this.#evicted.delete(id);
     let n = 0;
     for (const [id, e] of this.#sessions) {
-      if (e.deadUntil !== 0) {
-        if (now >= e.deadUntil) this.#drop(id, e);
-      } else if (!isLive(e, now)) {
-        this.#kill(id, e, now);
-        n++;
-      }
+      const wasLive = e.deadUntil === 0;
+      const state = expireStep(e, now);
+      if (state === 'live') continue;
+      this.#apply(id, e, state);
+      if (wasLive) n++;
     }
     return n;
   }
@@ -262,20 +206,14 @@ export class MemoryStore implements SessionStore {
     if (this.#name !== undefined && registry().get(this.#name) === this) registry().delete(this.#name);
   }
 
-  /** A dead session: unconfirmed → gone; confirmed → tombstone until death + RETRY_HORIZON_MS. */
-  #kill(id: string, e: Entry, now: number, deleted = false): void {
-    const r = e.record;
-    const death = deleted ? now : Math.min(now, r.expiresAt, r.lastSeenAt + r.idleTimeoutMs);
-    if (!confirmed(e) || death + RETRY_HORIZON_MS <= now) {
-      this.#drop(id, e);
-      return;
-    }
-    r.secret.fill(0);
-    e.deadUntil = death + RETRY_HORIZON_MS;
-    this.#tombstones++;
+  /** Applies what a step changed (./commit.ts): LRU touch, tombstone count, removal. */
+  #apply(id: string, e: TrackedSession, change: Change): void {
+    if (change === 'accepted') touch(this.#sessions, id, e);
+    else if (change === 'buried') this.#tombstones++;
+    else if (change === 'dropped') this.#drop(id, e);
   }
 
-  #drop(id: string, e: Entry): void {
+  #drop(id: string, e: TrackedSession): void {
     e.record.secret.fill(0);
     if (e.deadUntil !== 0) this.#tombstones--;
     this.#sessions.delete(id);

@@ -27,6 +27,10 @@
  *   - seq 0 is never valid ("too-old"): sequence numbers start at 1, as in the TypeScript
  *     ReplayWindow of @nen/core (protocol/replay.ts) that the memory store uses.
  *
+ * The rules (live, epoch, window, tombstones, retries) are those of the TypeScript steps the memory
+ * store and the Durable Object table share (./commit.ts); ./rules-parity.test.ts plays the same
+ * scenarios, at the exact instants where they could differ, on all three stores.
+ *
  * Pitfalls:
  *  - Lua numbers are IEEE doubles (53-bit integers), but seq is unsigned 64-bit. The seq travels as
  *    two 32-bit halves; the distance (sh - hh) * 2^32 + (sl - hl) is exact whenever |distance| < 2^53

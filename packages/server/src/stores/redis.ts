@@ -37,7 +37,7 @@ import { COMMIT_REASONS, RETRY_VERDICTS, SCRIPTS, type Script } from './redis-sc
 import { type RedisStoreEvent, type RedisStoreOptions, connectRedis } from './redis-connect.js';
 import { SESSION_ID, badInput, checkCount, checkId, globEscape, isBuf, num, splitWrapped, withDeadline } from './redis-util.js';
 import { UnwrapCache, unwrap, wrap } from './redis-wrap.js';
-import { StoreUnavailableError, checkClaim, type CommitResult, type RetryVerdict, type SessionRecord, type SessionStore } from './types.js';
+import { StoreUnavailableError, checkClaim, type CommitResult, type RetryVerdict, type SessionPatch, type SessionRecord, type SessionStore } from './types.js';
 
 export type { RedisStoreEvent, RedisStoreOptions } from './redis-connect.js';
 
@@ -183,7 +183,7 @@ class RedisSessionStore implements SessionStore {
     return session ? { ok: true, session } : { ok: false, reason: 'unknown' };
   }
 
-  async update(id: string, patch: { secret?: Uint8Array; meta?: SessionRecord['meta']; epoch?: number; expiresAt?: number }): Promise<boolean> {
+  async update(id: string, patch: SessionPatch): Promise<boolean> {
     if (!SESSION_ID.test(id)) return false;
     if (patch.epoch !== undefined) checkCount(patch.epoch, 'epoch');
     if (patch.expiresAt !== undefined) checkCount(patch.expiresAt, 'expiresAt');

@@ -61,6 +61,9 @@ export const RETRY_HORIZON_MS = 120_000;
  */
 export type RetryVerdict = 'marked' | 'committed' | 'too-old' | 'absent';
 
+/** What `update` may replace (rekey, rotate). */
+export type SessionPatch = { secret?: Uint8Array; meta?: SessionRecord['meta']; epoch?: number; expiresAt?: number };
+
 export type CommitResult =
   | { readonly ok: true; readonly session: SessionRecord }
   | { readonly ok: false; readonly reason: 'unknown' | 'expired' | 'replay' | 'too-old' | 'epoch' };
@@ -78,7 +81,7 @@ export interface SessionStore {
    */
   commit(id: string, seq: bigint, now: number, epoch?: number): Promise<CommitResult>;
   /** Replaces secret/meta/epoch/expiry of a live session (rekey, rotate). False when unknown. */
-  update(id: string, patch: { secret?: Uint8Array; meta?: SessionRecord['meta']; epoch?: number; expiresAt?: number }): Promise<boolean>;
+  update(id: string, patch: SessionPatch): Promise<boolean>;
   /** Removes a session. False when it was unknown. */
   delete(id: string): Promise<boolean>;
   /** Number of live sessions (approximate for Redis: by key scan of the prefix is not required). */

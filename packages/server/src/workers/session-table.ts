@@ -1,10 +1,11 @@
 /**
  * SessionTable: the sessions, replay windows, retry tombstones and claims of ONE NenSessionObject
  * (./session-object.ts), held in memory as a cache and written through to the object's Durable
- * Object storage (./rows.ts) on every change. Same semantics as the memory store
- * (../stores/memory.ts; THREAT_MODEL.md properties 7, 8 and 12, PROTOCOL.md §7.1 tombstones), but
- * durable: an evicted or restarted object loads its rows back, so sessions, their windows and
- * tombstones survive eviction and deploys.
+ * Object storage (./rows.ts) on every change. The rules are the memory store's, the same steps
+ * (../stores/commit.ts: live, epoch, replay window, death and tombstones, claims; THREAT_MODEL.md
+ * properties 7, 8 and 12, PROTOCOL.md §7.1 tombstones); what differs is here: the store is durable
+ * (an evicted or restarted object loads its rows back, so sessions, their windows and tombstones
+ * survive eviction and deploys) and eviction keeps a confirmed session's window in the table.
  *
  * Atomicity: every method is synchronous. The object's input gate delivers one event at a time, and
  * a commit checks the window in memory and writes its row (`sql.exec`, synchronous) with no await
@@ -26,8 +27,22 @@
  */
 import { type Backend, ReplayWindow } from '@nen/core';
 import { StoreUnavailableError } from '../errors.js';
+import {
+  bury,
+  type Change,
+  claimStep,
+  commitStep,
+  copyRecord,
+  deathAt,
+  expireStep,
+  patchStep,
+  retryStep,
+  sweepClaims,
+  type TrackedSession,
+  touch,
+} from '../stores/commit.js';
 import { unwrap, wrap } from '../stores/redis-wrap.js';
-import { type CommitResult, checkClaim, RETRY_HORIZON_MS, type RetryVerdict, type SessionRecord } from '../stores/types.js';
+import type { CommitResult, RetryVerdict, SessionPatch, SessionRecord } from '../stores/types.js';
 import type { SessionRow, SessionRows } from './rows.js';
 
 export interface SessionTableOptions {
@@ -45,42 +60,16 @@ export interface SessionTableOptions {
   maxClaims?: number;
 }
 
-interface Entry {
-  record: SessionRecord;
+interface Entry extends TrackedSession {
   /** The secret as stored (wrapped or raw); null for a tombstone. */
   stored: Uint8Array | null;
   wrapped: boolean;
-  window: ReplayWindow;
-  /** 0 while alive; else the tombstone's end. */
-  deadUntil: number;
 }
 
-const U64_MAX = (1n << 64n) - 1n;
 const WINDOW_BYTES = new ReplayWindow().bits.byteLength;
 
-const confirmed = (e: Entry): boolean => e.window.highest !== 0n;
-const clone = (r: SessionRecord): SessionRecord => ({ ...r, secret: r.secret.slice(), meta: { ...r.meta } });
-
-function isLive(e: Entry, now: number): boolean {
-  const r = e.record;
-  if (e.deadUntil !== 0) return false;
-  if (!confirmed(e) && r.confirmBy !== undefined && now >= r.confirmBy) return false;
-  return now < r.expiresAt && now - r.lastSeenAt <= r.idleTimeoutMs;
-}
-
 /** When the entry next needs the sweep: its death while alive, its end as a tombstone. */
-function nextAt(e: Entry): number {
-  if (e.deadUntil !== 0) return e.deadUntil;
-  const r = e.record;
-  const death = Math.min(r.expiresAt, r.lastSeenAt + r.idleTimeoutMs + 1);
-  return !confirmed(e) && r.confirmBy !== undefined ? Math.min(death, r.confirmBy) : death;
-}
-
-function epochLive(r: SessionRecord, epoch: number, now: number): boolean {
-  if (epoch === r.epoch) return true;
-  const until = r.meta.prevUntil;
-  return epoch + 1 === r.epoch && typeof until === 'number' && now < until;
-}
+const nextAt = (e: Entry): number => (e.deadUntil !== 0 ? e.deadUntil : deathAt(e));
 
 export class SessionTable {
   readonly #o: Required<Omit<SessionTableOptions, 'schedule'>> & Pick<SessionTableOptions, 'schedule'>;
@@ -109,12 +98,12 @@ export class SessionTable {
     for (const [id, e] of this.#sessions) {
       if (live < this.#o.maxSessions) break;
       if (e.deadUntil !== 0) continue;
-      this.#kill(id, e, now, true); // least recently used: a confirmed one stays as a tombstone
+      this.#apply(id, e, bury(e, now, true)); // least recently used: a confirmed one stays as a tombstone
       live--;
     }
     if (this.#sessions.size >= this.#o.maxEntries) this.sweep(now);
     if (this.#sessions.size >= this.#o.maxEntries) throw new StoreUnavailableError('nen: too many sessions and retry tombstones in one Durable Object');
-    const e: Entry = { record: clone(session), stored: null, wrapped: false, window: new ReplayWindow(), deadUntil: 0 };
+    const e: Entry = { record: copyRecord(session), stored: null, wrapped: false, window: new ReplayWindow(), deadUntil: 0 };
     this.#seal(e);
     this.#sessions.set(session.id, e);
     this.#put(e);
@@ -122,43 +111,23 @@ export class SessionTable {
 
   get(id: string, now: number): SessionRecord | null {
     const e = this.#sessions.get(id);
-    if (!e || e.deadUntil !== 0) return null;
-    if (!isLive(e, now)) {
-      this.#kill(id, e, now);
-      return null;
-    }
-    return clone(e.record);
+    if (!e) return null;
+    const state = expireStep(e, now);
+    if (state === 'live') return copyRecord(e.record);
+    this.#apply(id, e, state);
+    return null;
   }
 
   commit(id: string, seq: bigint, now: number, epoch?: number): CommitResult {
-    if (seq < 0n || seq > U64_MAX) throw new RangeError('nen: sequence number outside the unsigned 64-bit range');
     const e = this.#sessions.get(id);
-    if (!e) return { ok: false, reason: 'unknown' };
-    if (!isLive(e, now)) {
-      if (e.deadUntil === 0) this.#kill(id, e, now);
-      return { ok: false, reason: 'expired' };
-    }
-    if (epoch !== undefined && !epochLive(e.record, epoch, now)) return { ok: false, reason: 'epoch' };
-    const verdict = e.window.checkAndAccept(seq);
-    if (verdict !== 'ok') return { ok: false, reason: verdict };
-    e.record.lastSeenAt = now;
-    this.#sessions.delete(id);
-    this.#sessions.set(id, e);
-    this.#put(e);
-    return { ok: true, session: clone(e.record) };
+    const { result, change } = commitStep(e, seq, now, epoch);
+    if (e) this.#apply(id, e, change);
+    return result.ok ? { ok: true, session: copyRecord(result.session) } : result;
   }
 
-  update(id: string, patch: { secret?: Uint8Array; meta?: SessionRecord['meta']; epoch?: number; expiresAt?: number }): boolean {
+  update(id: string, patch: SessionPatch): boolean {
     const e = this.#sessions.get(id);
-    if (!e || e.deadUntil !== 0) return false;
-    const r = e.record;
-    if (patch.secret) {
-      r.secret.fill(0);
-      r.secret = patch.secret.slice();
-    }
-    if (patch.meta) r.meta = { ...patch.meta };
-    if (patch.epoch !== undefined) r.epoch = patch.epoch;
-    if (patch.expiresAt !== undefined) r.expiresAt = patch.expiresAt;
+    if (!e || !patchStep(e, patch)) return false;
     if (patch.secret || patch.epoch !== undefined) this.#seal(e); // the wrap's AAD names the epoch
     this.#put(e);
     return true;
@@ -167,35 +136,23 @@ export class SessionTable {
   delete(id: string): boolean {
     const e = this.#sessions.get(id);
     if (!e || e.deadUntil !== 0) return false;
-    this.#kill(id, e, Date.now(), true);
+    this.#apply(id, e, bury(e, Date.now(), true));
     return true;
   }
 
   consumeRetry(id: string, seq: bigint, now: number): RetryVerdict {
-    if (seq < 0n || seq > U64_MAX) throw new RangeError('nen: sequence number outside the unsigned 64-bit range');
     const e = this.#sessions.get(id);
-    if (!e) return 'absent';
-    if (e.deadUntil === 0 && !isLive(e, now)) this.#kill(id, e, now);
-    if (!this.#sessions.has(id)) return 'absent';
-    const v = e.window.checkAndAccept(seq);
-    if (v !== 'ok') return v === 'replay' ? 'committed' : 'too-old';
-    if (e.deadUntil !== 0) e.deadUntil = Math.max(e.deadUntil, now + RETRY_HORIZON_MS);
-    this.#put(e);
-    return 'marked';
+    const { verdict, change } = retryStep(e, seq, now);
+    if (e) this.#apply(id, e, change);
+    return verdict;
   }
 
   claimOnce(key: string, ttlMs: number, now: number): boolean {
-    checkClaim(key, ttlMs);
-    const until = this.#claims.get(key);
-    if (until !== undefined && until > now) return false;
-    if (until === undefined && this.#claims.size >= this.#o.maxClaims) {
-      this.sweep(now);
-      // Forgetting a live claim would let its key be claimed twice: fail closed instead.
-      if (this.#claims.size >= this.#o.maxClaims) throw new StoreUnavailableError('nen: too many live claims in one Durable Object');
-    }
-    this.#claims.set(key, now + ttlMs);
-    this.#o.rows.putClaim({ key, until: now + ttlMs });
-    this.#o.schedule(now + ttlMs);
+    const bounds = { max: this.#o.maxClaims, sweep: () => this.sweep(now), full: 'nen: too many live claims in one Durable Object' };
+    const until = claimStep(this.#claims, key, ttlMs, now, bounds);
+    if (until === null) return false;
+    this.#o.rows.putClaim({ key, until });
+    this.#o.schedule(until);
     return true;
   }
 
@@ -211,15 +168,10 @@ export class SessionTable {
 
   /** Applies every deadline reached: dead sessions become tombstones or go, ended tombstones and claims go. */
   sweep(now: number): void {
-    for (const [key, until] of this.#claims) {
-      if (until > now) continue;
-      this.#claims.delete(key);
-      this.#o.rows.deleteClaim(key);
-    }
+    sweepClaims(this.#claims, now, (key) => this.#o.rows.deleteClaim(key));
     for (const [id, e] of this.#sessions) {
-      if (e.deadUntil !== 0) {
-        if (now >= e.deadUntil) this.#drop(id, e);
-      } else if (!isLive(e, now)) this.#kill(id, e, now);
+      const state = expireStep(e, now);
+      if (state !== 'live') this.#apply(id, e, state);
     }
   }
 
@@ -237,17 +189,12 @@ export class SessionTable {
     return n;
   }
 
-  /** A dead session: unconfirmed → gone; confirmed → tombstone (secret wiped) until death + RETRY_HORIZON_MS. */
-  #kill(id: string, e: Entry, now: number, deleted = false): void {
-    const r = e.record;
-    const death = deleted ? now : Math.min(now, r.expiresAt, r.lastSeenAt + r.idleTimeoutMs);
-    if (!confirmed(e) || death + RETRY_HORIZON_MS <= now) {
-      this.#drop(id, e);
-      return;
-    }
-    r.secret.fill(0);
-    e.stored = null;
-    e.deadUntil = death + RETRY_HORIZON_MS;
+  /** Applies what a step changed (../stores/commit.ts) and writes it through: LRU touch, tombstone, removal. */
+  #apply(id: string, e: Entry, change: Change): void {
+    if (change === 'none') return;
+    if (change === 'dropped') return this.#drop(id, e);
+    if (change === 'accepted') touch(this.#sessions, id, e);
+    if (change === 'buried') e.stored = null;
     this.#put(e);
   }
 
@@ -307,7 +254,7 @@ export class SessionTable {
     const secret =
       !e.stored || e.wrapped !== (wrapKey !== null) ? null : wrapKey ? unwrap(backend, wrapKey, row.id, e.record.epoch, e.stored) : e.stored.slice();
     if (!secret) {
-      this.#kill(row.id, e, now, true); // store key changed, set or removed; tampered: fail closed
+      this.#apply(row.id, e, bury(e, now, true)); // store key changed, set or removed; tampered: fail closed
       return;
     }
     e.record.secret = secret;

@@ -16,7 +16,8 @@
  */
 import { toBase64Url } from '@nen/core';
 import { StoreUnavailableError } from '../errors.js';
-import { checkClaim, type CommitResult, type RetryVerdict, type SessionRecord, type SessionStore } from '../stores/types.js';
+import { checkSeq } from '../stores/commit.js';
+import { checkClaim, type CommitResult, type RetryVerdict, type SessionPatch, type SessionRecord, type SessionStore } from '../stores/types.js';
 import { decodeRecord, encodeRecord, type StoreOp, type WireRecord } from './codec.js';
 
 /** The part of a Durable Object namespace binding this store uses (structural: no Workers types needed). */
@@ -28,12 +29,6 @@ export interface DurableObjectNamespaceLike {
 export interface DurableObjectStoreOptions {
   /** Name prefix of the objects (default `nen:`), e.g. to share one namespace between apps. */
   prefix?: string;
-}
-
-const U64_MAX = (1n << 64n) - 1n;
-
-function checkSeq(seq: bigint): void {
-  if (typeof seq !== 'bigint' || seq < 0n || seq > U64_MAX) throw new RangeError('nen: sequence number outside the unsigned 64-bit range');
 }
 
 class DurableObjectStore implements SessionStore {
@@ -79,7 +74,7 @@ class DurableObjectStore implements SessionStore {
     return r.ok ? { ok: true, session: decodeRecord(r.session) } : { ok: false, reason: r.reason };
   }
 
-  async update(id: string, patch: { secret?: Uint8Array; meta?: SessionRecord['meta']; epoch?: number; expiresAt?: number }): Promise<boolean> {
+  async update(id: string, patch: SessionPatch): Promise<boolean> {
     const { secret, ...rest } = patch;
     const wire = secret === undefined ? rest : { ...rest, secret: toBase64Url(secret) };
     return this.#call<boolean>('s:' + id, { op: 'update', id, patch: wire });
