@@ -8,17 +8,16 @@
  *    disk service in the temporary directory, `do/`), so a restart on the same directory keeps it;
  *  - `c`: a Worker that uses @nen/client (its built package) to call `a` over a service binding.
  * NEN_STORE_KEY, when given, is bound to `a` (the Worker that defines the object: its env).
- * Starts `workerd serve` and stops it (SIGTERM, then SIGKILL).
+ * Starts `workerd serve` and stops it (SIGTERM, then SIGKILL: ./process.ts, shared with wrangler.test.ts).
  * Bounded: start-up waits at most 20 s; the temporary directory is removed on stop unless kept.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { freePort, startProcess } from './process.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
@@ -49,17 +48,6 @@ export interface WorkerdOptions {
   storeKey?: string;
   /** Pin of the server key, for the client Worker. */
   pin?: string;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 /** The real workerd binary of the `workerd` npm package (its platform package), not the Node shim: signals reach it. */
@@ -164,42 +152,27 @@ export async function startWorkerd(serverKeys: string, options: WorkerdOptions =
   const input: ConfigInput = { ports, keys: serverKeys, wasm: [...wasmFiles.keys()], dir, pin: options.pin ?? '' };
   if (options.storeKey !== undefined) input.storeKey = options.storeKey;
   writeFileSync(join(dir, 'config.capnp'), config(input));
-  let stderr = '';
-  const child: ChildProcess = spawn(workerdBinary(), ['serve', 'config.capnp', '--verbose'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout!.on('data', (d: Buffer) => void (stderr.length < 200_000 && (stderr += d.toString())));
-  child.stderr!.on('data', (d: Buffer) => void (stderr.length < 200_000 && (stderr += d.toString())));
   const urls: [string, string] = [`http://127.0.0.1:${ports[0]}`, `http://127.0.0.1:${ports[1]}`];
   const clientUrl = `http://127.0.0.1:${ports[2]}`;
-  const stop = async ({ keepDir = false }: { keepDir?: boolean } = {}): Promise<void> => {
-    if (child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise<void>((r) => child.once('exit', () => r()));
-      child.kill('SIGTERM');
-      const t = setTimeout(() => child.kill('SIGKILL'), 3000);
-      await exited;
-      clearTimeout(t);
-    }
-    if (!keepDir) rmSync(dir, { recursive: true, force: true });
+  const up = async (): Promise<boolean> => {
+    const health = (u: string) =>
+      fetch(`${u}/health`).then(
+        (r) => r.arrayBuffer().then(() => true),
+        () => false,
+      );
+    return (await Promise.all([...urls, clientUrl].map(health))).every(Boolean);
   };
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    if (child.exitCode !== null) {
-      await stop();
-      throw new Error(`workerd exited with ${child.exitCode}:\n${stderr.slice(-4000)}`);
-    }
-    const up = await Promise.all(
-      [...urls, clientUrl].map((u) =>
-        fetch(`${u}/health`).then(
-          (r) => r.arrayBuffer().then(() => true),
-          () => false,
-        ),
-      ),
-    );
-    if (up.every(Boolean)) break;
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(`workerd did not listen within 20 s:\n${stderr.slice(-4000)}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return { urls, clientUrl, bundle, clientBundle, inputs: Object.keys(out.metafile.inputs), dir, logs: () => stderr, stop };
+  const args = ['serve', 'config.capnp', '--verbose'];
+  const p = await startProcess({
+    name: 'workerd',
+    command: workerdBinary(),
+    args,
+    cwd: dir,
+    dir,
+    killAfterMs: 3000,
+    ready: up,
+    readyWithinMs: 20_000,
+    pollMs: 100,
+  });
+  return { urls, clientUrl, bundle, clientBundle, inputs: Object.keys(out.metafile.inputs), dir, logs: p.logs, stop: p.stop };
 }

@@ -25,15 +25,15 @@
  * Bounded: start-up waits at most 45 s; wrangler and its workerd run in their own process group,
  * stopped with SIGTERM and, after 5 s, SIGKILL; the temporary directory is removed.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createNenClient, type NenClient } from '@nen/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, startProcess } from './process.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const pkgRoot = join(here, '..', '..');
@@ -67,17 +67,6 @@ function documentedSetup(): DocumentedSetup {
     .map((l) => l.trim())
     .filter((l) => l !== '' && !l.startsWith('#'));
   return { worker: find('ts', '// src/worker.ts\n'), wranglerToml: find('toml', '# wrangler.toml\n'), commands };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 /** How to start wrangler: its bin on a Node it accepts (>= 22.12), else its cli.js on this Node. */
@@ -138,47 +127,28 @@ async function startWranglerDev(setup: DocumentedSetup): Promise<Dev> {
   const [port, inspector] = [await freePort(), await freePort()];
   const w = wranglerCommand();
   const args = [w.script, 'dev', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspector), '--show-interactive-dev-session=false'];
-  const child: ChildProcess = spawn(w.node, args, { cwd: dir, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  const keep = (d: Buffer): void => void (out.length < 200_000 && (out += d.toString()));
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
-  const exited = new Promise<void>((r) => child.once('exit', () => r()));
-  const signal = (s: NodeJS.Signals): void => {
-    try {
-      process.kill(-child.pid!, s); // the group: wrangler and the workerd it started
-    } catch {
-      // already gone
-    }
-  };
-  const stop = async (): Promise<void> => {
-    if (child.exitCode === null && child.signalCode === null) {
-      signal('SIGTERM');
-      const t = setTimeout(() => signal('SIGKILL'), 5000);
-      await exited;
-      clearTimeout(t);
-    }
-    signal('SIGKILL'); // any straggler left in the group
-    rmSync(dir, { recursive: true, force: true });
-  };
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 45_000;
-  for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) {
-      await stop();
-      throw new Error(`wrangler dev exited (${child.exitCode ?? child.signalCode}):\n${out.slice(-4000)}`);
-    }
-    // Ready when the Worker itself answers: GET on a session route is Nen's 405.
+  // Ready when the Worker itself answers: GET on a session route is Nen's 405.
+  const serves = async (): Promise<boolean> => {
     const r = await fetch(`${url}/api/nen/handshake`, { signal: AbortSignal.timeout(3000) }).catch(() => undefined);
     if (r) await r.arrayBuffer().catch(() => undefined);
-    if (r?.headers.get('nen-error') === 'NEN_METHOD_NOT_ALLOWED') break;
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(`wrangler dev did not serve within 45 s:\n${out.slice(-4000)}`);
-    }
-    await new Promise((res) => setTimeout(res, 250));
-  }
-  return { url, dir, pin, note: w.note, logs: () => out, stop };
+    return r?.headers.get('nen-error') === 'NEN_METHOD_NOT_ALLOWED';
+  };
+  // Its own process group: wrangler and the workerd it starts are stopped together.
+  const p = await startProcess({
+    name: 'wrangler dev',
+    command: w.node,
+    args,
+    cwd: dir,
+    dir,
+    env,
+    group: true,
+    killAfterMs: 5000,
+    ready: serves,
+    readyWithinMs: 45_000,
+    pollMs: 250,
+  });
+  return { url, dir, pin, note: w.note, logs: p.logs, stop: () => p.stop() };
 }
 
 interface Sent {
