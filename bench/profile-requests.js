@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * `node bench/profile-requests.js [--requests 20000] [--concurrency 10] [--size 1024] [--pin]`: the
+ * `node bench/profile-requests.js [--requests 20000] [--concurrency 10] [--size 1024] [--pin]
+ * [--modes plain,plain-burn,plain-sleep,encrypted,handshake] [--burn-us 150] [--server-node-args=--trace-gc]`: the
  * per-request cost table of bench/README.md. For each mode (plain, encrypted) it starts the built
  * demo (`next start`, apps/demo/.next) under `node --cpu-prof` on a free loopback port, warms it
  * up, sends N echo requests (the plain route, or the encrypted one through the real client), stops
@@ -110,13 +111,13 @@ async function waitReady(base, child) {
   throw new Error('next start not ready after 120 s');
 }
 
-async function profileMode(mode, { requests, concurrency, body, outDir, pin }) {
+async function profileMode(mode, { requests, concurrency, body, outDir, pin, serverArgs, burnUs }) {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const profDir = path.join(outDir, mode);
   fs.mkdirSync(profDir, { recursive: true });
   const logFile = fs.openSync(path.join(outDir, `server-${mode}.log`), 'w');
-  const nodeArgs = ['--cpu-prof', `--cpu-prof-dir=${profDir}`, nextBin, 'start', '-H', '127.0.0.1', '-p', String(port)];
+  const nodeArgs = ['--cpu-prof', `--cpu-prof-dir=${profDir}`, ...serverArgs, nextBin, 'start', '-H', '127.0.0.1', '-p', String(port)];
   // --pin: the server on core 0 (taskset execs node: same pid), this process on core 1
   const child = spawn(pin ? 'taskset' : process.execPath, pin ? ['-c', '0', process.execPath, ...nodeArgs] : nodeArgs, {
     cwd: appDir,
@@ -129,10 +130,20 @@ async function profileMode(mode, { requests, concurrency, body, outDir, pin }) {
     const fetch = createFetch({ agent, targets: [base] });
     const headers = { 'content-type': 'application/json' };
     let op;
-    if (mode === 'plain') {
+    if (mode === 'plain' || mode === 'plain-burn' || mode === 'plain-sleep') {
+      // Controls for the encrypted client's extra cost without its bytes: after each response the
+      // load generator spends `burnUs` busy (plain-burn: CPU on its own core) or blocked without
+      // CPU (plain-sleep: Atomics.wait, the same stall of its event loop). If the server's CPU
+      // per request rises with plain-burn but not with plain-sleep, the other core's load is
+      // inflating the server's CPU time (shared physical core or host), not the request pattern.
+      const burn = mode === 'plain-burn' ? burnUs : 0;
+      const sleep = mode === 'plain-sleep' ? burnUs : 0;
+      const cell = new Int32Array(new SharedArrayBuffer(4));
       op = async () => {
         const res = await fetch(`${base}/api/plain/echo`, { method: 'POST', headers, body });
         if (res.status !== 200 || (await res.text()) !== body) throw new Error('plain echo mismatch');
+        if (burn > 0) for (const end = performance.now() + burn / 1000; performance.now() < end; );
+        if (sleep > 0) Atomics.wait(cell, 0, 0, sleep / 1000);
       };
     } else if (mode === 'handshake') {
       // one fresh session per op: the whole handshake route (ClientHello -> ServerHello, store create)
@@ -193,7 +204,7 @@ async function profileMode(mode, { requests, concurrency, body, outDir, pin }) {
 export async function main(argv = process.argv.slice(2)) {
   const { values } = parseArgs({
     args: argv,
-    options: { requests: { type: 'string' }, concurrency: { type: 'string' }, size: { type: 'string' }, pin: { type: 'boolean' }, modes: { type: 'string' } },
+    options: { requests: { type: 'string' }, concurrency: { type: 'string' }, size: { type: 'string' }, pin: { type: 'boolean' }, modes: { type: 'string' }, 'server-node-args': { type: 'string' }, 'burn-us': { type: 'string' } },
     strict: true,
   });
   const pin = Boolean(values.pin);
@@ -206,11 +217,15 @@ export async function main(argv = process.argv.slice(2)) {
   const body = size === 1024 ? ECHO_1K : realisticJson(size, 7);
   const outDir = path.join(benchDir, 'results', `profile-${timestampDirName()}`);
   const rows = [];
+  // e.g. --server-node-args=--trace-gc: extra flags for the server's node (output in server-<mode>.log)
+  const serverArgs = (values['server-node-args'] ?? '').split(' ').filter(Boolean);
   const modes = (values.modes ?? 'plain,encrypted').split(',');
-  if (!modes.every((m) => ['plain', 'encrypted', 'handshake'].includes(m))) throw new Error('bench: --modes takes plain,encrypted,handshake');
+  if (!modes.every((m) => ['plain', 'plain-burn', 'plain-sleep', 'encrypted', 'handshake'].includes(m))) throw new Error('bench: --modes takes plain,plain-burn,plain-sleep,encrypted,handshake');
+  const burnUs = Number(values['burn-us'] ?? 150);
+  if (!(burnUs >= 0 && burnUs <= 100_000)) throw new Error('bench: bad --burn-us');
   for (const mode of modes) {
     console.error(`[profile] ${mode}: ${requests} requests at c=${concurrency}, ${size} B JSON`);
-    rows.push(await profileMode(mode, { requests, concurrency, body, outDir, pin }));
+    rows.push(await profileMode(mode, { requests, concurrency, body, outDir, pin, serverArgs, burnUs }));
   }
   fs.writeFileSync(path.join(outDir, 'profile.json'), JSON.stringify({ requests, concurrency, size, pin, rows }, null, 2) + '\n');
   console.log(
