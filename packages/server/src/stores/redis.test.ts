@@ -12,7 +12,7 @@ import { type Backend, loadBackend } from '@nen/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sleep, startRedis, transpileStoreForChild, type RedisServer } from '../../test/redis/harness.js';
 import { sampleSession, sessionId, storeContract } from '../../test/store-contract.js';
-import { redisStore, type RedisStoreEvent } from './redis.js';
+import { type RedisStoreEvent, type RedisStoreOptions, redisStore } from './redis.js';
 import { StoreUnavailableError, type SessionStore } from './types.js';
 
 const wrapKey = new Uint8Array(32).map((_, i) => i + 1);
@@ -32,6 +32,17 @@ afterAll(async () => {
 });
 
 storeContract('redis (standalone)', () => redisStore({ url: server.url, wrapKey, keyPrefix: prefix() }));
+
+/** Runs `fn` on a store over the test server under a fresh key prefix (given to `fn`), closed afterwards. */
+async function withStore(fn: (store: SessionStore, kp: string) => Promise<void>, options: Partial<RedisStoreOptions> = {}): Promise<void> {
+  const kp = prefix();
+  const store = redisStore({ url: server.url, wrapKey, keyPrefix: kp, ...options });
+  try {
+    await fn(store, kp);
+  } finally {
+    await store.close();
+  }
+}
 
 function contains(haystack: Uint8Array, needle: Uint8Array): boolean {
   outer: for (let i = 0; i + needle.length <= haystack.length; i++) {
@@ -81,72 +92,66 @@ describe('redis store: unwrap work', () => {
 describe('redis store: at rest', () => {
   it('wraps secrets: the raw value does not hold the secret; tampering or swapping fails closed', async () => {
     const events: RedisStoreEvent[] = [];
-    const kp = prefix();
-    const store = redisStore({ url: server.url, wrapKey, keyPrefix: kp, logger: (e) => events.push(e) });
-    try {
-      const t = Date.now();
-      const a = sampleSession(t);
-      const b = sampleSession(t);
-      const secretA = Uint8Array.from(a.secret);
-      await store.create(a);
-      await store.create(b);
-      const keyA = `${kp}{${a.id}}:s`;
-      const keyB = `${kp}{${b.id}}:s`;
-      expect(await raw.exists(keyA)).toBe(1);
-      const fields = await raw.hgetallBuffer(keyA);
-      for (const v of Object.values(fields)) expect(contains(v, secretA.subarray(0, 16))).toBe(false);
-      const k = fields.k!;
-      expect(k.length + fields.j!.length).toBe(1 + 16 + secretA.length + 16);
-      expect(await raw.object('ENCODING', keyA)).toBe('listpack');
+    await withStore(
+      async (store, kp) => {
+        const t = Date.now();
+        const a = sampleSession(t);
+        const b = sampleSession(t);
+        const secretA = Uint8Array.from(a.secret);
+        await store.create(a);
+        await store.create(b);
+        const keyA = `${kp}{${a.id}}:s`;
+        const keyB = `${kp}{${b.id}}:s`;
+        expect(await raw.exists(keyA)).toBe(1);
+        const fields = await raw.hgetallBuffer(keyA);
+        for (const v of Object.values(fields)) expect(contains(v, secretA.subarray(0, 16))).toBe(false);
+        const k = fields.k!;
+        expect(k.length + fields.j!.length).toBe(1 + 16 + secretA.length + 16);
+        expect(await raw.object('ENCODING', keyA)).toBe('listpack');
 
-      // read once, so the in-process unwrap cache holds A: it must not mask what follows
-      expect(await store.get(a.id, t)).not.toBeNull();
-      // one flipped bit anywhere in the wrapped value → unknown, and an integrity event
-      const tampered = Buffer.from(k);
-      tampered[tampered.length - 20]! ^= 0x01;
-      await raw.hset(keyA, 'k', tampered);
-      expect(await store.get(a.id, t)).toBeNull();
-      expect(await store.commit(a.id, 1n, t)).toEqual({ ok: false, reason: 'unknown' });
-      expect(events.some((e) => e.event === 'redis.unwrap_failed')).toBe(true);
-      expect(JSON.stringify(events)).not.toContain(Buffer.from(secretA).toString('hex').slice(0, 16));
+        // read once, so the in-process unwrap cache holds A: it must not mask what follows
+        expect(await store.get(a.id, t)).not.toBeNull();
+        // one flipped bit anywhere in the wrapped value → unknown, and an integrity event
+        const tampered = Buffer.from(k);
+        tampered[tampered.length - 20]! ^= 0x01;
+        await raw.hset(keyA, 'k', tampered);
+        expect(await store.get(a.id, t)).toBeNull();
+        expect(await store.commit(a.id, 1n, t)).toEqual({ ok: false, reason: 'unknown' });
+        expect(events.some((e) => e.event === 'redis.unwrap_failed')).toBe(true);
+        expect(JSON.stringify(events)).not.toContain(Buffer.from(secretA).toString('hex').slice(0, 16));
 
-      // a valid wrapped value moved to another session (or epoch) does not unwrap there
-      const [kB, jB] = await raw.hmgetBuffer(keyB, 'k', 'j');
-      await raw.hset(keyA, 'k', kB!, 'j', jB!);
-      expect(await store.get(a.id, t)).toBeNull();
-      expect(await store.get(b.id, t)).not.toBeNull();
-      await raw.hset(keyB, 'e', '1');
-      expect(await store.get(b.id, t)).toBeNull();
+        // a valid wrapped value moved to another session (or epoch) does not unwrap there
+        const [kB, jB] = await raw.hmgetBuffer(keyB, 'k', 'j');
+        await raw.hset(keyA, 'k', kB!, 'j', jB!);
+        expect(await store.get(a.id, t)).toBeNull();
+        expect(await store.get(b.id, t)).not.toBeNull();
+        await raw.hset(keyB, 'e', '1');
+        expect(await store.get(b.id, t)).toBeNull();
 
-      // a store with another wrap key cannot read the sessions
-      const other = redisStore({ url: server.url, wrapKey: new Uint8Array(32).fill(9), keyPrefix: kp });
-      await raw.hset(keyB, 'e', '0');
-      expect(await store.get(b.id, t)).not.toBeNull();
-      expect(await other.get(b.id, t)).toBeNull();
-      await other.close();
-    } finally {
-      await store.close();
-    }
+        // a store with another wrap key cannot read the sessions
+        const other = redisStore({ url: server.url, wrapKey: new Uint8Array(32).fill(9), keyPrefix: kp });
+        await raw.hset(keyB, 'e', '0');
+        expect(await store.get(b.id, t)).not.toBeNull();
+        expect(await other.get(b.id, t)).toBeNull();
+        await other.close();
+      },
+      { logger: (e) => events.push(e) },
+    );
   });
 
   it('rejects bad configuration and bad ids without touching Redis', async () => {
     expect(() => redisStore({ url: server.url, wrapKey: new Uint8Array(16) })).toThrow(expect.objectContaining({ code: 'NEN_CONFIG' }));
     expect(() => redisStore({ url: server.url, wrapKey, commandTimeoutMs: 0 })).toThrow(expect.objectContaining({ code: 'NEN_CONFIG' }));
-    const store = redisStore({ url: server.url, wrapKey, keyPrefix: prefix() });
-    try {
+    await withStore(async (store) => {
       expect(await store.get('bad}id{', Date.now())).toBeNull();
       expect(await store.commit('', 1n, Date.now())).toEqual({ ok: false, reason: 'unknown' });
       await expect(store.create(sampleSession(Date.now(), { id: 'a{b}' }))).rejects.toMatchObject({ code: 'NEN_BAD_INPUT' });
       await expect(store.commit(sessionId(), 1n << 64n, Date.now())).rejects.toMatchObject({ code: 'NEN_BAD_INPUT' });
-    } finally {
-      await store.close();
-    }
+    });
   });
 
   it('keys carry the session hash tag and a TTL; commit refreshes it to min(expiry, idle) + grace', async () => {
-    const kp = prefix();
-    const store = redisStore({ url: server.url, wrapKey, keyPrefix: kp });
-    try {
+    await withStore(async (store, kp) => {
       const t = Date.now();
       const s = sampleSession(t, { ttlMs: 600_000, idleMs: 20_000 });
       await store.create(s);
@@ -167,15 +172,11 @@ describe('redis store: at rest', () => {
       const keys = await raw.keys(`${kp}*`);
       expect(keys.length).toBe(2);
       for (const k of keys) expect(await raw.pttl(k)).toBeGreaterThan(0);
-    } finally {
-      await store.close();
-    }
+    });
   });
 
   it('one EVALSHA per commit, bounded bytes per session', async () => {
-    const kp = prefix();
-    const store = redisStore({ url: server.url, wrapKey, keyPrefix: kp });
-    try {
+    await withStore(async (store, kp) => {
       const t = Date.now();
       const s = sampleSession(t);
       await store.create(s);
@@ -196,9 +197,7 @@ describe('redis store: at rest', () => {
       const bytes = Number(await raw.call('MEMORY', 'USAGE', `${kp}{${s.id}}:s`));
       expect(bytes).toBeGreaterThan(128);
       expect(bytes).toBeLessThan(1024);
-    } finally {
-      await store.close();
-    }
+    });
   });
 });
 
@@ -206,7 +205,7 @@ describe('redis store: two instances', () => {
   const N_SESSIONS = 50;
   const SEQS = [1n, 2n, 3n, 4n];
 
-  async function setup(kp: string, store: SessionStore) {
+  async function setup(store: SessionStore) {
     const t = Date.now();
     const ids: string[] = [];
     for (let i = 0; i < N_SESSIONS; i++) {
@@ -222,7 +221,7 @@ describe('redis store: two instances', () => {
     const a = redisStore({ url: server.url, wrapKey, keyPrefix: kp });
     const b = redisStore({ url: server.url, wrapKey, keyPrefix: kp });
     try {
-      const { t, pairs } = await setup(kp, a);
+      const { t, pairs } = await setup(a);
       const [ra, rb] = await Promise.all([Promise.all(pairs.map((p) => a.commit(p.id, p.seq, t))), Promise.all(pairs.map((p) => b.commit(p.id, p.seq, t)))]);
       pairs.forEach((_, i) => {
         const oks = [ra[i]!, rb[i]!].filter((r) => r.ok).length;
@@ -241,7 +240,7 @@ describe('redis store: two instances', () => {
     const store = redisStore({ url: server.url, wrapKey, keyPrefix: kp });
     const { dir, cleanup } = await transpileStoreForChild();
     try {
-      const { t, pairs } = await setup(kp, store);
+      const { t, pairs } = await setup(store);
       const childCode = `
         import { redisStore } from ${JSON.stringify(join(dir, 'stores', 'redis.js'))};
         const cfg = JSON.parse(process.env.NEN_CHILD);
@@ -408,17 +407,14 @@ describe('redis store: faults', () => {
 describe('redis store: memory stays bounded', () => {
   // Runs last in this file: after every operation above (contract included), no key lacks a TTL.
   it('every key the store wrote carries a TTL', async () => {
-    const store = redisStore({ url: server.url, wrapKey, keyPrefix: prefix() });
-    try {
+    await withStore(async (store) => {
       const t = Date.now();
       const s = sampleSession(t);
       await store.create(s);
       await store.commit(s.id, 1n, t);
       await store.update(s.id, { epoch: 1 });
       await store.update(s.id, { meta: { a: 1 }, expiresAt: t + 60_000 });
-    } finally {
-      await store.close();
-    }
+    });
     const keys: string[] = [];
     let cursor = '0';
     for (let i = 0; i < 10_000; i++) {

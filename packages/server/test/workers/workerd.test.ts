@@ -23,6 +23,7 @@ import { join } from 'node:path';
 import { createNenClient, type NenClient } from '@nen/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNen } from '../../src/index.js';
+import { answer, last, recordingFetch, resend, type Sent, sentOf } from './capture.js';
 import { startWorkerd, type Workerd } from './harness.js';
 
 const KEYS = `k1:${Buffer.alloc(32, 11).toString('base64url')}`;
@@ -41,32 +42,16 @@ afterAll(async () => {
   await wd?.stop();
 });
 
-interface Sent {
-  url: string;
-  init: RequestInit;
-  body: Uint8Array | null;
-}
+/** A pinned @nen/client (noble) whose every request goes through `route` (its URL on http://nen.test, parsed). */
+const nenClient = (route: (u: URL, init: RequestInit) => Promise<Response>): NenClient =>
+  createNenClient({ baseUrl: 'http://nen.test', serverKey: pin, backend: 'noble', fetch: async (input, init = {}) => route(new URL(String(input)), init) });
 
 /** A client whose requests go to isolate `pick()` (0 = a, 1 = b) of `on()`; every request sent is recorded with its body bytes. */
 function client(pick: () => 0 | 1 = () => 0, on: () => Workerd = () => wd): { c: NenClient; sent: Sent[] } {
   const sent: Sent[] = [];
-  const f: typeof fetch = async (input, init = {}) => {
-    const u = new URL(String(input));
-    const url = `${on().urls[pick()]}${u.pathname}${u.search}`;
-    const body: Uint8Array | null =
-      init.body instanceof Uint8Array ? new Uint8Array(init.body) : typeof init.body === 'string' ? new TextEncoder().encode(init.body) : null;
-    sent.push({ url, init: { method: init.method, headers: new Headers(init.headers) }, body });
-    return fetch(url, init);
-  };
-  return { c: createNenClient({ baseUrl: 'http://nen.test', serverKey: pin, backend: 'noble', fetch: f }), sent };
+  const f = recordingFetch(sent, (u) => `${on().urls[pick()]}${u.pathname}${u.search}`);
+  return { c: nenClient((u, init) => f(u, init)), sent };
 }
-
-const replay = (s: Sent, base: string = new URL(s.url).origin, body = s.body): Promise<Response> =>
-  fetch(base + new URL(s.url).pathname + new URL(s.url).search, {
-    method: s.init.method,
-    headers: s.init.headers,
-    body: body as Uint8Array<ArrayBuffer> | null,
-  });
 
 describe('Nen on workerd, sessions in a Durable Object', () => {
   it('the workerd bundles have no node: import and no ioredis', () => {
@@ -113,48 +98,30 @@ describe('Nen on workerd, sessions in a Durable Object', () => {
   it('replay refused on either isolate; one sealed request sent to both at once is accepted exactly once', async () => {
     const { c, sent } = client();
     await (await c.fetch('/api/echo', { method: 'POST', body: 'once' })).arrayBuffer();
-    const captured = sent[sent.length - 1]!;
-    for (const base of wd.urls) {
-      const r = await replay(captured, base);
-      expect([r.status, r.headers.get('nen-error')]).toEqual([409, 'NEN_REPLAY']);
-      await r.arrayBuffer();
-    }
+    const captured = last(sent);
+    for (const origin of wd.urls) expect(await answer(resend(captured, { origin }))).toEqual([409, 'NEN_REPLAY']);
     // Race: a fresh sealed request, never delivered by the client, sent to both isolates concurrently.
     let hold: Sent | undefined;
-    const racing = createNenClient({
-      baseUrl: 'http://nen.test',
-      serverKey: pin,
-      backend: 'noble',
-      fetch: async (input, init = {}) => {
-        const u = new URL(String(input));
-        if (u.pathname === '/api/echo' && !hold) {
-          hold = {
-            url: wd.urls[0] + u.pathname,
-            init: { method: init.method, headers: new Headers(init.headers) },
-            body: init.body instanceof Uint8Array ? new Uint8Array(init.body) : null,
-          };
-          throw new TypeError('held back by the test');
-        }
-        return fetch(`${wd.urls[0]}${u.pathname}${u.search}`, init);
-      },
+    const racing = nenClient(async (u, init) => {
+      if (u.pathname === '/api/echo' && !hold) {
+        hold = sentOf(wd.urls[0] + u.pathname, init);
+        throw new TypeError('held back by the test');
+      }
+      return fetch(`${wd.urls[0]}${u.pathname}${u.search}`, init);
     });
     await racing.fetch('/api/echo', { method: 'POST', body: 'race' }).catch(() => undefined);
     expect(hold).toBeDefined();
-    const rs = await Promise.all(wd.urls.map((base) => replay(hold!, base)));
-    const statuses = rs.map((r) => r.status).sort();
-    await Promise.all(rs.map((r) => r.arrayBuffer()));
-    expect(statuses).toEqual([200, 409]);
+    const rs = await Promise.all(wd.urls.map((origin) => answer(resend(hold!, { origin }))));
+    expect(rs.map(([status]) => status).sort()).toEqual([200, 409]);
   });
 
   it('tamper refused: a flipped ciphertext byte is 401 NEN_AUTH_FAILED; the session is unharmed', async () => {
     const { c, sent } = client();
     await (await c.fetch('/api/echo', { method: 'POST', body: 'original' })).arrayBuffer();
-    const captured = sent[sent.length - 1]!;
+    const captured = last(sent);
     const bad = captured.body!.slice();
     bad[bad.length - 1]! ^= 1;
-    const r = await replay(captured, undefined, bad);
-    expect([r.status, r.headers.get('nen-error')]).toEqual([401, 'NEN_AUTH_FAILED']);
-    await r.arrayBuffer();
+    expect(await answer(resend(captured, { body: bad }))).toEqual([401, 'NEN_AUTH_FAILED']);
     // The session is unharmed.
     expect(
       ((await (await c.fetch('/api/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '7' })).json()) as { body: number }).body,
@@ -164,27 +131,18 @@ describe('Nen on workerd, sessions in a Durable Object', () => {
   it('terminate is authenticated: a forged one changes nothing; the real one ends the session on both isolates', async () => {
     const { c, sent } = client();
     await (await c.fetch('/api/echo', { method: 'POST', body: 'x' })).arrayBuffer();
-    const captured = sent[sent.length - 1]!;
+    const captured = last(sent);
     // A real sealed request re-aimed at the terminate action: the path is authenticated, so it is refused.
-    const u = new URL(captured.url);
-    const forged = await fetch(`${wd.urls[1]}/api/nen/terminate`, {
-      method: 'POST',
-      headers: captured.init.headers,
-      body: captured.body as Uint8Array<ArrayBuffer>,
-    });
-    expect([forged.status, forged.headers.get('nen-error')]).toEqual([401, 'NEN_AUTH_FAILED']);
-    await forged.arrayBuffer();
-    const unsealed = await fetch(`${u.origin}/api/nen/terminate`, { method: 'POST', body: 'terminate' });
-    expect([unsealed.status, unsealed.headers.get('nen-error')]).toEqual([400, 'NEN_NOT_ENCRYPTED']);
-    await unsealed.arrayBuffer();
+    expect(await answer(resend(captured, { origin: wd.urls[1], path: '/api/nen/terminate' }))).toEqual([401, 'NEN_AUTH_FAILED']);
+    const unsealed = fetch(`${new URL(captured.url).origin}/api/nen/terminate`, { method: 'POST', body: 'terminate' });
+    expect(await answer(unsealed)).toEqual([400, 'NEN_NOT_ENCRYPTED']);
     // Still alive after the forgery.
     expect((await c.fetch('/api/echo', { method: 'POST', body: 'alive' })).status).toBe(200);
     await c.terminate();
-    for (const base of wd.urls) {
-      const r = await replay(captured, base);
-      expect(r.status).toBe(401);
-      expect(['NEN_SESSION_UNKNOWN', 'NEN_SESSION_EXPIRED']).toContain(r.headers.get('nen-error'));
-      await r.arrayBuffer();
+    for (const origin of wd.urls) {
+      const [status, code] = await answer(resend(captured, { origin }));
+      expect(status).toBe(401);
+      expect(['NEN_SESSION_UNKNOWN', 'NEN_SESSION_EXPIRED']).toContain(code);
     }
   });
 
@@ -246,7 +204,7 @@ describe('durable state: the Durable Object keeps sessions in its storage', () =
   it('a session survives a workerd restart (storage on disk): the client goes on without a handshake, a replay from before is still 409, and the files never hold the secret (NEN_STORE_KEY)', async () => {
     const { c, sent } = client(() => 0);
     await (await c.fetch('/api/echo', { method: 'POST', body: 'before the restart' })).arrayBuffer();
-    const captured = sent[sent.length - 1]!;
+    const captured = last(sent);
     const sid = c.session!.id;
     const secret = await secretOf(wd, sid);
     expect(secret.length).toBeGreaterThanOrEqual(32);
@@ -256,11 +214,7 @@ describe('durable state: the Durable Object keeps sessions in its storage', () =
     expect(disk.length).toBeGreaterThan(0);
     for (const f of forms(secret)) expect(disk.includes(f)).toBe(false);
     wd = await startWorkerd(KEYS, { dir, storeKey: STORE_KEY, pin });
-    for (const base of wd.urls) {
-      const r = await replay(captured, base);
-      expect([r.status, r.headers.get('nen-error')]).toEqual([409, 'NEN_REPLAY']);
-      await r.arrayBuffer();
-    }
+    for (const origin of wd.urls) expect(await answer(resend(captured, { origin }))).toEqual([409, 'NEN_REPLAY']);
     const before = sent.length;
     const r = await c.fetch('/api/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '"after"' });
     expect([r.status, await r.json()]).toEqual([200, { instance: 'a', body: 'after' }]);
@@ -276,26 +230,20 @@ describe('durable state: the Durable Object keeps sessions in its storage', () =
     // state): it re-handshakes and retries naming the original. The original's window is on disk.
     let mode: 'drop' | 'deliver' | 'pass' = 'pass';
     const delivered: number[] = [];
-    const c = createNenClient({
-      baseUrl: 'http://nen.test',
-      serverKey: pin,
-      backend: 'noble',
-      fetch: async (input, init = {}) => {
-        const u = new URL(String(input));
-        const url = `${wd.urls[0]}${u.pathname}${u.search}`;
-        if (u.pathname !== '/api/echo' || mode === 'pass') return fetch(url, init);
-        const m = mode;
-        mode = 'pass';
-        if (m === 'deliver') {
-          const res = await fetch(url, init); // accepted: the handler ran; the client never sees the answer
-          delivered.push(res.status);
-          await res.arrayBuffer();
-        }
-        const dir = wd.dir;
-        await wd.stop({ keepDir: true });
-        wd = await startWorkerd(KEYS, { dir, storeKey: STORE_KEY, pin });
-        return new Response(null, { status: 401, headers: { 'nen-error': 'NEN_SESSION_UNKNOWN' } });
-      },
+    const c = nenClient(async (u, init) => {
+      const url = `${wd.urls[0]}${u.pathname}${u.search}`;
+      if (u.pathname !== '/api/echo' || mode === 'pass') return fetch(url, init);
+      const m = mode;
+      mode = 'pass';
+      if (m === 'deliver') {
+        const res = await fetch(url, init); // accepted: the handler ran; the client never sees the answer
+        delivered.push(res.status);
+        await res.arrayBuffer();
+      }
+      const dir = wd.dir;
+      await wd.stop({ keepDir: true });
+      wd = await startWorkerd(KEYS, { dir, storeKey: STORE_KEY, pin });
+      return new Response(null, { status: 401, headers: { 'nen-error': 'NEN_SESSION_UNKNOWN' } });
     });
     const echo = (body: string) => c.fetch('/api/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     await (await echo('warm-up')).arrayBuffer(); // a confirmed session

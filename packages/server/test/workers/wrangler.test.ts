@@ -33,6 +33,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createNenClient, type NenClient } from '@nen/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { answer, last, recordingFetch, resend, type Sent } from './capture.js';
 import { freePort, startProcess } from './process.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -151,13 +152,6 @@ async function startWranglerDev(setup: DocumentedSetup): Promise<Dev> {
   return { url, dir, pin, note: w.note, logs: p.logs, stop: () => p.stop() };
 }
 
-interface Sent {
-  url: string;
-  method: string;
-  headers: Headers;
-  body: Uint8Array | null;
-}
-
 interface Variant {
   /** What the variant changes in the documented wrangler.toml. */
   toml(documented: string): string;
@@ -191,26 +185,11 @@ const VARIANTS: [string, Variant][] = [
 /** A client of the dev server; every request it sends is recorded with its body bytes. */
 function client(dev: Dev, options: { compress?: boolean } = {}): { c: NenClient; sent: Sent[] } {
   const sent: Sent[] = [];
-  const f: typeof fetch = async (input, init = {}) => {
-    const url = String(input);
-    const body: Uint8Array | null =
-      init.body instanceof Uint8Array ? new Uint8Array(init.body) : typeof init.body === 'string' ? new TextEncoder().encode(init.body) : null;
-    sent.push({ url, method: init.method ?? 'GET', headers: new Headers(init.headers), body });
-    return fetch(url, init);
-  };
-  return { c: createNenClient({ baseUrl: dev.url, serverKey: dev.pin, fetch: f, ...options }), sent };
+  return { c: createNenClient({ baseUrl: dev.url, serverKey: dev.pin, fetch: recordingFetch(sent), ...options }), sent };
 }
 
-const resend = async (s: Sent, options: { path?: string; body?: Uint8Array } = {}): Promise<[number, string | null]> => {
-  const u = new URL(s.url);
-  const r = await fetch(`${u.origin}${options.path ?? u.pathname + u.search}`, {
-    method: s.method,
-    headers: s.headers,
-    body: (options.body ?? s.body) as Uint8Array<ArrayBuffer> | null,
-  });
-  await r.arrayBuffer();
-  return [r.status, r.headers.get('nen-error')];
-};
+/** Sends a recorded request again (see capture.ts): its status and Nen error code. */
+const again = (s: Sent, options: { path?: string; body?: Uint8Array } = {}): Promise<[number, string | null]> => answer(resend(s, options));
 
 const echo = async (c: NenClient, value: unknown): Promise<Response> =>
   c.fetch('/api/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(value) });
@@ -256,33 +235,32 @@ describe.each(VARIANTS)('the documented Workers setup under wrangler dev (docs/r
   it('replay of a captured sealed request is refused: 409 NEN_REPLAY', async () => {
     const { c, sent } = client(dev);
     await (await echo(c, 'once')).arrayBuffer();
-    const captured = sent[sent.length - 1]!;
-    expect(await resend(captured)).toEqual([409, 'NEN_REPLAY']);
-    expect(await resend(captured)).toEqual([409, 'NEN_REPLAY']);
+    const captured = last(sent);
+    expect(await again(captured)).toEqual([409, 'NEN_REPLAY']);
+    expect(await again(captured)).toEqual([409, 'NEN_REPLAY']);
   });
 
   it('tamper is refused: one flipped ciphertext byte is 401 NEN_AUTH_FAILED; the session goes on', async () => {
     const { c, sent } = client(dev);
     await (await echo(c, 'original')).arrayBuffer();
-    const captured = sent[sent.length - 1]!;
+    const captured = last(sent);
     const bad = captured.body!.slice();
     bad[bad.length - 1]! ^= 1;
-    expect(await resend(captured, { body: bad })).toEqual([401, 'NEN_AUTH_FAILED']);
+    expect(await again(captured, { body: bad })).toEqual([401, 'NEN_AUTH_FAILED']);
     expect(await (await echo(c, 7)).json()).toEqual({ received: 7 });
   });
 
   it('terminate is authenticated: a forged terminate is refused and changes nothing; the real one ends the session', async () => {
     const { c, sent } = client(dev);
     await (await echo(c, 'x')).arrayBuffer();
-    const captured = sent[sent.length - 1]!;
+    const captured = last(sent);
     // A genuine sealed request re-aimed at the terminate action: the path is sealed, so 401.
-    expect(await resend(captured, { path: '/api/nen/terminate' })).toEqual([401, 'NEN_AUTH_FAILED']);
-    const unsealed = await fetch(`${dev.url}/api/nen/terminate`, { method: 'POST', body: 'terminate' });
-    expect([unsealed.status, unsealed.headers.get('nen-error')]).toEqual([400, 'NEN_NOT_ENCRYPTED']);
-    await unsealed.arrayBuffer();
+    expect(await again(captured, { path: '/api/nen/terminate' })).toEqual([401, 'NEN_AUTH_FAILED']);
+    const unsealed = fetch(`${dev.url}/api/nen/terminate`, { method: 'POST', body: 'terminate' });
+    expect(await answer(unsealed)).toEqual([400, 'NEN_NOT_ENCRYPTED']);
     expect(await (await echo(c, 'alive')).json()).toEqual({ received: 'alive' });
     await c.terminate();
-    const [status, code] = await resend(captured);
+    const [status, code] = await again(captured);
     expect(status).toBe(401);
     expect(['NEN_SESSION_UNKNOWN', 'NEN_SESSION_EXPIRED']).toContain(code);
     // The client makes a new session on its next request.
@@ -295,13 +273,13 @@ describe.each(VARIANTS)('the documented Workers setup under wrangler dev (docs/r
     const { c, sent } = client(dev, { compress: true });
     const big = 'compressible '.repeat(20_000);
     expect(await (await echo(c, big)).json()).toEqual({ received: big });
-    expect(sent[sent.length - 1]!.body!.length).toBeLessThan(big.length / 20);
+    expect(last(sent).body!.length).toBeLessThan(big.length / 20);
     // 5 MiB of one byte, a few KiB sealed: past the server's 4 MiB body limit once inflated.
     const status = await echo(c, 'x'.repeat(5 * 1024 * 1024)).then(
       async (r) => [r.status, r.headers.get('nen-error'), await r.arrayBuffer().then(() => '')],
       (e: { status?: number; code?: string }) => [e.status, e.code, 'thrown'],
     );
     expect(status.slice(0, 2)).toEqual(variant.bomb);
-    expect(sent[sent.length - 1]!.body!.length).toBeLessThan(64 * 1024);
+    expect(last(sent).body!.length).toBeLessThan(64 * 1024);
   });
 });
