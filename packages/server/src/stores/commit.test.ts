@@ -17,6 +17,7 @@ import {
   deathAt,
   epochLive,
   expireStep,
+  getStep,
   patchStep,
   retryStep,
   sweepClaims,
@@ -108,6 +109,21 @@ describe('commitStep: outcomes and what changed', () => {
     const later = confirmedSession({ confirmBy: T + 300 });
     expect(deathAt(later)).toBe(T + 1000);
     expect(outcome(later, 2n, T + 400)).toEqual(['ok', 'accepted']);
+  });
+});
+
+describe('getStep', () => {
+  it('a copy of the record while live; found dead, buried or dropped; null for none', () => {
+    expect(getStep(undefined, T)).toEqual({ record: null, change: 'none' });
+    const s = confirmedSession();
+    const g = getStep(s, T + 999);
+    expect(g).toEqual({ record: s.record, change: 'none' });
+    expect(g.record).not.toBe(s.record);
+    g.record!.secret.fill(9);
+    expect(s.record.secret[0]).toBe(11); // the store's own bytes untouched
+    expect(getStep(s, T + 1000)).toEqual({ record: null, change: 'buried' });
+    expect(getStep(s, T + 1000)).toEqual({ record: null, change: 'none' });
+    expect(getStep(tracked(), T + 1000)).toEqual({ record: null, change: 'dropped' });
   });
 });
 

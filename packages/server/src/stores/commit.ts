@@ -102,6 +102,13 @@ export function expireStep(s: TrackedSession, now: number): 'live' | 'none' | 'b
   return now < deathAt(s) ? 'live' : bury(s, now);
 }
 
+/** `get`: a copy of the record while the session lives; a session found dead is buried or dropped. */
+export function getStep(s: TrackedSession | undefined, now: number): { record: SessionRecord | null; change: Change } {
+  if (!s) return { record: null, change: 'none' };
+  const state = expireStep(s, now);
+  return state === 'live' ? { record: copyRecord(s.record), change: 'none' } : { record: null, change: state };
+}
+
 /**
  * The commit (`SessionStore.commit`, after the AEAD check): unknown → expired (a session found dead
  * is buried or dropped) → epoch → window. Only an accepted seq changes the window; it also sets

@@ -29,6 +29,7 @@ import {
   confirmed,
   copyRecord,
   expireStep,
+  getStep,
   patchStep,
   retryStep,
   sweepClaims,
@@ -108,11 +109,9 @@ export class MemoryStore implements SessionStore {
   async get(id: string, now: number): Promise<SessionRecord | null> {
     this.#assertOpen();
     const e = this.#sessions.get(id);
-    if (!e) return null;
-    const state = expireStep(e, now);
-    if (state === 'live') return copyRecord(e.record);
-    this.#apply(id, e, state);
-    return null;
+    const { record, change } = getStep(e, now);
+    if (e) this.#apply(id, e, change);
+    return record;
   }
 
   async commit(id: string, seq: bigint, now: number, epoch?: number): Promise<CommitResult> {

@@ -35,6 +35,7 @@ import {
   copyRecord,
   deathAt,
   expireStep,
+  getStep,
   patchStep,
   retryStep,
   sweepClaims,
@@ -111,11 +112,9 @@ export class SessionTable {
 
   get(id: string, now: number): SessionRecord | null {
     const e = this.#sessions.get(id);
-    if (!e) return null;
-    const state = expireStep(e, now);
-    if (state === 'live') return copyRecord(e.record);
-    this.#apply(id, e, state);
-    return null;
+    const { record, change } = getStep(e, now);
+    if (e) this.#apply(id, e, change);
+    return record;
   }
 
   commit(id: string, seq: bigint, now: number, epoch?: number): CommitResult {
