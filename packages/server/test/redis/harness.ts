@@ -14,7 +14,7 @@
  */
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, Socket } from 'node:net';
+import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -24,19 +24,9 @@ const HOST = '127.0.0.1';
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
 
-/** A free TCP port on 127.0.0.1 (see the pitfall about races). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, HOST, () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from '../free-port.js';
+
+export { freePort };
 
 /** Sends one inline command over a raw socket; resolves with the raw reply text (bounded). */
 export function rawCommand(port: number, command: string, timeoutMs = 1000): Promise<string> {

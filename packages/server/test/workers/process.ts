@@ -14,19 +14,10 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 
-/** A free TCP port on 127.0.0.1 (see the pitfall about races). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from '../free-port.js';
+
+export { freePort };
 
 export interface ProcessOptions {
   /** What the errors call it, e.g. "workerd". */
