@@ -8,37 +8,59 @@
  *  - withNen around a JSON echo handler, 1 KB and 100 KB, vs the same handler unwrapped;
  *  - the handshake route (pinned X-Wing): Request → ServerHello Response.
  *
- * Usage: node bench/ab.mjs --baseline <dir of a built @nen/server> [--quick] [--json out.json]
+ * Usage: node bench/ab.mjs --baseline <dir of a built @nen/server> [--quick] [--rounds 21]
+ *   [--only withNen|handshake] [--sizes 1024,102400] [--handler demo] [--json out.json]
+ * (--handler demo: the handler reads request.headers.get('content-type') and returns the parsed
+ * body as a value, as the demo's echo route does; default: `Response.json(body)`.)
+ * Each figure is given by wall time and by this process's CPU time (process.cpuUsage).
  * (build a baseline: `git archive <rev> packages/core packages/server | tar -x -C /tmp/base`, run
  * tsc -p tsconfig.build.json in both, link base/packages/server/node_modules/@nen/core to base's core).
  * Figures are medians of batches; compare within one run only.
- * Pitfall: the handshake line can favour whichever build is 'current' (an A/A run of two copies of
- * one build gave baseline 502 µs vs current 397 µs); for a difference under ~20 %, also run it with
- * the roles swapped (copy this file next to the baseline, pass this package as --baseline).
+ * Pitfall: whichever build shares code with the load generator is skewed, so each side seals its
+ * requests with its own @nen/core (see `cores`). Before that, the handshake line favoured 'current'
+ * (A/A: 502 vs 397 µs) and the 1 KB line disfavoured it (A/A: 10-40 µs). For a small difference,
+ * still run it with the roles swapped too (copy this file next to the baseline, pass this package
+ * as --baseline) and take the median of the signed differences.
  */
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { SessionKeys, clientHandshakeStart, formatRequestHeader, loadBackend, parseServerKeyPin, requestAad, sealMessage, toBase64Url } from '@nen/core';
 
 const arg = (name) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
 const quick = process.argv.includes('--quick');
+const rounds = Number(arg('--rounds') ?? 21);
+const only = arg('--only'); // 'withNen' or 'handshake'
+const demoHandler = arg('--handler') === 'demo';
+const sizes = (arg('--sizes') ?? '1024,102400').split(',').map(Number);
 const baseDir = arg('--baseline');
 if (!baseDir) throw new Error('usage: node bench/ab.mjs --baseline <dir of a built @nen/server>');
+const load = (dir, file) => import(pathToFileURL(join(dir, file)).href);
 const sides = {
-  baseline: await import(pathToFileURL(join(resolve(baseDir), 'dist/index.js')).href),
-  current: await import(pathToFileURL(resolve(import.meta.dirname, '../dist/index.js')).href),
+  baseline: await load(resolve(baseDir), 'dist/index.js'),
+  current: await load(resolve(import.meta.dirname, '..'), 'dist/index.js'),
+};
+// Each side's requests are sealed (and handshakes started) with that side's own @nen/core, never
+// one shared copy: code the load generator shares with only one side skews the comparison (an A/A
+// run of two copies of one build differed by 10-40 µs per 1 KB request when 'current' shared it).
+const cores = {
+  baseline: await load(resolve(baseDir), 'node_modules/@nen/core/dist/index.js'),
+  current: await load(resolve(import.meta.dirname, '..'), 'node_modules/@nen/core/dist/index.js'),
 };
 const now = () => performance.now();
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (x) => (x >= 100 ? x.toFixed(0) : x.toFixed(1));
-const SEED = `k1:${toBase64Url(new Uint8Array(32).fill(5))}`;
+const SEED = `k1:${cores.current.toBase64Url(new Uint8Array(32).fill(5))}`;
 
-/** Median µs per call for each named case; batches interleaved in alternating order. */
-async function interleaved(cases, { batches = quick ? 7 : 21, perBatch }) {
+/**
+ * Median µs per call for each named case, by wall time and by this process's CPU time
+ * (process.cpuUsage, user + system: less sensitive to other processes on a shared machine);
+ * batches interleaved in alternating order.
+ */
+async function interleaved(cases, { batches = quick ? 7 : rounds, perBatch }) {
   const names = Object.keys(cases);
   const per = Object.fromEntries(names.map((n) => [n, []]));
+  const cpu = Object.fromEntries(names.map((n) => [n, []]));
   for (const n of names) {
     await cases[n].setup(perBatch);
     for (let i = 0; i < perBatch; i++) await cases[n].run(i); // warm-up
@@ -46,20 +68,26 @@ async function interleaved(cases, { batches = quick ? 7 : 21, perBatch }) {
   for (let b = 0; b < batches; b++) {
     for (const n of b % 2 ? [...names].reverse() : names) {
       await cases[n].setup(perBatch);
+      const c0 = process.cpuUsage();
       const t0 = now();
       for (let i = 0; i < perBatch; i++) await cases[n].run(i);
       per[n].push(((now() - t0) * 1000) / perBatch);
+      const c = process.cpuUsage(c0);
+      cpu[n].push((c.user + c.system) / perBatch);
     }
   }
-  return Object.fromEntries(names.map((n) => [n, median(per[n])]));
+  const out = Object.fromEntries(names.map((n) => [n, median(per[n])]));
+  out.cpu = Object.fromEntries(names.map((n) => [n, median(cpu[n])]));
+  return out;
 }
 
-const backend = await loadBackend('auto');
 const results = { env: { node: process.version, cpu: os.cpus()[0]?.model, cores: os.cpus().length, date: new Date().toISOString() } };
 
 // ---------------------------------------------------------------- withNen
 const instances = {};
 for (const [side, mod] of Object.entries(sides)) {
+  const { SessionKeys, clientHandshakeStart, formatRequestHeader, loadBackend, parseServerKeyPin, requestAad, sealMessage } = cores[side];
+  const backend = await loadBackend('auto');
   const nen = mod.createNen({ backend: 'auto', store: mod.memoryStore({ shared: false }), serverKeys: SEED, logger: () => {}, handshakeRateLimit: 0 });
   const pin = (await nen.publicKeys())[0].pin;
   const c = clientHandshakeStart(backend, { pin: parseServerKeyPin(pin) });
@@ -72,12 +100,21 @@ for (const [side, mod] of Object.entries(sides)) {
     pin,
     r,
     keys: new SessionKeys(backend, r.secret, 0),
+    client: { backend, clientHandshakeStart, formatRequestHeader, parseServerKeyPin, requestAad, sealMessage },
     seq: 1n,
-    wrapped: nen.withNen(async (_req, _ctx, body) => Response.json(body)),
+    // --handler demo: the demo's echo (apps/demo/lib/echo.ts echoNen): reads the content type, returns the body as a value
+    wrapped: nen.withNen(
+      demoHandler
+        ? async (req, _ctx, body) => (req.headers.get('content-type') === 'application/json' ? body : null)
+        : async (_req, _ctx, body) => Response.json(body),
+    ),
   };
 }
-const plainHandler = async (req) => Response.json(JSON.parse(new TextDecoder().decode(new Uint8Array(await req.arrayBuffer()))));
-for (const size of [1024, 100 * 1024]) {
+const plainHandler = async (req) => {
+  if (demoHandler && !req.headers.get('content-type')?.startsWith('application/json')) return new Response(null, { status: 415 });
+  return Response.json(JSON.parse(new TextDecoder().decode(new Uint8Array(await req.arrayBuffer()))));
+};
+for (const size of only === 'handshake' ? [] : sizes) {
   const json = new TextEncoder().encode(JSON.stringify({ data: 'x'.repeat(size - 12) }));
   const cases = {};
   let plainReqs = [];
@@ -96,6 +133,7 @@ for (const size of [1024, 100 * 1024]) {
     let reqs = [];
     cases[side] = {
       setup: (n) => {
+        const { formatRequestHeader, requestAad, sealMessage } = x.client;
         reqs = Array.from({ length: n }, () => {
           const meta = { sessionId: x.r.sessionId, epoch: 0, seq: x.seq++, timestamp: Date.now(), flags: 0 };
           const sealed = sealMessage(x.keys.c2s, x.keys.c2sIv, meta.seq, requestAad(meta, 'POST', '/api/echo', 'application/json'), json);
@@ -120,15 +158,26 @@ for (const size of [1024, 100 * 1024]) {
     currentUs: us.current,
     baselineAddedUs: us.baseline - us.plain,
     currentAddedUs: us.current - us.plain,
+    cpu: us.cpu,
   };
   console.log(
-    `withNen ${String(size).padStart(6)} B: plain ${fmt(us.plain)} µs | baseline ${fmt(us.baseline)} µs (+${fmt(us.baseline - us.plain)}) | current ${fmt(us.current)} µs (+${fmt(us.current - us.plain)})`,
+    `withNen ${String(size).padStart(6)} B wall: plain ${fmt(us.plain)} µs | baseline ${fmt(us.baseline)} µs (+${fmt(us.baseline - us.plain)}) | current ${fmt(us.current)} µs (+${fmt(us.current - us.plain)})`,
+  );
+  const c = us.cpu;
+  console.log(
+    `withNen ${String(size).padStart(6)} B CPU:  plain ${fmt(c.plain)} µs | baseline ${fmt(c.baseline)} µs (+${fmt(c.baseline - c.plain)}) | current ${fmt(c.current)} µs (+${fmt(c.current - c.plain)})`,
   );
 }
 
 // ---------------------------------------------------------------- handshake route
-{
-  const hellos = Array.from({ length: 400 }, () => clientHandshakeStart(backend, { pin: parseServerKeyPin(instances.current.pin) }).hello);
+if (only !== 'withNen') {
+  // each side's hellos from its own core (see `cores`); both sides hold the same static key (SEED)
+  const hellos = Object.fromEntries(
+    Object.entries(instances).map(([side, { client: c, pin }]) => [
+      side,
+      Array.from({ length: 400 }, () => c.clientHandshakeStart(c.backend, { pin: c.parseServerKeyPin(pin) }).hello),
+    ]),
+  );
   const cases = {};
   for (const [side, x] of Object.entries(instances)) {
     let reqs = [];
@@ -141,7 +190,7 @@ for (const size of [1024, 100 * 1024]) {
             new Request('http://127.0.0.1/api/nen/handshake', {
               method: 'POST',
               headers: { 'content-type': 'application/nen-handshake' },
-              body: hellos[k++ % hellos.length],
+              body: hellos[side][k++ % hellos[side].length],
             }),
         );
       },
@@ -153,8 +202,10 @@ for (const size of [1024, 100 * 1024]) {
     };
   }
   const us = await interleaved(cases, { perBatch: 40, batches: quick ? 5 : 11 });
-  results['handshake/xwing/pinned'] = { baselineUs: us.baseline, currentUs: us.current };
-  console.log(`handshake route (X-Wing, pinned): baseline ${fmt(us.baseline)} µs | current ${fmt(us.current)} µs`);
+  results['handshake/xwing/pinned'] = { baselineUs: us.baseline, currentUs: us.current, cpu: us.cpu };
+  console.log(
+    `handshake route (X-Wing, pinned): baseline ${fmt(us.baseline)} µs | current ${fmt(us.current)} µs (CPU ${fmt(us.cpu.baseline)} | ${fmt(us.cpu.current)} µs)`,
+  );
 }
 
 for (const x of Object.values(instances)) {
