@@ -25,6 +25,9 @@ import {
   type RequestMeta,
 } from './message.js';
 
+/** The `nen` value of an uncompressed single response (formatted once, not per response). */
+const NEN_PLAIN = formatResponseHeader(0);
+
 /** What the server seals a response for: the request's envelope and session keys. */
 export interface ResponseContext {
   readonly keys: EnvelopeKeys;
@@ -61,7 +64,7 @@ export function sealResponse(
   const sealed = sealMessage(ctx.keys.s2c, ctx.keys.s2cIv, ctx.meta.seq, aad, plain);
   const headers: HeaderList = [
     ['content-type', MEDIA_TYPE.sealed],
-    [HEADER.nen, formatResponseHeader(flags)],
+    [HEADER.nen, flags === 0 ? NEN_PLAIN : formatResponseHeader(flags)],
   ];
   if (contentType) headers.push([HEADER.type, contentType]);
   if (isNullBodyStatus(status) || ctx.method === 'HEAD') {
@@ -103,6 +106,11 @@ export function parseResponse(headers: HeaderSource, status: number, method: str
   };
 }
 
+/** Whether `content-type` names `want` (exactly, the common case, or with parameters / spaces). */
+function hasMediaType(headers: HeaderSource, want: string): boolean {
+  return headers.get('content-type') === want || mediaType(headers) === want;
+}
+
 /** The request a response answers (client side). */
 export interface ResponseExpectation {
   readonly keys: EnvelopeKeys;
@@ -126,7 +134,7 @@ export function responseRecord(head: ResponseHead, headers: HeaderSource, body: 
     sealed = body;
   }
   if (!sealed) throw clientError('NEN_RESPONSE_UNAUTHENTICATED', 'response envelope without a sealed record');
-  if (!head.nullBody && mediaType(headers) !== MEDIA_TYPE.sealed) {
+  if (!head.nullBody && !hasMediaType(headers, MEDIA_TYPE.sealed)) {
     throw clientError('NEN_RESPONSE_UNAUTHENTICATED', 'sealed response with the wrong content type');
   }
   return sealed;
@@ -157,7 +165,7 @@ export function openResponse(x: ResponseExpectation, head: ResponseHead, status:
 
 /** The record opener of a streamed response (client), after checking its content type, status and body. */
 export function openResponseStream(x: ResponseExpectation, head: ResponseHead, headers: HeaderSource, status: number, hasBody: boolean): RecordOpener {
-  if (mediaType(headers) !== MEDIA_TYPE.stream || !hasBody || status !== 200) {
+  if (!hasMediaType(headers, MEDIA_TYPE.stream) || !hasBody || status !== 200) {
     throw clientError('NEN_RESPONSE_UNAUTHENTICATED', 'stream envelope with a wrong content type, status or no body');
   }
   const aad = responseAad(x.sessionId, x.epoch, x.seq, 200, head.flags, head.contentType);

@@ -23,7 +23,7 @@
  */
 import type { Aead } from '../backend/types.js';
 import { AEAD_TAG_LENGTH } from '../backend/types.js';
-import { fromUtf8, toBase64Url } from './bytes.js';
+import { fromUtf8 } from './bytes.js';
 import { NenProtocolError, clientError, wireError } from './codes.js';
 import { HEADER, MEDIA_TYPE, REQ_FLAG, isBodylessMethod } from './constants.js';
 import {
@@ -200,7 +200,12 @@ export interface RequestHead {
  * GET/HEAD or the sealed content type otherwise.
  */
 export function parseRequest(headers: HeaderSource, method: string, rawUrl: string, now: number, timestampWindowMs: number): RequestHead {
-  const meta = parseRequestHeader(headers.get(HEADER.nen));
+  const nen = headers.get(HEADER.nen);
+  const meta = parseRequestHeader(nen);
+  // The session id as sent: parseRequestHeader decoded it strictly (canonical base64url of exactly
+  // 16 bytes), so the field is toBase64Url(meta.sessionId), without encoding it again.
+  const d = (nen as string).indexOf('.') + 1;
+  const sid = (nen as string).slice(d, (nen as string).indexOf('.', d));
   if (Math.abs(meta.timestamp - now) > timestampWindowMs) throw wireError('NEN_TIMESTAMP', `request timestamp off by ${meta.timestamp - now} ms`);
   const m = method.toUpperCase();
   const { origin, path, search } = splitUrl(rawUrl);
@@ -226,11 +231,14 @@ export function parseRequest(headers: HeaderSource, method: string, rawUrl: stri
     headerRecord = decodeHeaderRecord(hb);
     if (!headerRecord) throw wireError('NEN_MALFORMED', 'nen-body is not base64url');
   } else {
-    const ct = mediaType(headers).toLowerCase();
     const want = stream ? MEDIA_TYPE.stream : MEDIA_TYPE.sealed;
-    if (ct !== want) throw wireError('NEN_CONTENT_TYPE', `content-type ${JSON.stringify(ct.slice(0, 60))}, want ${want}`);
+    // The exact media type (what every Nen client sends) without splitting or case folding.
+    if (headers.get('content-type') !== want) {
+      const ct = mediaType(headers).toLowerCase();
+      if (ct !== want) throw wireError('NEN_CONTENT_TYPE', `content-type ${JSON.stringify(ct.slice(0, 60))}, want ${want}`);
+    }
   }
-  return { meta, method: m, origin, path, search, contentType, confidential, stream, headerRecord, sid: toBase64Url(meta.sessionId), retry, retryValue };
+  return { meta, method: m, origin, path, search, contentType, confidential, stream, headerRecord, sid, retry, retryValue };
 }
 
 /**

@@ -9,7 +9,7 @@ import { fromBase64Url, toBase64Url, u16, u32 } from './bytes.js';
 import { NenProtocolError } from './codes.js';
 import { HS_FLAG } from './constants.js';
 import { clientHandshakeStart, decodeClientHello, encodeClientHello, parseServerKeyPin, serverHandshake } from './handshake.js';
-import { SessionKeys, computeNonce } from './keys.js';
+import { SessionKeys, computeNonce, computeNonceWide } from './keys.js';
 import { RecordOpener, RecordSealer, formatRequestHeader, parseRequestHeader, requestAad } from './message.js';
 import { REPLAY_WINDOW_WIDTH, ReplayWindow } from './replay.js';
 
@@ -21,6 +21,26 @@ function code(f: () => unknown): string | undefined {
   }
   return undefined;
 }
+
+describe('computeNonce', () => {
+  it('is base IV XOR (u32be index || u64be seq), byte for byte, on both sides of 2^32 and 2^53 and at 2^64 - 1', () => {
+    const iv = Uint8Array.from({ length: 12 }, (_, i) => (i * 37 + 11) & 0xff);
+    const seqs = [1n, 2n, 255n, 256n, 2n ** 32n - 1n, 2n ** 32n, 2n ** 32n + 1n, 2n ** 53n - 1n, 2n ** 53n, 2n ** 53n + 1n, 2n ** 63n, 2n ** 64n - 1n];
+    const indices = [0, 1, 255, 256, 65_535, 65_536, 2 ** 24, 2 ** 32 - 1];
+    for (const seq of seqs) {
+      for (const index of indices) {
+        const want = new Uint8Array(12);
+        const dv = new DataView(want.buffer);
+        dv.setUint32(0, index);
+        dv.setBigUint64(4, seq);
+        for (let i = 0; i < 12; i++) want[i] = (want[i] as number) ^ (iv[i] as number);
+        expect(computeNonce(iv, seq, index)).toEqual(want);
+        expect(computeNonceWide(iv, seq, index)).toEqual(want);
+      }
+    }
+    expect(computeNonce(iv, 7n)).toEqual(computeNonce(iv, 7n, 0));
+  });
+});
 
 describe('base64url', () => {
   it('round-trips and rejects non-canonical input', () => {
