@@ -6,8 +6,9 @@
  * Pitfalls:
  *  - Cached keys hold Wasm memory: an entry is disposed when it is evicted AND no request or stream
  *    still holds it (`refs`), never while one does.
- *  - Bounded by `max` entries (least recently used evicted first): memory stays flat whatever the
- *    number of sessions.
+ *  - Bounded by `max` entries (least recently used evicted first, to within a quarter of `max`: an
+ *    entry is moved to the back only when it has fallen that far behind): memory stays flat
+ *    whatever the number of sessions.
  */
 import type { SessionKeys } from '@nen/core';
 
@@ -15,18 +16,28 @@ export interface CacheEntry {
   keys: SessionKeys;
   refs: number;
   evicted: boolean;
+  /** #tick when last moved to the back (least-recently-used order, approximately). */
+  stamp: number;
 }
 
 export class KeyCache {
   readonly #map = new Map<string, CacheEntry>();
+  /** Counts insertions and moves to the back. */
+  #tick = 0;
   constructor(readonly max: number) {}
 
   acquire(sid: string, epoch: number): CacheEntry | undefined {
     const k = `${sid}.${epoch}`;
     const e = this.#map.get(k);
     if (!e) return undefined;
-    this.#map.delete(k);
-    this.#map.set(k, e);
+    // Moved to the back only when a quarter of the cache was (re)inserted since it last was: an
+    // entry in use stays far from the front anyway, and a re-insert on every request costs the
+    // Map a delete and an insert (and, in time, a rehash).
+    if (this.#tick - e.stamp > this.max >>> 2) {
+      this.#map.delete(k);
+      this.#map.set(k, e);
+      e.stamp = ++this.#tick;
+    }
     e.refs++;
     return e;
   }
@@ -41,7 +52,7 @@ export class KeyCache {
       if (first.done) break;
       this.#evict(first.value[0], first.value[1]);
     }
-    const e: CacheEntry = { keys, refs: 1, evicted: false };
+    const e: CacheEntry = { keys, refs: 1, evicted: false, stamp: ++this.#tick };
     this.#map.set(k, e);
     return e;
   }

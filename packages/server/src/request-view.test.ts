@@ -44,6 +44,38 @@ describe('handlerRequest', () => {
     expect(r.headers).toBe(r.headers); // built once
   });
 
+  it('headers read one by one (before any iteration) show the same view, whatever the name case; copies and mutations see it whole', () => {
+    const r = handlerRequest(sealed(), head(), null, null);
+    const h = r.headers;
+    expect([h.get('Content-Type'), h.get('NEN'), h.get('nen-type'), h.get('nen-body'), h.get('content-length'), h.get('content-encoding')]).toEqual([
+      'application/json',
+      null,
+      null,
+      null,
+      null,
+      null,
+    ]);
+    expect([h.has('content-type'), h.has('Nen'), h.has('x-trace'), h.has('x-absent')]).toEqual([true, false, true, false]);
+    expect([h.get('Accept'), h.get('x-absent')]).toEqual(['text/plain, application/json', null]);
+    expect(() => h.get('bad name')).toThrow(TypeError);
+    const want = [
+      ['accept', 'text/plain, application/json'],
+      ['content-type', 'application/json'],
+      ['cookie', 'k=v'],
+      ['x-trace', 'a'],
+    ];
+    const list = (x: Headers) => [...(x as unknown as Iterable<[string, string]>)];
+    expect(list(new Headers(h))).toEqual(want);
+    expect(list(new Response(null, { headers: h }).headers)).toEqual(want);
+    expect([...(h as unknown as Iterable<[string, string]>)]).toEqual(want);
+    const r2 = handlerRequest(sealed(), head({ contentType: '' }), null, null);
+    r2.headers.set('x-trace', 'b');
+    expect([r2.headers.get('x-trace'), r2.headers.get('nen'), r2.headers.get('content-type'), r2.headers.get('cookie')]).toEqual(['b', null, null, 'k=v']);
+    const r3 = handlerRequest(sealed(), head(), null, null);
+    r3.headers.delete('cookie');
+    expect([...(r3.headers as unknown as Iterable<[string, string]>)].map(([k]) => k)).toEqual(['accept', 'content-type', 'x-trace']);
+  });
+
   it('no plaintext content type: none shown', () => {
     const r = handlerRequest(sealed(), head({ contentType: '' }), null, null);
     expect(r.headers.get('content-type')).toBeNull();
