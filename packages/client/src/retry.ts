@@ -49,7 +49,8 @@ export async function sendWithRetry(
   retry: boolean,
 ): Promise<Response> {
   const first: Attempt = { ref: null, sentAt: 0 };
-  const s = (await sessions.ensure(p.signal)).acquire(); // fails: not sent
+  const live = sessions.ensure(p.signal); // the live session (no await: one microtask hop less per request) or the handshake
+  const s = (live instanceof Promise ? await live : live).acquire(); // fails: not sent
   let action: ReturnType<typeof recoveryOf>;
   try {
     const res = await send(cfg, s, p, kind, first);

@@ -70,4 +70,30 @@ describe('SequenceCounter', () => {
     expect(c.inFlight).toBe(0);
     expect(c.acquire()).toBe(2n);
   });
+
+  it('releases in any order (oldest first or not, doubles included) leave exactly the unreleased numbers in flight', () => {
+    let x = 12345;
+    const rnd = (n: number) => {
+      x = (x * 1103515245 + 12345) & 0x7fffffff;
+      return x % n;
+    };
+    const c = new SequenceCounter();
+    const live = new Set<bigint>();
+    for (let step = 0; step < 20_000; step++) {
+      if (live.size < 500 && rnd(2) === 0) {
+        const seq = c.acquire() as bigint;
+        expect(typeof seq).toBe('bigint');
+        live.add(seq);
+      } else if (live.size > 0) {
+        const all = [...live];
+        let oldest = all[0]!;
+        for (const v of all) if (v < oldest) oldest = v;
+        const seq = rnd(3) === 0 ? oldest : all[rnd(all.length)]!;
+        c.release(seq);
+        live.delete(seq);
+        if (rnd(4) === 0) c.release(seq); // a double release changes nothing
+      }
+      expect(c.inFlight).toBe(live.size);
+    }
+  });
 });

@@ -54,8 +54,10 @@ export class SequenceCounter {
   release(seq: bigint): void {
     const oldest = this.#inFlight[this.#head];
     if (oldest === undefined || seq < oldest || seq >= this.#next) return; // not in flight (double release)
-    this.#released.add(seq);
-    while (this.#head < this.#inFlight.length && this.#released.delete(this.#inFlight[this.#head]!)) this.#head++;
+    // The oldest number answered first (the common case): moved past without touching the set.
+    if (seq === oldest) this.#head++;
+    else this.#released.add(seq);
+    while (this.#released.size > 0 && this.#head < this.#inFlight.length && this.#released.delete(this.#inFlight[this.#head]!)) this.#head++;
     if (this.#head > 1024 && this.#head * 2 > this.#inFlight.length) {
       this.#inFlight.splice(0, this.#head);
       this.#head = 0;
