@@ -72,11 +72,15 @@ describe('SequenceCounter', () => {
   });
 
   it('releases in any order (oldest first or not, doubles included) leave exactly the unreleased numbers in flight', () => {
-    let x = 12345;
+    let x = 12345; // mulberry32: a reproducible sequence
     const rnd = (n: number) => {
-      x = (x * 1103515245 + 12345) & 0x7fffffff;
-      return x % n;
+      x = (x + 0x6d2b79f5) | 0;
+      let t = Math.imul(x ^ (x >>> 15), 1 | x);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) % n;
     };
+    let maxLive = 0;
+    let outOfOrder = 0;
     const c = new SequenceCounter();
     const live = new Set<bigint>();
     for (let step = 0; step < 20_000; step++) {
@@ -89,11 +93,15 @@ describe('SequenceCounter', () => {
         let oldest = all[0]!;
         for (const v of all) if (v < oldest) oldest = v;
         const seq = rnd(3) === 0 ? oldest : all[rnd(all.length)]!;
+        if (seq !== oldest) outOfOrder++;
         c.release(seq);
         live.delete(seq);
         if (rnd(4) === 0) c.release(seq); // a double release changes nothing
       }
       expect(c.inFlight).toBe(live.size);
+      maxLive = Math.max(maxLive, live.size);
     }
+    expect(maxLive).toBeGreaterThan(20);
+    expect(outOfOrder).toBeGreaterThan(1000);
   });
 });
