@@ -4,7 +4,7 @@
  * and M handshake-route calls against this package's dist/, nothing else. Run it under the V8
  * profiler and summarise with the repository's bench/profile-summary.js:
  *
- *   node --cpu-prof --cpu-prof-dir=/tmp/prof bench/profile-withnen.mjs [requests] [handshakes]
+ *   node --cpu-prof --cpu-prof-dir=/tmp/prof bench/profile-withnen.mjs [requests] [handshakes] [--handler demo]
  *   node ../../bench/profile-summary.js /tmp/prof/*.cpuprofile --top 30
  */
 import { SessionKeys, clientHandshakeStart, formatRequestHeader, loadBackend, parseServerKeyPin, requestAad, sealMessage, toBase64Url } from '@nen/core';
@@ -27,7 +27,11 @@ const hs = await nen.routes.POST(
 );
 const r = c.finish(new Uint8Array(await hs.arrayBuffer()));
 const keys = new SessionKeys(backend, r.secret, 0);
-const wrapped = nen.withNen(async (_req, _ctx, body) => Response.json(body));
+// --handler demo: the demo's echo route (reads the content type, returns the parsed body as a value)
+const demo = process.argv.includes('--handler') && process.argv[process.argv.indexOf('--handler') + 1] === 'demo';
+const wrapped = nen.withNen(
+  demo ? async (req, _ctx, body) => (req.headers.get('content-type') === 'application/json' ? body : null) : async (_req, _ctx, body) => Response.json(body),
+);
 const json = new TextEncoder().encode(JSON.stringify({ data: 'x'.repeat(1012) }));
 let seq = 1n;
 const t0 = performance.now();
