@@ -9,6 +9,8 @@
  *  - every proper prefix (truncation), every reordering of two records, every duplicated record,
  *    every dropped record and every flipped byte is rejected with a NenError code — never
  *    accepted, never a crash;
+ *  - all of the above hold for pushCoalesced too (one chunk per piece of wire: the client's
+ *    network reads), and a bad record anywhere in a batch fails the batch with nothing returned;
  *  - arbitrary bytes fed to the opener raise only the opener's own typed errors, and the opener
  *    never buffers more than one record;
  *  - the sealer's and opener's in-place nonce / AAD (rewritten per record, no allocation) are
@@ -55,15 +57,20 @@ function sealRecords(chunks: readonly Uint8Array[]): Uint8Array[] {
   return out;
 }
 
-/** Feeds `wire` split at the given cut points; returns the plaintext or the error code. */
-function decode(wire: Uint8Array, cuts: readonly number[] = []): { ok: true; plain: Uint8Array } | { ok: false; code: string } {
+/**
+ * Feeds `wire` split at the given cut points; returns the plaintext or the error code. `coalesced`:
+ * through pushCoalesced (one chunk per piece of wire, as the client hands a network read over).
+ */
+function decode(wire: Uint8Array, cuts: readonly number[] = [], coalesced = false): { ok: true; plain: Uint8Array } | { ok: false; code: string } {
   const o = opener();
   const parts: Uint8Array[] = [];
   const points = [...new Set(cuts.map((c) => c % (wire.length + 1)))].sort((a, b) => a - b);
   let prev = 0;
   try {
     for (const p of [...points, wire.length]) {
-      parts.push(...o.push(wire.subarray(prev, p)));
+      const piece = wire.subarray(prev, p);
+      if (coalesced) parts.push(o.pushCoalesced(piece));
+      else parts.push(...o.push(piece));
       prev = p;
     }
     o.end();
@@ -76,12 +83,15 @@ function decode(wire: Uint8Array, cuts: readonly number[] = []): { ok: true; pla
 
 const arbChunks = fc.array(fc.uint8Array({ maxLength: 300 }), { minLength: 0, maxLength: 8 });
 
-describe('stream framing', () => {
+describe.each([
+  ['push', false],
+  ['pushCoalesced', true],
+])('stream framing (%s)', (_name, coalesced) => {
   it('any chunking of the wire bytes decodes to the same plaintext', () => {
     fc.assert(
       fc.property(arbChunks, fc.array(fc.nat(), { maxLength: 12 }), (chunks, cuts) => {
         const wire = concatBytes(...sealRecords(chunks));
-        const r = decode(wire, cuts);
+        const r = decode(wire, cuts, coalesced);
         expect(r).toEqual({ ok: true, plain: concatBytes(...chunks) });
       }),
       { numRuns: 300 },
@@ -94,7 +104,7 @@ describe('stream framing', () => {
     const wire = concatBytes(s.seal(big, false), s.seal(new Uint8Array(5).fill(9), true));
     fc.assert(
       fc.property(fc.array(fc.nat(), { maxLength: 6 }), (cuts) => {
-        const r = decode(wire, cuts);
+        const r = decode(wire, cuts, coalesced);
         expect(r.ok && Buffer.from(r.plain).equals(Buffer.from(concatBytes(big, new Uint8Array(5).fill(9))))).toBe(true);
       }),
       { numRuns: 20 },
@@ -105,7 +115,7 @@ describe('stream framing', () => {
     fc.assert(
       fc.property(arbChunks, fc.nat(), fc.array(fc.nat(), { maxLength: 6 }), (chunks, cut, cuts) => {
         const wire = concatBytes(...sealRecords(chunks));
-        const r = decode(wire.subarray(0, cut % wire.length), cuts);
+        const r = decode(wire.subarray(0, cut % wire.length), cuts, coalesced);
         expect(r.ok).toBe(false);
       }),
       { numRuns: 300 },
@@ -132,7 +142,7 @@ describe('stream framing', () => {
           } else {
             m.splice(i, 1);
           }
-          const r = decode(concatBytes(...m));
+          const r = decode(concatBytes(...m), [], coalesced);
           expect(r.ok).toBe(false);
         },
       ),
@@ -147,8 +157,8 @@ describe('stream framing', () => {
         const m = wire.slice();
         const i = pos % m.length;
         m[i] = m[i]! ^ x;
-        expect(decode(m).ok).toBe(false);
-        expect(decode(concatBytes(wire, extra)).ok).toBe(false);
+        expect(decode(m, [], coalesced).ok).toBe(false);
+        expect(decode(concatBytes(wire, extra), [], coalesced).ok).toBe(false);
       }),
       { numRuns: 300 },
     );
@@ -157,14 +167,77 @@ describe('stream framing', () => {
   it('arbitrary bytes raise only typed errors and never make the opener buffer more than one record', () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 2000 }), fc.array(fc.nat(), { maxLength: 8 }), (bytes, cuts) => {
-        expect(decode(bytes, cuts).ok).toBe(false);
+        expect(decode(bytes, cuts, coalesced).ok).toBe(false);
       }),
       { numRuns: 500 },
     );
     // A huge declared length is refused at once instead of being buffered.
     const o = opener();
     const hdr = new Uint8Array([0x7f, 0xff, 0xff, 0xff]);
-    expect(() => o.push(hdr)).toThrow(NenError);
+    expect(() => (coalesced ? o.pushCoalesced(hdr) : o.push(hdr))).toThrow(NenError);
+  });
+});
+
+describe('pushCoalesced (one chunk per network read)', () => {
+  it('returns the plaintexts of all the records a read completed as one chunk, in order', () => {
+    const chunks = [0, 1, 2, 3, 4].map((i) => new TextEncoder().encode(`data: {"t":${i}}\n\n`));
+    const recs = sealRecords(chunks);
+    const o = opener();
+    // Read 1: records 0-2 and half of record 3; read 2: the rest and the final record.
+    const wire = concatBytes(...recs);
+    const cut = recs[0]!.length + recs[1]!.length + recs[2]!.length + 10;
+    const a = o.pushCoalesced(wire.subarray(0, cut));
+    expect(same(a, concatBytes(chunks[0]!, chunks[1]!, chunks[2]!))).toBe(true);
+    const b = o.pushCoalesced(wire.subarray(cut));
+    expect(same(b, concatBytes(chunks[3]!, chunks[4]!))).toBe(true);
+    expect(o.finished).toBe(true);
+    o.end();
+    // A read that completes no record (or only empty ones) yields an empty chunk.
+    const o2 = opener();
+    expect(o2.pushCoalesced(wire.subarray(0, 3)).length).toBe(0);
+  });
+
+  it('a tampered, reordered or duplicated record anywhere in a batch fails the whole batch: nothing of it is returned', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.uint8Array({ minLength: 1, maxLength: 64 }), { minLength: 2, maxLength: 8 }),
+        fc.nat(),
+        fc.constantFrom('flip', 'swap', 'dup'),
+        (chunks, k, op) => {
+          const recs = sealRecords(chunks);
+          const i = 1 + (k % (recs.length - 1)); // never the first: valid records precede the bad one in the batch
+          const m = recs.slice();
+          if (op === 'flip') {
+            const r = m[i]!.slice();
+            r[r.length - 1] = r[r.length - 1]! ^ 1;
+            m[i] = r;
+          } else if (op === 'swap') {
+            [m[i - 1], m[i]] = [m[i]!, m[i - 1]!];
+          } else {
+            m.splice(i, 0, recs[i - 1]!);
+          }
+          const o = opener();
+          let got: Uint8Array | undefined;
+          let err: unknown;
+          try {
+            got = o.pushCoalesced(concatBytes(...m));
+          } catch (e) {
+            err = e;
+          }
+          expect(got).toBeUndefined();
+          expect(err).toBeInstanceOf(NenError);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('a batch that ends without the final record is reported truncated at end()', () => {
+    const chunks = [1, 2, 3].map((n) => new Uint8Array(n).fill(n));
+    const recs = sealRecords(chunks);
+    const o = opener();
+    expect(same(o.pushCoalesced(concatBytes(...recs.slice(0, -1))), concatBytes(...chunks))).toBe(true);
+    expect(() => o.end()).toThrow(expect.objectContaining({ code: 'NEN_STREAM_TRUNCATED' }));
   });
 });
 
@@ -247,6 +320,25 @@ describe('record nonce and AAD (written in place)', () => {
       expect(same(openSeen.get(i)?.aad, recordAad(aad, i, false))).toBe(true);
     }
     expect(same(openSeen.get(n + 1)?.aad, recordAad(aad, n, true))).toBe(true);
+  });
+
+  it('an empty record is tried as final first (one AEAD call for the usual empty final record); an empty non-final one still opens', () => {
+    const sealSeen = new Map<number, { nonce: Uint8Array; aad: Uint8Array }>();
+    const s = new RecordSealer(spyAead(sealSeen), iv, seq, aad);
+    const empty = new Uint8Array(0);
+    const wire = [s.seal(new Uint8Array([1]), false), s.seal(empty, false), s.seal(new Uint8Array([2]), false), s.seal(empty, true)];
+    const openSeen = new Map<number, { nonce: Uint8Array; aad: Uint8Array }>();
+    const o = new RecordOpener(spyAead(openSeen), iv, seq, aad, (k, d) => new NenError(CODES[k], d));
+    const plain: Uint8Array[] = [];
+    for (const w of wire) plain.push(o.pushCoalesced(w));
+    o.end();
+    expect(same(concatBytes(...plain), new Uint8Array([1, 2]))).toBe(true);
+    // calls: record 0 (non-final), record 1 (final: fails, then non-final), record 2 (non-final), record 3 (final)
+    expect(openSeen.size).toBe(5);
+    expect(same(openSeen.get(1)?.aad, recordAad(aad, 1, true))).toBe(true);
+    expect(same(openSeen.get(2)?.aad, recordAad(aad, 1, false))).toBe(true);
+    expect(same(openSeen.get(4)?.aad, recordAad(aad, 3, true))).toBe(true);
+    expect(o.finished).toBe(true);
   });
 
   it('RecordNonceAad matches computeNonce / recordAad for indices in every byte range', () => {
