@@ -9,6 +9,10 @@
  *    typed hints, see ./errors.ts).
  *  - The sequence number is released when the response head arrives or the send fails (flow
  *    control, ./sequence.ts), never later: a long stream must not block the session.
+ *  - A streamed response hands the application one chunk per network read (the plaintexts of all
+ *    the records that read completed, each opened and checked first), not one per record: record
+ *    boundaries are not message boundaries for the application, as with any HTTP body. One pull
+ *    reads on while the application keeps up; a cancel during a read ends it quietly.
  *  - Redirects are not followed: a followed redirect would re-send this request's Nen headers to
  *    another URL (rejected there); in Node the sealed 3xx itself is verified and returned.
  */
@@ -195,29 +199,39 @@ async function streamResponse(s: SessionState, x: ResponseExpectation, head: Res
       s.release();
     }
   };
+  let cancelled = false;
   const stream = new ReadableStream<Uint8Array>(
     {
+      // One pull keeps reading while each chunk goes straight to a reader already waiting for it
+      // (desiredSize stays 0 with highWaterMark 0): no pull round trip per record while the
+      // application keeps up; a chunk that had to be queued ends the pull (backpressure).
       async pull(c) {
         try {
           for (;;) {
             const r = await reader.read();
+            if (cancelled) return; // cancelled while reading
             if (r.done) {
               opener.end();
               c.close();
               release();
               return;
             }
-            const chunks = opener.push(r.value);
-            for (const chunk of chunks) c.enqueue(chunk);
-            if (chunks.length > 0) return;
+            // All the records this read completed, opened in order, handed over as one chunk.
+            const chunk = opener.pushCoalesced(r.value);
+            if (chunk.length > 0) {
+              c.enqueue(chunk);
+              if ((c.desiredSize ?? 0) < 0) return;
+            }
           }
         } catch (e) {
+          if (cancelled) return;
           release();
           c.error(e instanceof NenProtocolError ? e : clientError('NEN_STREAM_TRUNCATED', 'stream broke off', e));
           await reader.cancel().catch(() => undefined);
         }
       },
       async cancel(reason) {
+        cancelled = true;
         release();
         await reader.cancel(reason).catch(() => undefined);
       },

@@ -14,6 +14,9 @@
  *    leave the handler's read pending forever (highWaterMark 0).
  *  - A response stream that throws sends no final record: the client reports a truncated stream.
  *  - The session keys are held (cache reference) until the stream ends or is cancelled.
+ *  - A response pull keeps sealing while each record is taken at once by a waiting reader; a
+ *    cancel during its wait for the source ends it quietly (no enqueue on a cancelled stream, no
+ *    stream.error log).
  */
 import { type RequestHead, openRequestStream, sealResponseStream, wireError } from '@nen/core';
 import type { CacheEntry } from './key-cache.js';
@@ -106,20 +109,31 @@ export function streamedResponse(
 ): Response {
   const { headers, sealer } = sealResponseStream({ keys: o.entry.keys, meta: o.head.meta, method: o.head.method }, contentType);
   const path = o.head.path.slice(0, 200);
+  let cancelled = false;
   const body = new ReadableStream<Uint8Array>(
     {
+      // One pull seals chunks for as long as each record goes straight to a reader already waiting
+      // for it (desiredSize stays 0 with highWaterMark 0): while the consumer keeps up (almost
+      // always: Next's pipe to the socket), a record costs one read of the source and no pull
+      // round trip through the stream (its promises run Next's async hooks). A record that had to
+      // be queued ends the pull: backpressure as before, at most one sealed record waiting.
       async pull(c) {
         try {
-          const r = await it.next();
-          if (r.done) {
-            c.enqueue(sealer.seal(EMPTY, true));
-            c.close();
-            release();
-            return;
+          for (;;) {
+            const r = await it.next();
+            if (cancelled) return; // cancelled while waiting for the source
+            if (r.done) {
+              c.enqueue(sealer.seal(EMPTY, true));
+              c.close();
+              release();
+              return;
+            }
+            const v = r.value;
+            c.enqueue(sealer.seal(typeof v === 'string' ? textEncoder.encode(v) : v, false));
+            if ((c.desiredSize ?? 0) < 0) return;
           }
-          const v = r.value;
-          c.enqueue(sealer.seal(typeof v === 'string' ? textEncoder.encode(v) : v, false));
         } catch (e) {
+          if (cancelled) return;
           // No final record: the client reports a truncated stream.
           ctx.s.log({
             level: 'error',
@@ -134,6 +148,7 @@ export function streamedResponse(
         }
       },
       async cancel() {
+        cancelled = true;
         try {
           await it.return?.();
         } finally {

@@ -16,6 +16,9 @@ const dec = new TextDecoder();
 
 let server: TestServer;
 let client: NenClient;
+/** A client whose fetch reads each streamed body whole (all records in one chunk) and counts its records. */
+let batching: NenClient;
+const wire: { records: number; edit?: (b: Uint8Array) => Uint8Array }[] = [];
 const cancelled: { reason: unknown }[] = [];
 const pulls = { n: 0 };
 
@@ -65,6 +68,20 @@ beforeAll(async () => {
     '/api/not-a-stream': { POST: nen.withNenStream((() => 42) as unknown as () => Iterable<string>) },
   });
   client = createNenClient({ baseUrl: server.url, serverKey: (await nen.publicKeys())[0]!.pin });
+  const recording: typeof fetch = async (input, init) => {
+    const res = await fetch(input, init);
+    if (res.headers.get('content-type') !== 'application/nen-stream') return res;
+    let bytes: Uint8Array = new Uint8Array(await res.arrayBuffer());
+    let records = 0;
+    for (let o = 0; o < bytes.length; o += 4 + new DataView(bytes.buffer, bytes.byteOffset + o).getUint32(0)) records++;
+    const w = wire[wire.length - 1];
+    if (w) {
+      w.records = records;
+      if (w.edit) bytes = w.edit(bytes);
+    }
+    return new Response(bytes as Uint8Array<ArrayBuffer>, { status: res.status, headers: res.headers });
+  };
+  batching = createNenClient({ baseUrl: server.url, serverKey: (await nen.publicKeys())[0]!.pin, fetch: recording });
 });
 
 afterAll(async () => {
@@ -72,9 +89,9 @@ afterAll(async () => {
 });
 
 /** A Nen instance and a factory of sealed requests for it, with no HTTP in between. */
-async function inProcess() {
+async function inProcess(logger: (e: unknown) => void = () => {}) {
   const backend = await loadBackend('auto');
-  const nen = createNen({ backend, store: memoryStore({ shared: false }), serverKeys: `k1:${SEED}`, handshakeRateLimit: 0, logger: () => {} });
+  const nen = createNen({ backend, store: memoryStore({ shared: false }), serverKeys: `k1:${SEED}`, handshakeRateLimit: 0, logger });
   const c = clientHandshakeStart(backend, { pin: parseServerKeyPin((await nen.publicKeys())[0]!.pin) });
   const hs = await nen.routes.POST(
     new Request('http://127.0.0.1/api/nen/handshake', {
@@ -104,17 +121,69 @@ async function collect(path: string): Promise<string[]> {
   return out;
 }
 
+/** The chunks the batching client hands over (the whole body arrives in one read), and the records on the wire. */
+async function collectBatched(path: string, edit?: (b: Uint8Array) => Uint8Array): Promise<{ chunks: string[]; records: number }> {
+  const w: { records: number; edit?: (b: Uint8Array) => Uint8Array } = { records: 0, edit };
+  wire.push(w);
+  const chunks: string[] = [];
+  for await (const c of batching.stream(path, { method: 'POST' })) chunks.push(dec.decode(c));
+  return { chunks, records: w.records };
+}
+
 describe('withNenStream sources', () => {
   it('a ReadableStream returned from an async handler is sealed record by record, then the final record', async () => {
     expect((await collect('/api/readable')).join('')).toBe('data: a\n\ndata: b\n\ndata: c\n\n');
   });
 
   it('a ReadableStream of strings: one record per string, in order', async () => {
-    expect(await collect('/api/strings')).toEqual(['x', 'yy', 'zzz']);
+    expect((await collect('/api/strings')).join('')).toBe('xyyzzz');
+    // On the wire: one record per string, then the (empty) final record.
+    expect(await collectBatched('/api/strings')).toEqual({ chunks: ['xyyzzz'], records: 4 });
   });
 
   it('a plain iterable still works', async () => {
-    expect(await collect('/api/array')).toEqual(['one', 'two']);
+    expect((await collect('/api/array')).join('')).toBe('onetwo');
+    expect(await collectBatched('/api/array')).toEqual({ chunks: ['onetwo'], records: 3 });
+  });
+
+  it('records that arrive in one read are all authenticated before any is handed over: a bad one fails the batch', async () => {
+    const recordStarts = (b: Uint8Array) => {
+      const out: number[] = [];
+      for (let o = 0; o < b.length; o += 4 + new DataView(b.buffer, b.byteOffset + o).getUint32(0)) out.push(o);
+      return out;
+    };
+    const edits: [string, (b: Uint8Array) => Uint8Array][] = [
+      // a flipped tag byte in the third record (the first two are valid and must not come out)
+      [
+        'NEN_STREAM_INVALID',
+        (b) => {
+          const at = recordStarts(b)[3]! - 1;
+          const m = b.slice();
+          m[at] = m[at]! ^ 1;
+          return m;
+        },
+      ],
+      // records 2 and 3 swapped
+      [
+        'NEN_STREAM_INVALID',
+        (b) => {
+          const [, r1, r2, r3] = recordStarts(b) as [number, number, number, number];
+          return Buffer.concat([b.subarray(0, r1), b.subarray(r2, r3), b.subarray(r1, r2), b.subarray(r3)]);
+        },
+      ],
+      // the final record cut off
+      ['NEN_STREAM_TRUNCATED', (b) => b.subarray(0, recordStarts(b)[3]!)],
+    ];
+    for (const [code, edit] of edits) {
+      const got: string[] = [];
+      const err = await (async () => {
+        wire.push({ records: 0, edit });
+        for await (const c of batching.stream('/api/strings', { method: 'POST' })) got.push(dec.decode(c));
+      })().catch((e: unknown) => e);
+      expect(err, code).toMatchObject({ code });
+      // Truncation: every record that came was authentic, so its bytes may be handed over before the end shows the cut.
+      expect(got.join(''), code).toBe(code === 'NEN_STREAM_TRUNCATED' ? 'xyyzzz' : '');
+    }
   });
 
   it('cancelling the sealed response cancels the source stream (no endless production)', async () => {
@@ -128,6 +197,35 @@ describe('withNenStream sources', () => {
     const at = pulls.n;
     await new Promise((r) => setTimeout(r, 50));
     expect(pulls.n).toBe(at); // nothing pulls after the cancel
+  });
+
+  it('a cancel while the sealer waits for its source ends it quietly (no stream.error, source cancelled once)', async () => {
+    const logs: unknown[] = [];
+    const { nen, hello } = await inProcess((e) => logs.push(e));
+    let sourceCancelled = 0;
+    const first = new TextEncoder().encode('first');
+    // Hands out one chunk, then never another until cancelled: the sealer's pull is left waiting.
+    const stalled = new ReadableStream<Uint8Array>(
+      {
+        start(c) {
+          c.enqueue(first);
+        },
+        cancel() {
+          sourceCancelled++;
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    const res = await nen.withNenStream(() => stalled)(await hello(), {});
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    expect((await reader.read()).done).toBe(false);
+    const pending = reader.read(); // the pull is now waiting on the source
+    await new Promise((r) => setTimeout(r, 10));
+    await reader.cancel('client went away');
+    expect((await pending).done).toBe(true);
+    expect(sourceCancelled).toBe(1);
+    await new Promise((r) => setTimeout(r, 10));
+    expect(logs.filter((l) => (l as { event?: string }).event === 'stream.error')).toEqual([]);
   });
 
   it('a handler that rejects, or returns no stream, gets a sealed 500 NEN_INTERNAL', async () => {
