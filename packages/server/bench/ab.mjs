@@ -12,6 +12,9 @@
  *   [--only withNen|handshake] [--sizes 1024,102400] [--handler demo] [--json out.json]
  * (--handler demo: the handler reads request.headers.get('content-type') and returns the parsed
  * body as a value, as the demo's echo route does; default: `Response.json(body)`.)
+ * --next: as under `next start`: each request carries its Content-Length (Next's Request has the
+ * incoming headers) and the withNen batches run inside an AsyncLocalStorage.run context (Next
+ * enables it, so every promise also runs the async_hooks promise hooks).
  * Each figure is given by wall time and by this process's CPU time (process.cpuUsage).
  * (build a baseline: `git archive <rev> packages/core packages/server | tar -x -C /tmp/base`, run
  * tsc -p tsconfig.build.json in both, link base/packages/server/node_modules/@nen/core to base's core).
@@ -22,6 +25,7 @@
  * still run it with the roles swapped too (copy this file next to the baseline, pass this package
  * as --baseline) and take the median of the signed differences.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join, resolve } from 'node:path';
@@ -32,6 +36,8 @@ const quick = process.argv.includes('--quick');
 const rounds = Number(arg('--rounds') ?? 21);
 const only = arg('--only'); // 'withNen' or 'handshake'
 const demoHandler = arg('--handler') === 'demo';
+const asNext = process.argv.includes('--next');
+const cl = (body) => (asNext ? { 'content-length': String(body.length) } : {});
 const sizes = (arg('--sizes') ?? '1024,102400').split(',').map(Number);
 const baseDir = arg('--baseline');
 if (!baseDir) throw new Error('usage: node bench/ab.mjs --baseline <dir of a built @nen/server>');
@@ -122,7 +128,7 @@ for (const size of only === 'handshake' ? [] : sizes) {
     setup: (n) => {
       plainReqs = Array.from(
         { length: n },
-        () => new Request('http://127.0.0.1/api/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: json }),
+        () => new Request('http://127.0.0.1/api/echo', { method: 'POST', headers: { 'content-type': 'application/json', ...cl(json) }, body: json }),
       );
     },
     run: async (i) => {
@@ -139,7 +145,7 @@ for (const size of only === 'handshake' ? [] : sizes) {
           const sealed = sealMessage(x.keys.c2s, x.keys.c2sIv, meta.seq, requestAad(meta, 'POST', '/api/echo', 'application/json'), json);
           return new Request('http://127.0.0.1/api/echo', {
             method: 'POST',
-            headers: { nen: formatRequestHeader(meta), 'nen-type': 'application/json', 'content-type': 'application/nen' },
+            headers: { nen: formatRequestHeader(meta), 'nen-type': 'application/json', 'content-type': 'application/nen', ...cl(sealed) },
             body: sealed,
           });
         });
@@ -151,7 +157,8 @@ for (const size of only === 'handshake' ? [] : sizes) {
       },
     };
   }
-  const us = await interleaved(cases, { perBatch: size > 10_000 ? 64 : 256 });
+  const perBatch = size > 10_000 ? 64 : 256;
+  const us = asNext ? await new AsyncLocalStorage().run({}, () => interleaved(cases, { perBatch })) : await interleaved(cases, { perBatch });
   results[`withNen/${size}`] = {
     plainUs: us.plain,
     baselineUs: us.baseline,

@@ -76,6 +76,29 @@ describe('readBody', () => {
     await expect(readBody(chunked([bytes(5000)]), 4096)).rejects.toMatchObject({ code: 'NEN_TOO_LARGE' });
     await expect(readBody(chunked([bytes(1)], { 'content-length': 'x' }), 4096)).rejects.toMatchObject({ code: 'NEN_MALFORMED' });
   });
+
+  it('stops at Content-Length (no final read for `done`), in one chunk or several; reads on past a short one', async () => {
+    // streams that never close: only the Content-Length can end these reads
+    const open = (chunks: Uint8Array[], cl: number) =>
+      new Request('http://127.0.0.1/x', {
+        method: 'POST',
+        headers: { 'content-length': String(cl) },
+        body: new ReadableStream<Uint8Array>({ start: (c) => chunks.forEach((x) => c.enqueue(x)) }),
+        duplex: 'half',
+      } as RequestInit);
+    expect(await readBody(open([bytes(300)], 300), 4096)).toEqual(bytes(300));
+    expect(await readBody(open([bytes(100), bytes(200)], 300), 4096)).toEqual(new Uint8Array([...bytes(100), ...bytes(200)]));
+    // a body longer than its Content-Length (only possible in-process) is still read to its end, bounded
+    expect(await readBody(chunked([bytes(100), bytes(100)], { 'content-length': '50' }), 4096)).toEqual(new Uint8Array([...bytes(100), ...bytes(100)]));
+    await expect(readBody(chunked([bytes(3000), bytes(3000)], { 'content-length': '50' }), 4096)).rejects.toMatchObject({ code: 'NEN_TOO_LARGE' });
+    // a stream error on the first read is the client's fault
+    const broken = new Request('http://127.0.0.1/x', {
+      method: 'POST',
+      body: new ReadableStream<Uint8Array>({ pull: (c) => c.error(new Error('socket closed')) }),
+      duplex: 'half',
+    } as RequestInit);
+    await expect(readBody(broken, 4096)).rejects.toMatchObject({ code: 'NEN_MALFORMED' });
+  });
 });
 
 describe('readAll', () => {

@@ -13,8 +13,10 @@
  * Pitfalls:
  *  - The replay window advances only in step 7, after the AEAD check; nothing is decompressed
  *    before it.
- *  - Steady state is a key-cache hit taken synchronously and one awaited store call (the commit):
- *    under `next start` every promise also runs the AsyncLocalStorage hooks.
+ *  - Steady state is a key-cache hit taken synchronously, one awaited body read (http.ts readBody:
+ *    one read() for a body within one chunk) and one store call (the commit; synchronous for the
+ *    memory store's `commitNow`): under `next start` every promise also runs the AsyncLocalStorage
+ *    hooks (bench/promises.mjs counts them per request).
  *  - Protocol errors are unauthenticated plaintext with a generic message (`reject`); the precise
  *    reason goes to the logger only.
  */
@@ -194,7 +196,10 @@ export async function openIncoming(ctx: ServerContext, request: Request, limit: 
     if (!sealed) return await openStreamedUpload(ctx, request, head, entry, limit, now, timing ? t0 : performance.now(), storeMs);
     const opened = openRequest(head, entry.keys, sealed);
     const tc = timing ? performance.now() : 0;
-    const session = committed(ctx, await ctx.store.commit(head.sid, head.meta.seq, now, head.meta.epoch), head, now);
+    // An in-process store (memory) commits synchronously: no promise, no microtask hop.
+    const { store } = ctx;
+    const { seq, epoch } = head.meta;
+    const session = committed(ctx, store.commitNow ? store.commitNow(head.sid, seq, now, epoch) : await store.commit(head.sid, seq, now, epoch), head, now);
     const refused = head.retry ? await retryVerdict(ctx, head, now) : undefined;
     const storeTotal = timing ? storeMs + performance.now() - tc : 0;
     if (refused)

@@ -10,6 +10,19 @@ import { RETRY_HORIZON_MS } from './types.js';
 storeContract('memory store', async () => memoryStore({ shared: false }));
 
 describe('memory store specifics', () => {
+  it('commitNow: commit answered synchronously (no promise per request), same rules; a failure is thrown', async () => {
+    const s = new MemoryStore({});
+    const now = Date.now();
+    await s.create(sampleSession(now, { id: 'a' }));
+    expect(s.commitNow('a', 1n, now)).toMatchObject({ ok: true });
+    expect(s.commitNow('a', 1n, now)).toEqual({ ok: false, reason: 'replay' });
+    expect(await s.commit('a', 1n, now)).toEqual({ ok: false, reason: 'replay' }); // one window for both
+    expect(s.commitNow('b', 1n, now)).toEqual({ ok: false, reason: 'unknown' });
+    expect(() => s.commitNow('a', -1n, now)).toThrow();
+    await s.close();
+    expect(() => s.commitNow('a', 2n, now)).toThrow();
+  });
+
   it('retries: a confirmed session evicted for room keeps its window for the horizon', async () => {
     const s = new MemoryStore({ maxSessions: 2 });
     const now = Date.now();

@@ -115,6 +115,11 @@ export class MemoryStore implements SessionStore {
   }
 
   async commit(id: string, seq: bigint, now: number, epoch?: number): Promise<CommitResult> {
+    return this.commitNow(id, seq, now, epoch);
+  }
+
+  /** `commit`, synchronously (SessionStore.commitNow: what the request pipeline calls). */
+  commitNow(id: string, seq: bigint, now: number, epoch?: number): CommitResult {
     this.#assertOpen();
     const e = this.#sessions.get(id);
     const { result, change } = commitStep(e, seq, now, epoch);

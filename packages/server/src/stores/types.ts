@@ -80,6 +80,13 @@ export interface SessionStore {
    * `meta.prevUntil` is 'epoch' and its seq is NOT marked (a retry then finds it not committed).
    */
   commit(id: string, seq: bigint, now: number, epoch?: number): Promise<CommitResult>;
+  /**
+   * Optional: `commit` answered synchronously, for a store that holds its state in-process (the
+   * memory store). The request pipeline prefers it: no promise and no microtask hop per request
+   * (under `next start` every promise also runs the AsyncLocalStorage hooks). Same rules and
+   * result as `commit`; a failure is thrown. Never for a store behind I/O (Redis, Durable Object).
+   */
+  commitNow?(id: string, seq: bigint, now: number, epoch?: number): CommitResult;
   /** Replaces secret/meta/epoch/expiry of a live session (rekey, rotate). False when unknown. */
   update(id: string, patch: SessionPatch): Promise<boolean>;
   /** Removes a session. False when it was unknown. */

@@ -1,0 +1,133 @@
+#!/usr/bin/env node
+/**
+ * A deterministic cost metric for the per-request path: promises created (async_hooks `init` events
+ * of type PROMISE) per in-process 1 KB JSON request through `withNen`, inside an
+ * AsyncLocalStorage.run context as under `next start` (where every promise also runs the ALS hooks:
+ * promiseInitHook, _propagate), next to a plain handler (`await request.json()`, `Response.json`).
+ * Also heap bytes allocated per request (v8 total_allocated_bytes-free proxy: used heap growth with
+ * GC disabled is not available, so it reports `process.memoryUsage().heapUsed` deltas over batches
+ * after a forced GC when run with --expose-gc; noisy, a hint only).
+ *
+ * Usage: node [--expose-gc] bench/promises.mjs [--requests 2000] [--dist <dir of a built @nen/server>] [--trace]
+ * (--trace: where the encrypted path's promises are created, by call site, for 100 requests)
+ *
+ * Counted per request: building the sealed Request (client side, synchronous), the route handler
+ * call, and reading the Response body (`arrayBuffer()`), split into "handler" and "+ body read".
+ * Pitfall: counts depend on the Node version (undici's body mixins); compare within one Node.
+ */
+import { AsyncLocalStorage, createHook } from 'node:async_hooks';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const arg = (name) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
+const N = Number(arg('--requests') ?? 2000);
+const dir = resolve(arg('--dist') ?? join(import.meta.dirname, '..'));
+const load = (file) => import(pathToFileURL(join(dir, file)).href);
+const { createNen, memoryStore } = await load('dist/index.js');
+const core = await load('node_modules/@nen/core/dist/index.js');
+const { SessionKeys, clientHandshakeStart, formatRequestHeader, loadBackend, parseServerKeyPin, requestAad, sealMessage, toBase64Url } = core;
+
+const backend = await loadBackend('auto');
+const nen = createNen({
+  backend: 'auto',
+  store: memoryStore({ shared: false }),
+  serverKeys: `k1:${toBase64Url(new Uint8Array(32).fill(5))}`,
+  logger: () => {},
+  handshakeRateLimit: 0,
+});
+const pin = parseServerKeyPin((await nen.publicKeys())[0].pin);
+const c = clientHandshakeStart(backend, { pin });
+const hs = await nen.routes.POST(
+  new Request('http://127.0.0.1/api/nen/handshake', { method: 'POST', headers: { 'content-type': 'application/nen-handshake' }, body: c.hello }),
+);
+const r = c.finish(new Uint8Array(await hs.arrayBuffer()));
+const keys = new SessionKeys(backend, r.secret, 0);
+const json = new TextEncoder().encode(JSON.stringify({ data: 'x'.repeat(1012) }));
+let seq = 1n;
+
+// the demo's echo route: reads the content type, returns the parsed body as a value
+const demo = nen.withNen(async (req, _ctx, body) => (req.headers.get('content-type') === 'application/json' ? body : null));
+const plain = async (request) => Response.json(await request.json());
+
+function encryptedRequest() {
+  const meta = { sessionId: r.sessionId, epoch: 0, seq: seq++, timestamp: Date.now(), flags: 0 };
+  const sealed = sealMessage(keys.c2s, keys.c2sIv, meta.seq, requestAad(meta, 'POST', '/api/echo', 'application/json'), json);
+  return new Request('http://127.0.0.1/api/echo', {
+    method: 'POST',
+    // content-length as under `next start` (Next's Request carries the incoming headers)
+    headers: { nen: formatRequestHeader(meta), 'nen-type': 'application/json', 'content-type': 'application/nen', 'content-length': String(sealed.length) },
+    body: sealed,
+  });
+}
+const plainRequest = () =>
+  new Request('http://127.0.0.1/api/echo', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'content-length': String(json.length) },
+    body: json,
+  });
+
+let promises = 0;
+const sites = process.argv.includes('--trace') ? new Map() : null;
+const hook = createHook({
+  init(_id, type) {
+    if (type !== 'PROMISE') return;
+    promises++;
+    if (sites) {
+      const at = new Error().stack
+        .split('\n')
+        .slice(5, 9)
+        .map((l) => l.trim().replace(/\(.*\/(packages|node_modules)\//, '($1/'))
+        .join(' < ');
+      sites.set(at, (sites.get(at) ?? 0) + 1);
+    }
+  },
+});
+const als = new AsyncLocalStorage();
+
+/** Promises per request (handler call; handler + body read) and heap bytes per request. */
+async function measure(makeRequest, handler, n) {
+  let inHandler = 0;
+  let total = 0;
+  globalThis.gc?.();
+  const h0 = process.memoryUsage().heapUsed;
+  await als.run({ request: true }, async () => {
+    for (let i = 0; i < n; i++) {
+      const req = makeRequest();
+      const p0 = promises;
+      const res = await handler(req, {});
+      const p1 = promises;
+      await res.arrayBuffer();
+      inHandler += p1 - p0;
+      total += promises - p0;
+      if (res.status !== 200) throw new Error(`status ${res.status}`);
+    }
+  });
+  const heap = process.memoryUsage().heapUsed - h0;
+  return { handler: inHandler / n, total: total / n, heapPerReq: heap / n };
+}
+
+// warm up both paths (JIT, caches), then count with the hook enabled
+await measure(encryptedRequest, demo, 500);
+await measure(plainRequest, plain, 500);
+if (sites) {
+  hook.enable();
+  await measure(encryptedRequest, demo, 100);
+  hook.disable();
+  for (const [at, n] of [...sites].sort((a, b) => b[1] - a[1])) console.log(`${(n / 100).toFixed(2)}  ${at}`);
+  process.exit(0);
+}
+hook.enable();
+const enc = await measure(encryptedRequest, demo, N);
+const pl = await measure(plainRequest, plain, N);
+hook.disable();
+const heapEnc = await measure(encryptedRequest, demo, N);
+const heapPl = await measure(plainRequest, plain, N);
+const f = (x) => x.toFixed(2);
+console.log(`${dir}: promises per request (inside AsyncLocalStorage.run, ${N} requests)`);
+console.log(`  encrypted (withNen, demo handler): handler ${f(enc.handler)}, + body read ${f(enc.total)}`);
+console.log(`  plain (await request.json(), Response.json): handler ${f(pl.handler)}, + body read ${f(pl.total)}`);
+console.log(
+  `  heapUsed growth per request (hint only${globalThis.gc ? '' : '; run with --expose-gc'}): encrypted ${heapEnc.heapPerReq.toFixed(0)} B, plain ${heapPl.heapPerReq.toFixed(0)} B`,
+);
+keys.dispose();
+await nen.close();
