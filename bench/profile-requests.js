@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * `node bench/profile-requests.js [--requests 20000] [--concurrency 10] [--size 1024] [--pin]
- * [--modes plain,plain-burn,plain-sleep,encrypted,handshake] [--burn-us 150] [--server-node-args=--trace-gc]`: the
+ * [--modes plain,plain-burn,plain-sleep,encrypted,handshake,stream-plain,stream-encrypted] [--burn-us 150]
+ * [--tokens 200] [--server-node-args=--trace-gc]`: the
  * per-request cost table of bench/README.md. For each mode (plain, encrypted) it starts the built
  * demo (`next start`, apps/demo/.next) under `node --cpu-prof` on a free loopback port, warms it
  * up, sends N echo requests (the plain route, or the encrypted one through the real client), stops
@@ -111,7 +112,7 @@ async function waitReady(base, child) {
   throw new Error('next start not ready after 120 s');
 }
 
-async function profileMode(mode, { requests, concurrency, body, outDir, pin, serverArgs, burnUs }) {
+async function profileMode(mode, { requests, concurrency, body, outDir, pin, serverArgs, burnUs, tokens }) {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const profDir = path.join(outDir, mode);
@@ -144,6 +145,20 @@ async function profileMode(mode, { requests, concurrency, body, outDir, pin, ser
         if (res.status !== 200 || (await res.text()) !== body) throw new Error('plain echo mismatch');
         if (burn > 0) for (const end = performance.now() + burn / 1000; performance.now() < end; );
         if (sleep > 0) Atomics.wait(cell, 0, 0, sleep / 1000);
+      };
+    } else if (mode === 'stream-plain' || mode === 'stream-encrypted') {
+      // one AI-SDK chat stream per op (the ai-stream stage's paced stream: one token per
+      // event-loop turn), read to the end; per-request figures are per stream of `tokens` tokens
+      const query = `delay=0&pace=turn&tokens=${tokens}`;
+      const chatBody = JSON.stringify({ messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'profile' }] }] });
+      const { createNenClient } = await import('@nen/client');
+      const client = mode === 'stream-encrypted' ? createNenClient({ baseUrl: base, fetch, unpinned: true }) : null;
+      if (client) await client.handshake();
+      op = async () => {
+        const init = { method: 'POST', headers, body: chatBody };
+        const res = client ? await client.fetch(`/api/chat?${query}`, init) : await fetch(`${base}/api/chat/plain?${query}`, init);
+        const text = await res.text();
+        if (res.status !== 200 || !text.includes(`t${tokens - 1} `)) throw new Error(`${mode}: incomplete stream`);
       };
     } else if (mode === 'handshake') {
       // one fresh session per op: the whole handshake route (ClientHello -> ServerHello, store create)
@@ -204,7 +219,7 @@ async function profileMode(mode, { requests, concurrency, body, outDir, pin, ser
 export async function main(argv = process.argv.slice(2)) {
   const { values } = parseArgs({
     args: argv,
-    options: { requests: { type: 'string' }, concurrency: { type: 'string' }, size: { type: 'string' }, pin: { type: 'boolean' }, modes: { type: 'string' }, 'server-node-args': { type: 'string' }, 'burn-us': { type: 'string' } },
+    options: { requests: { type: 'string' }, concurrency: { type: 'string' }, size: { type: 'string' }, pin: { type: 'boolean' }, modes: { type: 'string' }, 'server-node-args': { type: 'string' }, 'burn-us': { type: 'string' }, tokens: { type: 'string' } },
     strict: true,
   });
   const pin = Boolean(values.pin);
@@ -220,12 +235,14 @@ export async function main(argv = process.argv.slice(2)) {
   // e.g. --server-node-args=--trace-gc: extra flags for the server's node (output in server-<mode>.log)
   const serverArgs = (values['server-node-args'] ?? '').split(' ').filter(Boolean);
   const modes = (values.modes ?? 'plain,encrypted').split(',');
-  if (!modes.every((m) => ['plain', 'plain-burn', 'plain-sleep', 'encrypted', 'handshake'].includes(m))) throw new Error('bench: --modes takes plain,plain-burn,plain-sleep,encrypted,handshake');
+  if (!modes.every((m) => ['plain', 'plain-burn', 'plain-sleep', 'encrypted', 'handshake', 'stream-plain', 'stream-encrypted'].includes(m))) throw new Error('bench: --modes takes plain,plain-burn,plain-sleep,encrypted,handshake,stream-plain,stream-encrypted');
   const burnUs = Number(values['burn-us'] ?? 150);
   if (!(burnUs >= 0 && burnUs <= 100_000)) throw new Error('bench: bad --burn-us');
+  const tokens = Number(values.tokens ?? 200);
+  if (!(tokens >= 1 && tokens <= 10_000)) throw new Error('bench: bad --tokens');
   for (const mode of modes) {
     console.error(`[profile] ${mode}: ${requests} requests at c=${concurrency}, ${size} B JSON`);
-    rows.push(await profileMode(mode, { requests, concurrency, body, outDir, pin, serverArgs, burnUs }));
+    rows.push(await profileMode(mode, { requests, concurrency, body, outDir, pin, serverArgs, burnUs, tokens }));
   }
   fs.writeFileSync(path.join(outDir, 'profile.json'), JSON.stringify({ requests, concurrency, size, pin, rows }, null, 2) + '\n');
   console.log(

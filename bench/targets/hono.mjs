@@ -8,7 +8,8 @@
  *   /api/echo               POST: sealed echo (nenMiddleware, compress) · GET: { method, path, query }
  *   /api/plain/echo         the same echo, plaintext
  *   /api/stream             POST ?n=32&delay=0: sealed SSE tokens (nenStreamMiddleware)
- *   /api/chat[/plain]       POST ?delay=0&tokens=N: AI SDK streamText on its mock model → UI message stream
+ *   /api/chat[/plain]       POST ?delay=0&tokens=N[&pace=turn]: AI SDK streamText on its mock model →
+ *                           UI message stream (pace=turn: one token per event-loop turn, as the demo)
  *   /api/notes[/:id]        a minimal notes CRUD (bounded in-memory map), for the regression and scenarios stages
  *   /api/bench/metrics      process memory (the bench's memory sampler)
  *
@@ -52,7 +53,7 @@ function echo(sealed) {
 }
 
 /** An AI-shaped answer: the AI SDK's mock model streaming `n` tokens "t0 ", "t1 ", ... */
-function chat(n, delay) {
+function chat(n, delay, turn) {
   const parts = [
     { type: 'stream-start', warnings: [] },
     { type: 'text-start', id: 'a' },
@@ -65,7 +66,13 @@ function chat(n, delay) {
     },
   ];
   return new MockLanguageModelV4({
-    doStream: async () => ({ stream: simulateReadableStream({ chunks: parts, initialDelayInMs: delay || null, chunkDelayInMs: delay || null }) }),
+    doStream: async () => ({
+      stream: simulateReadableStream(
+        turn
+          ? { chunks: parts, initialDelayInMs: 0, chunkDelayInMs: 0, _internal: { delay: () => new Promise((r) => setImmediate(r)) } }
+          : { chunks: parts, initialDelayInMs: delay || null, chunkDelayInMs: delay || null },
+      ),
+    }),
   });
 }
 
@@ -74,7 +81,8 @@ async function chatRoute(c) {
   const messages = Array.isArray(body?.messages) && body.messages.length > 0 && body.messages.length <= 50 ? body.messages : null;
   if (!messages)
     return c.body(`data: ${JSON.stringify({ type: 'error', errorText: 'expected { messages }' })}\n\n`, 200, { 'content-type': 'text/event-stream' });
-  const model = chat(clamp(c.req.query('tokens'), 1, 10_000, 100), clamp(c.req.query('delay'), 0, 1000, 0));
+  const delay = clamp(c.req.query('delay'), 0, 1000, 0);
+  const model = chat(clamp(c.req.query('tokens'), 1, 10_000, 100), delay, delay === 0 && c.req.query('pace') === 'turn');
   return streamText({ model, messages: await convertToModelMessages(messages), abortSignal: c.req.raw.signal }).toUIMessageStreamResponse();
 }
 

@@ -38,13 +38,31 @@ function wordsParts(words: readonly string[], inputTokens: number): StreamPart[]
   ];
 }
 
-function mockModel(modelId: string, parts: () => StreamPart[], delayMs: number): MockLanguageModelV4 {
+/**
+ * How parts follow each other at delay 0: `none`, all in one run of promise jobs (Node then writes
+ * the response in 16 KB bursts, see docs/ai-streaming.md); `turn`, each on its own turn of the event
+ * loop (setImmediate: no timer clamp), as a provider's tokens arrive, one network read each.
+ */
+export type Pace = 'none' | 'turn';
+
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+function mockModel(modelId: string, parts: () => StreamPart[], delayMs: number, pace: Pace = 'none'): MockLanguageModelV4 {
   const delay = Math.min(1000, Math.max(0, Math.floor(delayMs) || 0));
+  const turn = delay === 0 && pace === 'turn';
   return new MockLanguageModelV4({
     provider: 'nen-demo',
     modelId,
-    // 0 → null: no timer at all between parts (a 0 ms timer still waits a turn of the event loop)
-    doStream: async () => ({ stream: simulateReadableStream({ chunks: parts(), initialDelayInMs: delay || null, chunkDelayInMs: delay || null }) }),
+    // 0 → null: no timer at all between parts (a 0 ms timer still waits ~1 ms in Node); with
+    // pace 'turn' the SDK's own delay hook waits one event-loop turn instead of a timer
+    doStream: async () => ({
+      stream: simulateReadableStream({
+        chunks: parts(),
+        initialDelayInMs: turn ? 0 : delay || null,
+        chunkDelayInMs: turn ? 0 : delay || null,
+        ...(turn ? { _internal: { delay: nextTurn } } : {}),
+      }),
+    }),
   });
 }
 
@@ -54,7 +72,7 @@ export function assistantModel(question: string, notes: readonly Note[], delayMs
 }
 
 /** A mock model streaming `n` (1-10 000) short tokens "t0 ", "t1 ", ... one every `delayMs`. */
-export function syntheticModel(n: number, delayMs: number): MockLanguageModelV4 {
+export function syntheticModel(n: number, delayMs: number, pace: Pace = 'none'): MockLanguageModelV4 {
   const count = Math.min(10_000, Math.max(1, Math.floor(n) || 1));
   return mockModel(
     'synthetic',
@@ -64,5 +82,6 @@ export function syntheticModel(n: number, delayMs: number): MockLanguageModelV4 
         1,
       ),
     delayMs,
+    pace,
   );
 }

@@ -5,6 +5,8 @@
  *
  *   ?delay=40    ms between tokens (0-1000)
  *   ?tokens=N    answer with N synthetic tokens instead of the notes answer (1-10 000; bench)
+ *   ?pace=turn   with delay=0: each token on its own turn of the event loop (setImmediate, no
+ *                timer), as tokens from a provider arrive, one network read each (bench)
  *
  * Pitfalls: bounded input (at most 50 messages, the question cut at 500 characters); a body that is
  * not a chat request is answered with an AI SDK `error` chunk (200), never a 5xx.
@@ -39,7 +41,9 @@ export async function chatResponse(body: unknown, url: URL, signal: AbortSignal)
   if (!messages) return null;
   const delay = intParam(url.searchParams.get('delay'), 0, 1000, 40);
   const tokens = url.searchParams.has('tokens') ? intParam(url.searchParams.get('tokens'), 1, MAX_TOKENS, 100) : 0;
-  const model = tokens > 0 ? syntheticModel(tokens, delay) : assistantModel(lastQuestion(messages), await (await notesRepo()).list('').catch(() => []), delay);
+  const pace = delay === 0 && url.searchParams.get('pace') === 'turn' ? 'turn' : 'none';
+  const model =
+    tokens > 0 ? syntheticModel(tokens, delay, pace) : assistantModel(lastQuestion(messages), await (await notesRepo()).list('').catch(() => []), delay);
   const result = streamText({ model, messages: await convertToModelMessages(messages), abortSignal: signal });
   return result.toUIMessageStreamResponse();
 }
