@@ -10,6 +10,9 @@
  *    length (a body of any other length is refused). On @hono/node-server that reads the socket
  *    directly, where `request.body` would first build a full undici Request (~30 µs); on undici's
  *    own Request the stream reader loop below is the cheaper one (~6 µs less per 1 KB body).
+ *  - The stream read stops once Content-Length bytes arrived (no final read() for `done`: fewer
+ *    promises per request): the HTTP server's framing ends the body there. A body without
+ *    Content-Length, or whose first chunks fall short of it, is read until done as before.
  *  - Error responses carry no session data and are not authenticated: clients treat them as hints.
  */
 import { HEADER, WIRE_ERRORS, type WireErrorCode, wireError } from '@nen/core';
