@@ -48,6 +48,26 @@ describe('mock models through streamText', () => {
     for await (const _ of streamText({ model: big, prompt: 'x' }).textStream) n++;
     expect(n).toBe(10_000);
   });
+
+  it("pace 'turn' emits each token on its own event-loop turn, same tokens", async () => {
+    const turns: number[] = [];
+    let turn = 0;
+    let live = true;
+    const tick = () => {
+      turn++;
+      if (live) setImmediate(tick);
+    };
+    setImmediate(tick);
+    let text = '';
+    for await (const t of streamText({ model: syntheticModel(20, 0, 'turn'), prompt: 'x' }).textStream) {
+      text += t;
+      turns.push(turn);
+    }
+    live = false;
+    expect(text).toBe(Array.from({ length: 20 }, (_, i) => `t${i} `).join(''));
+    // without the pace every token arrives in the same turn; with it, each in a later one
+    for (let i = 1; i < turns.length; i++) expect(turns[i]).toBeGreaterThan(turns[i - 1] as number);
+  });
 });
 
 describe('/api/chat/plain (the bench twin)', () => {
