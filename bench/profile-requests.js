@@ -219,7 +219,16 @@ async function profileMode(mode, { requests, concurrency, body, outDir, pin, ser
 export async function main(argv = process.argv.slice(2)) {
   const { values } = parseArgs({
     args: argv,
-    options: { requests: { type: 'string' }, concurrency: { type: 'string' }, size: { type: 'string' }, pin: { type: 'boolean' }, modes: { type: 'string' }, 'server-node-args': { type: 'string' }, 'burn-us': { type: 'string' }, tokens: { type: 'string' } },
+    options: {
+      requests: { type: 'string' },
+      concurrency: { type: 'string' },
+      size: { type: 'string' },
+      pin: { type: 'boolean' },
+      modes: { type: 'string' },
+      'server-node-args': { type: 'string' },
+      'burn-us': { type: 'string' },
+      tokens: { type: 'string' },
+    },
     strict: true,
   });
   const pin = Boolean(values.pin);
@@ -235,7 +244,8 @@ export async function main(argv = process.argv.slice(2)) {
   // e.g. --server-node-args=--trace-gc: extra flags for the server's node (output in server-<mode>.log)
   const serverArgs = (values['server-node-args'] ?? '').split(' ').filter(Boolean);
   const modes = (values.modes ?? 'plain,encrypted').split(',');
-  if (!modes.every((m) => ['plain', 'plain-burn', 'plain-sleep', 'encrypted', 'handshake', 'stream-plain', 'stream-encrypted'].includes(m))) throw new Error('bench: --modes takes plain,plain-burn,plain-sleep,encrypted,handshake,stream-plain,stream-encrypted');
+  if (!modes.every((m) => ['plain', 'plain-burn', 'plain-sleep', 'encrypted', 'handshake', 'stream-plain', 'stream-encrypted'].includes(m)))
+    throw new Error('bench: --modes takes plain,plain-burn,plain-sleep,encrypted,handshake,stream-plain,stream-encrypted');
   const burnUs = Number(values['burn-us'] ?? 150);
   if (!(burnUs >= 0 && burnUs <= 100_000)) throw new Error('bench: bad --burn-us');
   const tokens = Number(values.tokens ?? 200);
