@@ -30,7 +30,7 @@ export type {
   NenBody,
 } from './nen.js';
 export { memoryStore, type MemoryStore, type MemoryStoreOptions } from './stores/memory.js';
-export type { SessionStore, SessionRecord, CommitResult, RetryVerdict } from './stores/types.js';
+export type { SessionStore, SessionRecord, SessionPatch, CommitResult, RetryVerdict } from './stores/types.js';
 export type { SessionRoutes } from './session-routes.js';
 export type { PublicKeyInfo } from './keyring.js';
 export { parseServerKeys, type ServerKeySpec } from './keys.js';
