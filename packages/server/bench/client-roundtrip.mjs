@@ -15,15 +15,10 @@
 import { createNenClient } from '@nen/client';
 import { toBase64Url } from '@nen/core';
 import { createNen, memoryStore } from '../dist/index.js';
+import { benchNen } from './bench-session.mjs';
 
 const N = Number(process.argv[2] ?? 10_000);
-const nen = createNen({
-  backend: 'auto',
-  store: memoryStore({ shared: false }),
-  serverKeys: `k1:${toBase64Url(new Uint8Array(32).fill(5))}`,
-  logger: () => {},
-  handshakeRateLimit: 0,
-});
+const nen = benchNen({ createNen, memoryStore }, { toBase64Url });
 const pin = (await nen.publicKeys())[0].pin;
 const echo = nen.withNen(async (req, _ctx, body) => (req.headers.get('content-type') === 'application/json' ? body : null));
 const fetch = (url, init) => (String(url).includes('/api/nen/') ? nen.routes.POST(new Request(url, init)) : echo(new Request(url, init), {}));

@@ -7,26 +7,15 @@
  *   node --cpu-prof --cpu-prof-dir=/tmp/prof bench/profile-withnen.mjs [requests] [handshakes] [--handler demo]
  *   node ../../bench/profile-summary.js /tmp/prof/*.cpuprofile --top 30
  */
-import { SessionKeys, clientHandshakeStart, formatRequestHeader, loadBackend, parseServerKeyPin, requestAad, sealMessage, toBase64Url } from '@nen/core';
+import * as core from '@nen/core';
 import { createNen, memoryStore } from '../dist/index.js';
+import { benchSession } from './bench-session.mjs';
+
+const { clientHandshakeStart, formatRequestHeader, requestAad, sealMessage } = core;
 
 const N = Number(process.argv[2] ?? 20_000);
 const H = Number(process.argv[3] ?? 1_000);
-const backend = await loadBackend('auto');
-const nen = createNen({
-  backend: 'auto',
-  store: memoryStore({ shared: false }),
-  serverKeys: `k1:${toBase64Url(new Uint8Array(32).fill(5))}`,
-  logger: () => {},
-  handshakeRateLimit: 0,
-});
-const pin = parseServerKeyPin((await nen.publicKeys())[0].pin);
-const c = clientHandshakeStart(backend, { pin });
-const hs = await nen.routes.POST(
-  new Request('http://127.0.0.1/api/nen/handshake', { method: 'POST', headers: { 'content-type': 'application/nen-handshake' }, body: c.hello }),
-);
-const r = c.finish(new Uint8Array(await hs.arrayBuffer()));
-const keys = new SessionKeys(backend, r.secret, 0);
+const { backend, nen, pin, r, keys } = await benchSession({ createNen, memoryStore }, core);
 // --handler demo: the demo's echo route (reads the content type, returns the parsed body as a value)
 const demo = process.argv.includes('--handler') && process.argv[process.argv.indexOf('--handler') + 1] === 'demo';
 const wrapped = nen.withNen(

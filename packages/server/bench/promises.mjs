@@ -18,6 +18,7 @@
 import { AsyncLocalStorage, createHook } from 'node:async_hooks';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { benchSession } from './bench-session.mjs';
 
 const arg = (name) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
 const N = Number(arg('--requests') ?? 2000);
@@ -25,23 +26,9 @@ const dir = resolve(arg('--dist') ?? join(import.meta.dirname, '..'));
 const load = (file) => import(pathToFileURL(join(dir, file)).href);
 const { createNen, memoryStore } = await load('dist/index.js');
 const core = await load('node_modules/@nen/core/dist/index.js');
-const { SessionKeys, clientHandshakeStart, formatRequestHeader, loadBackend, parseServerKeyPin, requestAad, sealMessage, toBase64Url } = core;
+const { formatRequestHeader, requestAad, sealMessage } = core;
 
-const backend = await loadBackend('auto');
-const nen = createNen({
-  backend: 'auto',
-  store: memoryStore({ shared: false }),
-  serverKeys: `k1:${toBase64Url(new Uint8Array(32).fill(5))}`,
-  logger: () => {},
-  handshakeRateLimit: 0,
-});
-const pin = parseServerKeyPin((await nen.publicKeys())[0].pin);
-const c = clientHandshakeStart(backend, { pin });
-const hs = await nen.routes.POST(
-  new Request('http://127.0.0.1/api/nen/handshake', { method: 'POST', headers: { 'content-type': 'application/nen-handshake' }, body: c.hello }),
-);
-const r = c.finish(new Uint8Array(await hs.arrayBuffer()));
-const keys = new SessionKeys(backend, r.secret, 0);
+const { nen, r, keys } = await benchSession({ createNen, memoryStore }, core);
 const json = new TextEncoder().encode(JSON.stringify({ data: 'x'.repeat(1012) }));
 let seq = 1n;
 
