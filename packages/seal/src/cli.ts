@@ -19,10 +19,10 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { open as openFile, rename, unlink } from 'node:fs/promises';
-import { Readable } from 'node:stream';
 import { NenError } from '@nen/core';
 import { NenSealError } from './errors.js';
 import { parseIdentityFile } from './keys.js';
+import { webReadableFromNode } from './node-stream.js';
 import { createOpenStream, createSealStream } from './streams.js';
 
 export interface CliIo {
@@ -97,7 +97,13 @@ async function pump(stream: ReadableStream<Uint8Array>, write: (c: Uint8Array) =
   for (;;) {
     const { done, value } = await r.read();
     if (done) return;
-    await write(value);
+    try {
+      await write(value);
+    } catch (e) {
+      // The output failed (disk full, closed pipe): stop reading and release the input.
+      await r.cancel(e).catch(() => undefined);
+      throw e;
+    }
   }
 }
 
@@ -149,7 +155,7 @@ export async function runSealCli(argv: readonly string[], io: CliIo = processIo(
 /** The process's stdin / stdout (with back-pressure) / stderr. */
 export function processIo(): CliIo {
   return {
-    stdin: Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,
+    stdin: webReadableFromNode(process.stdin),
     stdout: {
       write: (c) =>
         new Promise<void>((resolve, reject) => {
