@@ -18,7 +18,7 @@ import { loadBackend, type Backend } from '@nen/core';
 import { ArmorDecoder, ArmorEncoder, looksArmored } from './armor.js';
 import { NenSealError, headerError } from './errors.js';
 import { findHeaderEnd, lastLineStart, parseHeader, serializeHeader, verifyHeaderMac } from './header.js';
-import { parseIdentity, parseRecipient } from './keys.js';
+import { parseIdentities, parseRecipient } from './keys.js';
 import { FILE_KEY_LENGTH, ScryptRecipient, X25519Recipient, XWingRecipient, type Identity, type Recipient, type Stanza } from './recipients.js';
 import { PAYLOAD_NONCE_SIZE, PayloadDecryptor, PayloadEncryptor, checkNonce, payloadKey } from './stream.js';
 
@@ -46,7 +46,8 @@ const DEFAULT_MAX_HEADER = 16 * 1024 * 1024;
 export const getBackend = (b?: Backend): Promise<Backend> => (b ? Promise.resolve(b) : loadBackend('auto'));
 const asList = <T>(v: T | readonly T[]): readonly T[] => (Array.isArray(v) ? (v as readonly T[]) : [v as T]);
 
-function toRecipients(list: RecipientInput | readonly RecipientInput[], allowMixed: boolean): Recipient[] {
+/** `override` says, in the caller's words, how to allow mixing (the CLI names its flag). */
+function toRecipients(list: RecipientInput | readonly RecipientInput[], allowMixed: boolean, override = 'set allowMixedRecipients to override'): Recipient[] {
   const rs = asList(list).map((r) => (typeof r === 'string' ? parseRecipient(r) : r));
   if (rs.length === 0) throw new NenSealError('NEN_SEAL_RECIPIENT', 'nen: at least one recipient is required');
   if (rs.some((r) => r instanceof ScryptRecipient) && rs.length > 1)
@@ -54,14 +55,15 @@ function toRecipients(list: RecipientInput | readonly RecipientInput[], allowMix
   if (!allowMixed && rs.some((r) => r instanceof XWingRecipient) && rs.some((r) => r instanceof X25519Recipient)) {
     throw new NenSealError(
       'NEN_SEAL_RECIPIENT',
-      'nen: post-quantum and X25519 recipients are not mixed (the file would not be post-quantum secure); set allowMixedRecipients to override',
+      `nen: post-quantum and X25519 recipients are not mixed (the file would not be post-quantum secure); ${override}`,
     );
   }
   return rs;
 }
 
+/** Identities; a string may be a whole NEN_SERVER_KEYS value (several keys during a rotation). */
 export function toIdentities(list: IdentityInput | readonly IdentityInput[]): Identity[] {
-  const ids = asList(list).map((i) => (typeof i === 'string' ? parseIdentity(i) : i));
+  const ids = asList(list).flatMap((i) => (typeof i === 'string' ? parseIdentities(i) : [i]));
   if (ids.length === 0) throw new NenSealError('NEN_SEAL_KEY', 'nen: at least one identity is required');
   return ids;
 }

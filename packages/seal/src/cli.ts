@@ -1,7 +1,7 @@
 /**
  * `nen seal` / `nen open` (also the `nen-seal` bin): age files on stdin → stdout, streaming.
  *
- *   nen seal -r RECIPIENT [-r RECIPIENT…] [-R FILE] [-a] [-o OUT]
+ *   nen seal -r RECIPIENT [-r RECIPIENT…] [-R FILE] [-a] [--allow-mixed-recipients] [-o OUT]
  *   nen open -i KEYFILE [-i KEYFILE…] [-o OUT]
  *
  * RECIPIENT: age1pq1… (post-quantum), age1… (X25519), or a Nen pin kid:base64url (from
@@ -20,6 +20,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { open as openFile, rename, unlink } from 'node:fs/promises';
 import { NenError } from '@nen/core';
+import { toRecipients } from './age.js';
 import { NenSealError } from './errors.js';
 import { parseIdentityFile } from './keys.js';
 import { webReadableFromNode } from './node-stream.js';
@@ -31,12 +32,14 @@ export interface CliIo {
   stderr: (line: string) => void;
 }
 
-const USAGE = `usage: nen seal -r RECIPIENT [-r RECIPIENT…] [-R RECIPIENTS_FILE] [-a] [-o OUT]  < plaintext > sealed
-       nen open -i KEYFILE [-i KEYFILE…] [-o OUT]                               < sealed > plaintext
+const USAGE = `usage: nen seal -r RECIPIENT [-r RECIPIENT…] [-R RECIPIENTS_FILE] [-a] [--allow-mixed-recipients] [-o OUT]  < plaintext > sealed
+       nen open -i KEYFILE [-i KEYFILE…] [-o OUT]                                                        < sealed > plaintext
 
 RECIPIENT: age1pq1… (post-quantum), age1… (X25519) or a Nen pin kid:base64url (nen keygen).
 KEYFILE: AGE-SECRET-KEY-PQ-1… / AGE-SECRET-KEY-1… lines or a NEN_SERVER_KEYS=… line.
 -a: ASCII armor. Armored input is detected by open. -o: written only when complete.
+--allow-mixed-recipients: seal to post-quantum and X25519 recipients together (the file is then
+only as strong as X25519 against a quantum adversary).
 open to stdout streams: on a damaged payload the chunks verified before the damage were
 written, and the exit status is 1.`;
 
@@ -45,6 +48,7 @@ interface Args {
   recipients: string[];
   keyFiles: string[];
   armor: boolean;
+  allowMixed: boolean;
   out: string | null;
 }
 
@@ -55,7 +59,7 @@ function usage(msg: string): never {
 function parseArgs(argv: readonly string[]): Args {
   const [cmd, ...rest] = argv;
   if (cmd !== 'seal' && cmd !== 'open') usage(`unknown command ${cmd ?? '(none)'}`);
-  const a: Args = { cmd, recipients: [], keyFiles: [], armor: false, out: null };
+  const a: Args = { cmd, recipients: [], keyFiles: [], armor: false, allowMixed: false, out: null };
   for (let i = 0; i < rest.length; i++) {
     const f = rest[i] as string;
     const v = rest[i + 1];
@@ -67,6 +71,7 @@ function parseArgs(argv: readonly string[]): Args {
     if (cmd === 'seal' && (f === '-r' || f === '--recipient')) a.recipients.push(need());
     else if (cmd === 'seal' && (f === '-R' || f === '--recipients-file')) a.recipients.push(...recipientLines(need()));
     else if (cmd === 'seal' && (f === '-a' || f === '--armor')) a.armor = true;
+    else if (cmd === 'seal' && f === '--allow-mixed-recipients') a.allowMixed = true;
     else if (cmd === 'open' && (f === '-i' || f === '--identity')) a.keyFiles.push(need());
     else if (f === '-o' || f === '--output') a.out = need();
     else usage(`unknown option ${f}`);
@@ -126,7 +131,9 @@ async function toFile(out: string, stream: ReadableStream<Uint8Array>): Promise<
 
 async function execute(a: Args, io: CliIo): Promise<void> {
   const transform =
-    a.cmd === 'seal' ? createSealStream(a.recipients, { armor: a.armor }) : createOpenStream(a.keyFiles.flatMap((f) => parseIdentityFile(readText(f))));
+    a.cmd === 'seal'
+      ? createSealStream(toRecipients(a.recipients, a.allowMixed, 'pass --allow-mixed-recipients to override'), { armor: a.armor, allowMixedRecipients: true })
+      : createOpenStream(a.keyFiles.flatMap((f) => parseIdentityFile(readText(f))));
   const output = io.stdin.pipeThrough(transform);
   if (a.out) await toFile(a.out, output);
   else await pump(output, (c) => io.stdout.write(c));

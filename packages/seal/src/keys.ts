@@ -4,7 +4,9 @@
  *  - `age1pq1…` (HRP age1pq, 1216-byte X-Wing public key) / `AGE-SECRET-KEY-PQ-1…` (32-byte seed);
  *  - `age1…` (HRP age, X25519 public key) / `AGE-SECRET-KEY-1…` (X25519 scalar);
  *  - Nen: a NEN_SERVER_KEYS entry `kid:base64url(seed)` (X-Wing seeds are 32 bytes: the same
- *    bytes as an age PQ identity) and a client pin `kid:base64url(publicKey)` (1216 bytes).
+ *    bytes as an age PQ identity), a whole NEN_SERVER_KEYS value (several entries, comma list or
+ *    JSON: every key held during a rotation) and a client pin `kid:base64url(publicKey)` (1216
+ *    bytes).
  *
  * Pitfalls: ML-KEM-768 Nen keys (64-byte seeds) have no age encoding and are refused; identity
  * files may hold comments (#) and blank lines; a key string never appears in an error message.
@@ -111,16 +113,41 @@ export function parseIdentity(s: string): Identity {
   throw keyError('nen: unrecognised identity (expected AGE-SECRET-KEY-PQ-1…, AGE-SECRET-KEY-1… or a Nen X-Wing key kid:base64url)');
 }
 
-/** The `kid:seed` entries of a NEN_SERVER_KEYS value (comma list or JSON object form). */
+/**
+ * The `kid:seed` entries of a NEN_SERVER_KEYS value (PROTOCOL.md §2): a comma list (spaces
+ * around an entry ignored, empty entries skipped) or a JSON object `{"kid":"seed",…}`.
+ */
 function serverKeyEntries(value: string): string[] {
   const v = value.trim().replace(/^'(.*)'$/, '$1');
-  if (!v.startsWith('{')) return v.split(',');
+  if (!v.startsWith('{')) {
+    return v
+      .split(',')
+      .map((e) => e.trim())
+      .filter((e) => e !== '');
+  }
+  let o: unknown;
   try {
-    const o = JSON.parse(v) as Record<string, unknown>;
-    return Object.entries(o).map(([kid, seed]) => `${kid}:${String(seed)}`);
+    o = JSON.parse(v);
   } catch {
     throw keyError('nen: NEN_SERVER_KEYS is not valid JSON');
   }
+  if (typeof o !== 'object' || o === null || Array.isArray(o)) throw keyError('nen: NEN_SERVER_KEYS JSON must be an object {"kid":"seed",…}');
+  return Object.entries(o).map(([kid, seed]) => {
+    if (typeof seed !== 'string') throw keyError(`nen: NEN_SERVER_KEYS entry ${kid} is not a string`);
+    return `${kid}:${seed}`;
+  });
+}
+
+/**
+ * One identity string, or a whole NEN_SERVER_KEYS value (optionally with its `NEN_SERVER_KEYS=`
+ * prefix) holding several X-Wing keys, as during a rotation: one Identity per key.
+ */
+export function parseIdentities(s: string): Identity[] {
+  const t = s.trim().replace(/^NEN_SERVER_KEYS=/, '');
+  if (!t.includes(',') && !t.startsWith('{') && !t.startsWith("'")) return [parseIdentity(t)];
+  const ids = serverKeyEntries(t).map(parseIdentity);
+  if (ids.length === 0) throw keyError('nen: NEN_SERVER_KEYS holds no key');
+  return ids;
 }
 
 /** Parses an identity file: one identity per line, `#` comments and blank lines ignored; `nen keygen` output accepted. */
@@ -132,7 +159,7 @@ export function parseIdentityFile(text: string): Identity[] {
     const env = /^([A-Z][A-Z0-9_]*)=(.*)$/.exec(line);
     if (env) {
       // `nen keygen` output: the NEN_SERVER_KEYS line holds the keys; the pin / store key lines are skipped.
-      if (env[1] === 'NEN_SERVER_KEYS') for (const e of serverKeyEntries(env[2] as string)) out.push(parseIdentity(e));
+      if (env[1] === 'NEN_SERVER_KEYS') out.push(...serverKeyEntries(env[2] as string).map(parseIdentity));
       continue;
     }
     out.push(parseIdentity(line));

@@ -9,8 +9,8 @@
  *
  * Several signatures are space separated; standard verifiers skip versions they do not know.
  *
- * withNenWebhook(handler, opts) checks, in order: headers present and well-formed (400
- * NEN_SEAL_WEBHOOK_HEADERS), timestamp within ±tolerance (401 NEN_SEAL_WEBHOOK_TIMESTAMP), body
+ * withNenWebhook(handler, opts) checks, in order: headers present and well-formed, the signature
+ * header a list of `version,base64` entries (400 NEN_SEAL_WEBHOOK_HEADERS), timestamp within ±tolerance (401 NEN_SEAL_WEBHOOK_TIMESTAMP), body
  * size, every configured signature (HMAC secret and/or pinned ML-DSA-65 key; 401
  * NEN_SEAL_WEBHOOK_SIGNATURE), the id claimed once in the replay store (409
  * NEN_SEAL_WEBHOOK_REPLAY), the body opened (400 NEN_SEAL_WEBHOOK_BODY) — and only then runs the
@@ -88,7 +88,11 @@ export async function sealWebhook(payload: unknown, opts: WebhookSenderOptions, 
 }
 
 export interface WebhookReceiverOptions {
-  /** The receiver's identity: AGE-SECRET-KEY-PQ-1… or a Nen server key entry. */
+  /**
+   * The receiver's identity: AGE-SECRET-KEY-PQ-1…, a Nen server key entry, or a whole
+   * NEN_SERVER_KEYS value: during a rotation it holds the old and the new key, and a delivery
+   * sealed to either opens.
+   */
   identity: IdentityInput | readonly IdentityInput[];
   /** Standard Webhooks secret; when set, a valid v1 signature is required. */
   hmacSecret?: string;
@@ -129,11 +133,24 @@ const STATUS: Partial<Record<SealErrorCode, number>> = {
 
 const refuse = (code: SealErrorCode, msg: string) => new NenSealError(code, `nen: webhook refused: ${msg}`);
 
-function checkSignatures(o: WebhookReceiverOptions, header: string, content: Uint8Array): void {
-  const sigs = header.split(' ').map((s) => {
-    const i = s.indexOf(',');
-    return { version: s.slice(0, i), value: decodeBase64(s.slice(i + 1), true) };
+const MAX_SIGNATURE_HEADER = 16 * 1024; // room for several v1 and nen-mldsa65 (4,412 characters) entries
+const SIGNATURE_ENTRY = /^[A-Za-z0-9._-]+,[A-Za-z0-9+/]+={0,2}$/;
+
+/**
+ * The `webhook-signature` list: space-separated `version,base64(signature)` entries. A header
+ * that is not such a list is malformed (400 NEN_SEAL_WEBHOOK_HEADERS), before any crypto.
+ */
+function parseSignatures(header: string): { version: string; value: Uint8Array | null }[] {
+  const entries = header.split(' ').filter((e) => e !== '');
+  if (header.length > MAX_SIGNATURE_HEADER || entries.length === 0 || !entries.every((e) => SIGNATURE_ENTRY.test(e)))
+    throw refuse('NEN_SEAL_WEBHOOK_HEADERS', 'malformed webhook-signature (expected space-separated version,base64 entries)');
+  return entries.map((e) => {
+    const i = e.indexOf(',');
+    return { version: e.slice(0, i), value: decodeBase64(e.slice(i + 1), true) };
   });
+}
+
+function checkSignatures(o: WebhookReceiverOptions, sigs: { version: string; value: Uint8Array | null }[], content: Uint8Array): void {
   if (o.hmacSecret) {
     const mac = hmac(sha256, hmacKey(o.hmacSecret), content);
     if (!sigs.some((s) => s.version === 'v1' && s.value && timingSafeEqual(s.value, mac)))
@@ -177,9 +194,10 @@ async function verifyDelivery(o: WebhookReceiverOptions, request: Request): Prom
   const timestamp = Number(ts);
   const now = Math.floor((o.now ?? Date.now)() / 1000);
   const tol = o.toleranceSeconds ?? DEFAULT_TOLERANCE_S;
+  const sigs = parseSignatures(sig);
   if (Math.abs(now - timestamp) > tol) throw refuse('NEN_SEAL_WEBHOOK_TIMESTAMP', 'timestamp outside the accepted window');
   const body = await readBounded(request, o.maxBodyBytes ?? DEFAULT_MAX_BODY);
-  checkSignatures(o, sig, signedContent(id, ts, body));
+  checkSignatures(o, sigs, signedContent(id, ts, body));
   let first: boolean;
   try {
     first = await o.store.claimOnce(`webhook:${id}`, 2 * tol * 1000 + 1000);

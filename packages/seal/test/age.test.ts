@@ -14,6 +14,7 @@ import {
   open,
   openText,
   parseHeader,
+  parseIdentities,
   parseIdentityFile,
   parseRecipient,
   seal,
@@ -139,6 +140,17 @@ describe('key conversion with nen keygen output', () => {
     const list = `NEN_SERVER_KEYS=k0:${toBase64Url(other.privateKey)},${entry}\nNEN_STORE_KEY=x\n`;
     const json = `NEN_SERVER_KEYS={"k0":"${toBase64Url(other.privateKey)}","k1":"${toBase64Url(kp.privateKey)}"}\n`;
     for (const text of [list, json]) expect(await openText(await seal('c', pin), parseIdentityFile(text))).toBe('c');
+    // A whole NEN_SERVER_KEYS value as an identity string (a receiver during a rotation): every form
+    // of PROTOCOL.md §2 gives one identity per key, and a file sealed to either key opens.
+    const o = toBase64Url(other.privateKey);
+    const otherPin = `k0:${toBase64Url(other.publicKey)}`;
+    const values = [`k0:${o},${entry}`, ` k0:${o} , ${entry} ,`, `{"k0":"${o}","k1":"${entry.slice(3)}"}`, `NEN_SERVER_KEYS=k0:${o},${entry}`];
+    for (const v of values) {
+      expect(parseIdentities(v).length).toBe(2);
+      for (const p of [pin, otherPin]) expect(await openText(await seal('d', p), v)).toBe('d');
+    }
+    for (const bad of [',', '{"k0":1}', '[]', `k0:${o},nope`, '{"k0":'])
+      expect(() => parseIdentities(bad)).toThrow(expect.objectContaining({ code: 'NEN_SEAL_KEY' }));
   });
 
   it('refuses ML-KEM-768 Nen keys (no age encoding)', async () => {

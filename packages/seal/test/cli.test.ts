@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { KEM_ID, loadBackend, toBase64Url } from '@nen/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runSealCli } from '../src/cli.js';
-import { parseHeader } from '../src/index.js';
+import { encodeBech32, parseHeader, x25519RecipientOf } from '../src/index.js';
 import { pqKeyPair, sourceOf } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'nen-seal-cli-'));
@@ -97,6 +97,24 @@ describe('nen seal / nen open', () => {
     const ok = await cli(['open', '-i', a.file, '-o', out], s.stdout);
     expect(ok.code).toBe(0);
     expect(Buffer.compare(readFileSync(out), Buffer.from(pt))).toBe(0);
+  });
+
+  it("mixed post-quantum and X25519 recipients: refused in the CLI's own words, allowed with --allow-mixed-recipients", async () => {
+    const pq = await pqKeyPair();
+    const sk = new Uint8Array(randomBytes(32));
+    const x = x25519RecipientOf(sk);
+    const refused = await cli(['seal', '-r', pq.recipient, '-r', x], Buffer.from('mixed'));
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/pass --allow-mixed-recipients to override \[NEN_SEAL_RECIPIENT\]$/);
+    expect(refused.stderr).not.toContain('allowMixedRecipients');
+    expect(refused.stdout.length).toBe(0);
+    const allowed = await cli(['seal', '--allow-mixed-recipients', '-r', pq.recipient, '-r', x], Buffer.from('mixed'));
+    expect(allowed.code).toBe(0);
+    const xFile = join(dir, 'x25519.key');
+    writeFileSync(xFile, `${encodeBech32('AGE-SECRET-KEY-', sk, true)}\n`);
+    const pqFile = join(dir, 'pq.key');
+    writeFileSync(pqFile, `${pq.identity}\n`);
+    for (const f of [xFile, pqFile]) expect((await cli(['open', '-i', f], allowed.stdout)).stdout.toString()).toBe('mixed');
   });
 
   it('usage errors exit 2; bad recipient / key file exit 1 with a code', async () => {

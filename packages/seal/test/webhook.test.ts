@@ -118,6 +118,22 @@ describe('withNenWebhook (receiver)', () => {
     expect(runs.length).toBe(0);
   });
 
+  it('a malformed webhook-signature is 400 NEN_SEAL_WEBHOOK_HEADERS (as ERROR_CODES.md says), a well-formed wrong one 401', async () => {
+    const { handler, runs } = route();
+    const w = await sealWebhook(payload, { recipients: receiver.recipient, hmacSecret: secret });
+    const malformed = ['garbage', 'v1', 'v1,', ',AAAA', 'v1,not base64!', `${w.headers['webhook-signature']} junk`, '   ', `v1,${'A'.repeat(20_000)}`];
+    for (const sig of malformed) {
+      const bad = { body: w.body, headers: { ...w.headers, 'webhook-signature': sig } };
+      expect(await refusal(await handler(toRequest(bad))), sig.slice(0, 40)).toEqual({ status: 400, code: 'NEN_SEAL_WEBHOOK_HEADERS' });
+    }
+    const wrong = { body: w.body, headers: { ...w.headers, 'webhook-signature': `v1,${randomBytes(32).toString('base64')}` } };
+    expect(await refusal(await handler(toRequest(wrong)))).toEqual({ status: 401, code: 'NEN_SEAL_WEBHOOK_SIGNATURE' });
+    // Unknown versions and extra spaces are tolerated (standard verifiers skip them).
+    const extra = { body: w.body, headers: { ...w.headers, 'webhook-signature': `v9,AAAA  ${w.headers['webhook-signature']}` } };
+    expect((await handler(toRequest(extra))).status).toBe(200);
+    expect(runs.length).toBe(1);
+  });
+
   it('a correctly signed body sealed to another key is refused (NEN_SEAL_WEBHOOK_BODY)', async () => {
     const { handler, runs } = route();
     const elsewhere = await pqKeyPair();
