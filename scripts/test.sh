@@ -38,6 +38,7 @@ stage "typecheck (turbo)" pnpm turbo run typecheck --output-logs=errors-only
 stage "lint: Biome (turbo, every package)" pnpm turbo run lint --output-logs=errors-only
 stage "format: Biome format check (JS/TS/JSON/CSS; pnpm format applies it)" pnpm format:check
 stage "packages: publint + attw (esm-only) on the packed tarballs" pnpm turbo run lint:pkg --concurrency=1 --output-logs=errors-only
+stage "browser weight: @nen/client gzip bytes before the first encrypted response <= bench/browser/size-budget.json" node bench/browser/size.js
 stage "docs: TypeDoc API reference (warnings are errors)" pnpm docs:api
 # One package at a time: the suites start servers and browsers on a 2-core machine.
 stage "vitest, Node $(node --version): all packages" pnpm turbo run test --concurrency=1 --continue --output-logs=full

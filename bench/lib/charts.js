@@ -154,14 +154,47 @@ ${lib ? `<script>/* uPlot ${escapeHtml(lib.version)} (MIT), inlined */\n${lib.js
 `;
 }
 
-/** Collects chart specs and hands out slots, so a report body can interleave charts and tables. */
-export function createChartSet() {
+/**
+ * Collects chart specs and hands out slots, so a report body can interleave charts and tables.
+ * With `gallery: true` the slots are not returned in place but gathered per group (`group()`),
+ * and `gallery()` renders them all at the top of the page, groups in the given `order` (the run
+ * report opens with its charts; the tables follow). `stripEmpty()` then removes the sections'
+ * chart wrappers left empty.
+ */
+export function createChartSet({ gallery = false, order = [] } = {}) {
   const charts = [];
+  const groups = [];
+  let current = null;
   return {
     charts,
+    group(title, anchor) {
+      current = { title, anchor, slots: [] };
+      groups.push(current);
+    },
     add(spec) {
       charts.push(spec);
-      return chartSlot(charts.length - 1, spec);
+      const slot = chartSlot(charts.length - 1, spec);
+      if (!gallery) return slot;
+      if (!current) this.group('Charts', 'charts');
+      current.slots.push(slot);
+      return '';
+    },
+    gallery() {
+      const rank = (g) => (order.includes(g.anchor) ? order.indexOf(g.anchor) : order.length);
+      const shown = groups.filter((g) => g.slots.length).sort((a, b) => rank(a) - rank(b));
+      if (!shown.length) return '';
+      return [
+        `<nav>charts: ${shown.map((g) => `<a href="#chart-${escapeHtml(g.anchor)}">${escapeHtml(g.title)}</a>`).join(' · ')} — tables follow the charts</nav>`,
+        ...shown.map(
+          (g) =>
+            `<h3 id="chart-${escapeHtml(g.anchor)}">${escapeHtml(g.title)} <a href="#${escapeHtml(g.anchor)}">(tables)</a></h3><div class="charts">${g.slots.join('')}</div>`,
+        ),
+      ].join('\n');
     },
   };
+}
+
+/** Removes chart wrappers a gallery left empty. */
+export function stripEmpty(html) {
+  return html.replace(/<div class="charts">\s*<\/div>/g, '');
 }

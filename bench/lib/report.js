@@ -3,11 +3,14 @@
  * lib/charts.js): throughput and p99 vs concurrency per mode, the encrypted/plain ratios, the
  * load variants (1 KB / 100 KB, compression off / realistic, shared / pinned cores) with their
  * bytes, wire bytes per payload size, handshakes, the saturation ramp with its knee, server memory
- * over time, and the run history; plus the key figures against bench/budgets.json, the regression
- * table and the environment. Every figure charted is also in a table.
+ * over time, the browser weight and cold first response (lib/browserreport.js), and the run
+ * history; plus the key figures against bench/budgets.json, the regression table and the
+ * environment. The page opens with all its charts (lib/charts.js gallery); the tables follow.
+ * Every figure charted is also in a table.
  */
 import { round } from './stats.js';
-import { escapeHtml, table, page, createChartSet, chart } from './charts.js';
+import { escapeHtml, table, page, createChartSet, chart, stripEmpty } from './charts.js';
+import { browserSection } from './browserreport.js';
 
 export { escapeHtml } from './charts.js';
 
@@ -543,7 +546,8 @@ export function environmentTable(environment) {
  * @param {{ environment: object, stages: Record<string, any>, summary: object, history?: object[] }} run
  */
 export function renderReport({ environment, stages, summary, history = [] }) {
-  const cs = createChartSet();
+  // the report opens with its charts (grouped, in this order); the tables follow
+  const cs = createChartSet({ gallery: true, order: ['load', 'payload', 'memory', 'browser', 'scenarios', 'saturation', 'history'] });
   const sections = [budgetSection(summary)];
   const reg = stages.regression?.data;
   if (reg?.checks) {
@@ -555,14 +559,20 @@ export function renderReport({ environment, stages, summary, history = [] }) {
       ),
     );
   }
-  if (stages.load?.data) sections.push(loadSection(stages.load.data, cs));
-  if (stages.payload?.data?.cases?.length) sections.push(payloadSection(stages.payload.data, cs));
-  if (stages.scenarios?.data) sections.push(scenarioSection(stages.scenarios.data, cs));
-  if (stages.saturation?.data) sections.push(saturationSection(stages.saturation.data, cs));
-  if (stages.memory?.data?.samples?.length) sections.push(memorySection(stages.memory.data, cs));
-  sections.push(historySection(history, cs));
+  const add = (anchor, title, html) => {
+    cs.group(title, anchor);
+    sections.push(html());
+  };
+  if (stages.load?.data) add('load', 'Throughput, latency and server CPU: encrypted vs plain', () => loadSection(stages.load.data, cs));
+  if (stages.payload?.data?.cases?.length) add('payload', 'Payload sizes', () => payloadSection(stages.payload.data, cs));
+  if (stages.scenarios?.data) add('scenarios', 'Scenarios', () => scenarioSection(stages.scenarios.data, cs));
+  if (stages['cold-browser']?.data?.modes) add('browser', 'Browser weight and cold first response', () => browserSection(stages['cold-browser'].data, cs));
+  if (stages.saturation?.data) add('saturation', 'Saturation', () => saturationSection(stages.saturation.data, cs));
+  if (stages.memory?.data?.samples?.length) add('memory', 'Server memory over time', () => memorySection(stages.memory.data, cs));
+  add('history', 'History', () => historySection(history, cs));
   const body = `<p><strong>Overall: ${summary.ok ? 'all stages passed' : `stopped at stage ${escapeHtml(summary.failedStage ?? '?')}`}</strong> — ${escapeHtml(summary.startedAt)} … ${escapeHtml(summary.finishedAt)}</p>
+${cs.gallery()}
 ${environmentTable(environment)}
-${sections.filter(Boolean).join('\n')}`;
+${stripEmpty(sections.filter(Boolean).join('\n'))}`;
   return page({ title: 'Nen bench report', note: environment.scope, body, charts: cs.charts });
 }

@@ -143,7 +143,7 @@ export function modeRatios(r) {
 }
 
 /** The server's pin from GET /api/nen/keys (null when the target does not publish one). */
-async function serverPin(ctx) {
+export async function serverPin(ctx) {
   const r = await request(ctx.url('/api/nen/keys'), { dispatcher: ctx.agent });
   if (r.statusCode !== 200) {
     await r.body.dump();

@@ -10,8 +10,8 @@
  *    (ENOENT route_client-reference-manifest.js, reproduced with a route that imports nothing),
  *    so the route is written from edge-route.template.js for the Turbopack build only;
  *  - /client (client component): Chromium (Debian /usr/bin/chromium via playwright-core, never
- *    downloaded) runs the Wasm backend in the browser, proving the bundler emitted the .wasm
- *    asset and loadBackend('auto') picked Wasm, not the @noble fallback.
+ *    downloaded): loadBackend('auto') is @noble (the browser default: no .wasm download), and
+ *    loadBackend('wasm') runs the Wasm backend, proving the bundler emitted the .wasm asset.
  * Needs the built package (dist/ and wasm/): run `pnpm --filter @nen/core build` first (without it
  * the cases fail; none is skipped).
  * Every server started here is stopped here (process group kill in afterAll / finally).
@@ -160,7 +160,7 @@ async function checkDeployment(port: number, label: string, edgeRoute: boolean):
     await page.waitForFunction(() => document.querySelector('#result')?.textContent !== 'pending', undefined, { timeout: 30_000 });
     const client = JSON.parse((await page.textContent('#result')) ?? '{}') as Record<string, unknown>;
     expect(client, `${label} /client (console: ${warnings.join(' | ')})`).toMatchObject({
-      auto: 'wasm',
+      auto: 'noble',
       backend: 'wasm',
       ...EXPECTED,
       xwingPublicKeyPrefix: node.xwingPublicKeyPrefix,

@@ -1,6 +1,11 @@
 /**
- * Backend entry for browsers (`browser` export condition): the .wasm is fetched as a bundler
- * asset and compiled asynchronously ('auto' = wasm, @noble if Wasm is blocked, e.g. by CSP).
+ * Backend entry for browsers (`browser` export condition): 'auto' = @noble (pure JS, in the
+ * page's JS chunk); 'wasm' on request: the .wasm is then fetched as a bundler asset and compiled
+ * asynchronously, its glue in a chunk of its own (dynamic imports), so a page that never asks for
+ * it never downloads it.
+ *
+ * Pitfall: nothing here may import ./wasm-url.js or ./wasm.js statically, or every page pays
+ * the Wasm glue (and bundlers may preload the .wasm); bench/browser/size.js fails when it does.
  */
 import { createLoadBackend } from './load.js';
 
@@ -8,6 +13,7 @@ export * from './types.js';
 export type { BackendKind } from './load.js';
 
 export const loadBackend = createLoadBackend({
+  auto: 'noble',
   wasm: async () => {
     const [{ loadWasmGlue }, { createWasmBackend }] = await Promise.all([import('./wasm-url.js'), import('./wasm.js')]);
     return createWasmBackend(await loadWasmGlue());

@@ -1,0 +1,94 @@
+/**
+ * The browser weight of @nen/client as a page pays it: an esbuild bundle of the client's browser
+ * entry with the conditions Next.js resolves for client components (`browser`, `import`,
+ * `default`), minified, split at dynamic imports, every output gzipped (level 9, as a CDN
+ * serves it). "Initial" is what a page fetches before its first encrypted response: the entry
+ * chunk plus the chunks it imports statically, plus the lazily imported chunks and the .wasm
+ * the default path reaches (`lazyOnFirstRequest`). Everything else is "lazy": loaded only when
+ * an application opts into it (e.g. `backend: 'wasm'`).
+ *
+ * Pitfalls:
+ *  - esbuild leaves `new URL('…/nen_core_bg.wasm', import.meta.url)` alone (no asset emitted):
+ *    the .wasm is counted from packages/core/wasm next to the chunk that references it, and a
+ *    harness serving the bundle must serve it at the URL that expression resolves to.
+ *  - The default entry calls nenFetch so that tree shaking keeps what a real page keeps.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+import { benchDir } from '../lib/env.js';
+
+export const CLIENT_DIR = path.resolve(benchDir, '../packages/client');
+export const WASM_FILE = path.resolve(benchDir, '../packages/core/wasm/nen_core_bg.wasm');
+export const DEFAULT_ENTRY = "import { nenFetch } from '@nen/client';\nglobalThis.nenFetch = nenFetch;\n";
+const WASM_REF = 'nen_core_bg.wasm';
+
+const gz = (buf) => gzipSync(buf, { level: 9 }).length;
+
+/**
+ * Bundles `entry` (module source resolved from packages/client) into `outdir` (a fresh temp dir
+ * when omitted). `lazyOnFirstRequest`: names of dynamic chunks (substring of the output name)
+ * the default path loads before its first response; they count as initial.
+ */
+export async function bundleClient({ entry = DEFAULT_ENTRY, outdir, lazyOnFirstRequest = [] } = {}) {
+  const dir = outdir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'nen-bundle-'));
+  const result = await build({
+    stdin: { contents: entry, resolveDir: CLIENT_DIR, loader: 'js', sourcefile: 'entry.js' },
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    conditions: ['browser', 'import', 'default'],
+    target: 'es2022',
+    minify: true,
+    splitting: true,
+    outdir: dir,
+    entryNames: 'entry',
+    metafile: true,
+    write: true,
+    logLevel: 'error',
+  });
+  const outputs = result.metafile.outputs;
+  const key = (abs) => path.relative(process.cwd(), abs).split(path.sep).join('/');
+  const entryKey = Object.keys(outputs).find((k) => outputs[k].entryPoint !== undefined || k.endsWith('/entry.js'));
+  const initial = new Set();
+  const visit = (k) => {
+    if (initial.has(k)) return;
+    initial.add(k);
+    for (const imp of outputs[k].imports ?? []) {
+      if (imp.external) continue;
+      if (imp.kind === 'import-statement' || lazyOnFirstRequest.some((n) => path.basename(imp.path).includes(n))) visit(imp.path);
+    }
+  };
+  visit(entryKey);
+  const files = [];
+  for (const [k, out] of Object.entries(outputs)) {
+    if (k.endsWith('.map')) continue;
+    const buf = fs.readFileSync(path.resolve(process.cwd(), k));
+    const name = path.basename(k);
+    files.push({ name, bytes: buf.length, gzip: gz(buf), initial: initial.has(k), inputs: topInputs(out.inputs) });
+    if (buf.includes(WASM_REF)) {
+      const wasm = fs.readFileSync(WASM_FILE);
+      files.push({ name: WASM_REF, bytes: wasm.length, gzip: gz(wasm), initial: initial.has(k), inputs: [], referencedBy: name });
+      fs.mkdirSync(path.join(dir, 'wasm'), { recursive: true });
+      fs.copyFileSync(WASM_FILE, path.join(dir, 'wasm', WASM_REF));
+    }
+  }
+  const sum = (pick, field) => files.filter(pick).reduce((a, f) => a + f[field], 0);
+  void key;
+  return {
+    dir,
+    files,
+    initial: { bytes: sum((f) => f.initial, 'bytes'), gzip: sum((f) => f.initial, 'gzip') },
+    lazy: { bytes: sum((f) => !f.initial, 'bytes'), gzip: sum((f) => !f.initial, 'gzip') },
+  };
+}
+
+/** The five largest inputs of an output (minified bytes in it), for attribution. */
+function topInputs(inputs) {
+  return Object.entries(inputs)
+    .sort((a, b) => b[1].bytesInOutput - a[1].bytesInOutput)
+    .slice(0, 5)
+    .map(([name, v]) => ({ name: name.replace(/^.*node_modules\//, ''), bytes: v.bytesInOutput }));
+}

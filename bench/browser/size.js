@@ -1,0 +1,47 @@
+#!/usr/bin/env node
+/**
+ * `node bench/browser/size.js [--budget FILE] [--json]`: the browser weight check of the suite
+ * (scripts/test.sh). Bundles @nen/client's browser entry the way a page pays it (./bundle.js),
+ * prints the weight of every output (raw and gzip, initial or lazy, the largest inputs), and
+ * exits 1 when the initial gzip bytes exceed the budget (./size-budget.json) or when the default
+ * path reaches the .wasm. Needs the built packages (`pnpm turbo run build`).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { bundleClient } from './bundle.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const BUDGET_FILE = path.join(here, 'size-budget.json');
+
+const kb = (n) => `${(n / 1000).toFixed(1)} KB`;
+
+/** Measures and checks; returns { ok, weight, budget, lines }. */
+export async function checkSize({ budgetFile = BUDGET_FILE } = {}) {
+  const budget = JSON.parse(fs.readFileSync(budgetFile, 'utf8'));
+  const b = await bundleClient();
+  fs.rmSync(b.dir, { recursive: true, force: true });
+  const lines = ['browser weight of @nen/client (esbuild, conditions browser/import/default, minified, gzip -9):'];
+  for (const f of [...b.files].sort((x, y) => Number(y.initial) - Number(x.initial) || y.gzip - x.gzip)) {
+    const top = f.inputs.map((i) => `${i.name} ${kb(i.bytes)}`).join(', ');
+    lines.push(`  ${f.initial ? 'initial' : 'lazy   '}  ${f.name.padEnd(26)} ${kb(f.bytes).padStart(9)} raw ${kb(f.gzip).padStart(9)} gzip  ${top}`);
+  }
+  lines.push(`  before the first encrypted response: ${kb(b.initial.gzip)} gzip (${kb(b.initial.bytes)} raw); budget ${kb(budget.initialGzipBytes)}`);
+  lines.push(`  loaded only on request (backend: 'wasm'): ${kb(b.lazy.gzip)} gzip`);
+  const problems = [];
+  if (b.initial.gzip > budget.initialGzipBytes) problems.push(`initial ${b.initial.gzip} B gzip > budget ${budget.initialGzipBytes} B`);
+  if (b.files.some((f) => f.initial && f.name.endsWith('.wasm'))) problems.push('the default path loads the .wasm');
+  const weight = { initial: b.initial, lazy: b.lazy, files: b.files.map(({ inputs, ...f }) => f) };
+  return { ok: problems.length === 0, problems, weight, budget, lines };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { values } = parseArgs({ options: { budget: { type: 'string' }, json: { type: 'boolean', default: false } } });
+  const r = await checkSize({ budgetFile: values.budget ?? BUDGET_FILE });
+  console.log(values.json ? JSON.stringify(r.weight, null, 2) : r.lines.join('\n'));
+  if (!r.ok) {
+    console.error(`browser weight check FAILED: ${r.problems.join('; ')}`);
+    process.exitCode = 1;
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * The browser section of the run report (stage cold-browser): the weight a page pays for Nen
+ * (gzip bytes before the first encrypted response: the default @noble client vs the Wasm
+ * backend, and on request only) and the cold first response in Chromium (4x CPU, +50 ms RTT)
+ * per mode against the target plain + 1 RTT + 15 ms; then the tables (per-file weights, per-mode
+ * figures and samples).
+ */
+import { chart, escapeHtml, table } from './charts.js';
+
+const kb = (n) => (typeof n === 'number' ? Math.round(n / 100) / 10 : null);
+
+export function browserSection(data, cs) {
+  const { modes, weight, target, conditions } = data;
+  const names = Object.keys(modes);
+  const out = [
+    `<h2 id="browser">Browser: weight and cold first response (Chromium, ${escapeHtml(conditions.cpuThrottling)}x CPU, +${escapeHtml(conditions.addedRttMs)} ms RTT, ${escapeHtml(conditions.rounds)} cold loads per mode)</h2><div class="charts">`,
+    cs.add(
+      chart({
+        title: 'Browser weight before the first encrypted response (gzip)',
+        xLabel: 'configuration',
+        yLabel: 'KB gzip',
+        categorical: true,
+        kind: 'bar',
+        refLine: 40,
+        x: ['default (@noble)', "backend: 'wasm'"],
+        series: [
+          { name: 'bundle (esbuild)', values: [kb(weight.defaultInitial.gzip), kb(weight.wasmBackendInitial.gzip)] },
+          {
+            name: 'on the wire in Chromium (JS + Wasm)',
+            values: [
+              kb((modes.nen?.scriptBytes ?? 0) + (modes.nen?.wasmBytes ?? 0)),
+              kb((modes['nen-wasm']?.scriptBytes ?? 0) + (modes['nen-wasm']?.wasmBytes ?? 0)),
+            ],
+          },
+        ],
+      }),
+    ),
+    cs.add(
+      chart({
+        title: 'Cold first response in Chromium (median, from navigation)',
+        xLabel: 'mode',
+        yLabel: 'ms',
+        categorical: true,
+        kind: 'bar',
+        refLine: target.targetMs,
+        x: names,
+        series: [
+          { name: 'response read', values: names.map((m) => modes[m].medianMs) },
+          { name: 'script running', values: names.map((m) => modes[m].evaluatedMs ?? null) },
+        ],
+      }),
+    ),
+    '</div>',
+    `<p>Target: ${escapeHtml(target.rule)} = ${escapeHtml(target.targetMs)} ms: <span class="${target.met ? 'good' : 'bad'}">${target.met ? 'met' : 'not met'}</span> (nen ${escapeHtml(modes.nen?.medianMs)} ms, +${escapeHtml(data.extraMs?.nen)} ms over plain; nen-wasm +${escapeHtml(data.extraMs?.['nen-wasm'])} ms). Weight: ${escapeHtml(weight.method)}.</p>`,
+    table(
+      [
+        'mode',
+        'loads',
+        'median ms',
+        'min',
+        'max',
+        'script running at (median ms)',
+        'script bytes (wire)',
+        'wasm bytes (wire)',
+        'all bytes (wire)',
+        'samples ms',
+      ],
+      names.map((m) => {
+        const v = modes[m];
+        return [m, v.loads, v.medianMs, v.minMs, v.maxMs, v.evaluatedMs ?? null, v.scriptBytes, v.wasmBytes, v.totalBytes, (v.samplesMs ?? []).join(' ')];
+      }),
+    ),
+    table(
+      ['file', 'raw bytes', 'gzip bytes', 'default page loads it'],
+      weight.files.map((f) => [f.name, f.bytes, f.gzip, f.initial ? 'yes' : 'no (on request)']),
+    ),
+  ];
+  return out.join('\n');
+}

@@ -1,0 +1,171 @@
+/**
+ * Stage `cold-browser`: the cold first encrypted response in real Chromium (Debian
+ * /usr/bin/chromium via playwright-core), with 4x CPU throttling and 50 ms added round-trip
+ * latency (CDP), against the same request in plain; plus the browser weight the page paid.
+ *
+ * Each load is a fresh browser context (no HTTP cache, no code cache) opening a page served by
+ * bench/browser/harness.js on 127.0.0.1, which forwards /api/* to the target (same origin for
+ * both modes); the bundle's static chunks are <link rel="modulepreload">ed, as a framework lists
+ * a page's chunks (no import waterfall). Modes, interleaved per round:
+ *  - plain: a 0.4 KB script POSTs the 1 KB JSON to /api/plain/echo;
+ *  - nen: the @nen/client bundle (default configuration: 'auto' = @noble), pinned to the key from
+ *    GET /api/nen/keys, POSTs the same JSON to /api/echo (handshake first: one more round trip);
+ *  - nen-wasm: the same with `backend: 'wasm'` (the .wasm fetched and compiled first: the
+ *    browser default before issue 21).
+ * The figure is the time from navigation start to the response body read (performance.now()
+ * in the page), median over the rounds; the target (issue 21) is nen <= plain + 1 RTT + 15 ms.
+ * Bytes: encoded (on-the-wire, gzip) bytes of the page's script and Wasm responses (CDP
+ * Network.loadingFinished), and the esbuild weight from bench/browser/bundle.js.
+ *
+ * Pitfalls: bounded (rounds x modes loads, 30 s each at most), loopback only; the browser and the
+ * harness are closed in `finally`. A target without a published pin fails the stage (the default
+ * client pins).
+ */
+import { bundleClient } from '../browser/bundle.js';
+import { coldPage, launchChromium } from '../browser/chromium.js';
+import { startHarness } from '../browser/harness.js';
+import { ECHO_1K } from '../lib/payloads.js';
+import { round } from '../lib/stats.js';
+import { serverPin } from './load-variants.js';
+import fs from 'node:fs';
+
+export const CPU_RATE = 4;
+export const LATENCY_MS = 50;
+export const BUDGET_MS = 15;
+const MODES = ['plain', 'nen', 'nen-wasm'];
+
+const TIMELINE = `const timeline = () => performance.getEntriesByType('resource').map((e) => [new URL(e.name).pathname, Math.round(e.startTime), Math.round(e.responseEnd)]);`;
+
+const NEN_ENTRY = `
+import { createNenClient } from '@nen/client';
+const evaluated = performance.now();
+const cfg = globalThis.NEN_COLD;
+${TIMELINE}
+(async () => {
+  try {
+    const client = createNenClient({ serverKey: cfg.pin, ...(cfg.backend ? { backend: cfg.backend } : {}) });
+    const res = await client.fetch('/api/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: cfg.body });
+    const text = await res.text();
+    globalThis.NEN_DONE = { ms: performance.now(), evaluated, timeline: timeline(), ok: res.status === 200 && text === cfg.body, status: res.status };
+  } catch (e) {
+    globalThis.NEN_DONE = { error: String(e && e.code ? e.code + ': ' + e.message : e) };
+  }
+})();
+`;
+
+const PLAIN_SCRIPT = `const cfg = globalThis.NEN_COLD;
+const evaluated = performance.now();
+${TIMELINE}
+fetch('/api/plain/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: cfg.body })
+  .then(async (res) => { const text = await res.text(); globalThis.NEN_DONE = { ms: performance.now(), evaluated, timeline: timeline(), ok: res.status === 200 && text === cfg.body, status: res.status }; })
+  .catch((e) => { globalThis.NEN_DONE = { error: String(e) }; });
+`;
+
+const html = (cfg, src, preload = []) =>
+  `<!doctype html><html><head><meta charset="utf-8"><title>nen cold</title>${preload.map((f) => `<link rel="modulepreload" href="/${f}">`).join('')}<script>globalThis.NEN_COLD=${JSON.stringify(cfg).replace(/</g, '\\u003c')}</script><script type="module" src="${src}"></script></head><body></body></html>`;
+
+/** One cold load: fresh context, throttled, until the page reports; returns ms and wire bytes. */
+async function coldLoad(browser, url) {
+  const p = await coldPage(browser, { cpuRate: CPU_RATE, latencyMs: LATENCY_MS });
+  const types = new Map();
+  const bytes = { script: 0, wasm: 0, total: 0 };
+  p.cdp.on('Network.responseReceived', (e) => types.set(e.requestId, e.response.url.endsWith('.wasm') ? 'wasm' : e.type === 'Script' ? 'script' : 'other'));
+  p.cdp.on('Network.loadingFinished', (e) => {
+    const t = types.get(e.requestId);
+    bytes.total += e.encodedDataLength;
+    if (t === 'script' || t === 'wasm') bytes[t] += e.encodedDataLength;
+  });
+  try {
+    await p.page.goto(url, { timeout: 30_000 });
+    await p.page.waitForFunction(() => globalThis.NEN_DONE !== undefined, undefined, { timeout: 30_000 });
+    const done = await p.page.evaluate(() => globalThis.NEN_DONE);
+    await new Promise((r) => setTimeout(r, 50)); // the last loadingFinished events
+    return { ...done, bytes };
+  } finally {
+    await p.close();
+  }
+}
+
+const median = (xs) => {
+  const s = xs.filter((x) => typeof x === 'number').sort((a, b) => a - b);
+  return s.length ? s[(s.length - 1) >> 1] : null;
+};
+
+export async function run(ctx) {
+  const rounds = ctx.options.quick ? 2 : 8;
+  const pin = await serverPin(ctx);
+  if (!pin) return { ok: false, failure: 'cold-browser: the target publishes no pin at GET /api/nen/keys', data: null };
+  ctx.progress?.detail('bundling @nen/client for the browser');
+  const bundle = await bundleClient({ entry: NEN_ENTRY });
+  const wasmPaid = await bundleClient({ lazyOnFirstRequest: ['wasm'] });
+  fs.rmSync(wasmPaid.dir, { recursive: true, force: true });
+  fs.writeFileSync(`${bundle.dir}/plain.js`, PLAIN_SCRIPT);
+  const body = ECHO_1K;
+  // the chunks the entry imports statically are preloaded, as a framework's page lists them
+  const preload = bundle.files.filter((f) => f.initial && f.name !== 'entry.js' && f.name.endsWith('.js')).map((f) => f.name);
+  const pages = {
+    '/plain': html({ body }, '/plain.js'),
+    '/nen': html({ body, pin }, '/entry.js', preload),
+    '/nen-wasm': html({ body, pin, backend: 'wasm' }, '/entry.js', preload),
+  };
+  const harness = await startHarness({ dir: bundle.dir, pages, target: ctx.targets[0] });
+  const browser = await launchChromium();
+  const loads = Object.fromEntries(MODES.map((m) => [m, []]));
+  const errors = [];
+  try {
+    for (let r = 0; r < rounds; r++) {
+      const order = MODES.map((_, i) => MODES[(i + r) % MODES.length]);
+      for (const mode of order) {
+        ctx.progress?.detail(`cold-browser round ${r + 1}/${rounds} ${mode}`);
+        const res = await coldLoad(browser, `${harness.origin}/${mode}`);
+        if (res.error || !res.ok) errors.push({ mode, round: r, error: res.error ?? `status ${res.status}` });
+        else loads[mode].push(res);
+      }
+    }
+  } finally {
+    await browser.close();
+    await harness.close();
+    fs.rmSync(bundle.dir, { recursive: true, force: true });
+  }
+  const modes = {};
+  for (const m of MODES) {
+    const xs = loads[m];
+    modes[m] = {
+      loads: xs.length,
+      medianMs: round(median(xs.map((x) => x.ms)), 1),
+      minMs: xs.length ? round(Math.min(...xs.map((x) => x.ms)), 1) : null,
+      maxMs: xs.length ? round(Math.max(...xs.map((x) => x.ms)), 1) : null,
+      scriptBytes: median(xs.map((x) => x.bytes.script)),
+      wasmBytes: median(xs.map((x) => x.bytes.wasm)),
+      totalBytes: median(xs.map((x) => x.bytes.total)),
+      /** median time the page's script started running (after its download and compile) */
+      evaluatedMs: round(median(xs.map((x) => x.evaluated)), 1),
+      samplesMs: xs.map((x) => round(x.ms, 1)),
+      /** per load: [path, startTime, responseEnd] of each resource (ms from navigation start) */
+      timelines: xs.map((x) => x.timeline),
+    };
+  }
+  const plain = modes.plain.medianMs;
+  const targetMs = plain === null ? null : round(plain + LATENCY_MS + BUDGET_MS, 1);
+  const extra = (m) => (plain === null || modes[m].medianMs === null ? null : round(modes[m].medianMs - plain, 1));
+  const data = {
+    conditions: { cpuThrottling: CPU_RATE, addedRttMs: LATENCY_MS, rounds, body: '1 KB JSON echo', chromium: '/usr/bin/chromium', freshContextPerLoad: true },
+    modes,
+    extraMs: { nen: extra('nen'), 'nen-wasm': extra('nen-wasm') },
+    target: {
+      rule: `nen <= plain + ${LATENCY_MS} ms (1 RTT) + ${BUDGET_MS} ms`,
+      targetMs,
+      met: modes.nen.medianMs !== null && targetMs !== null && modes.nen.medianMs <= targetMs,
+    },
+    weight: {
+      method: 'esbuild bundle of the client browser entry (conditions browser/import/default, minified), gzip -9 per output',
+      defaultInitial: bundle.initial,
+      defaultLazy: bundle.lazy,
+      wasmBackendInitial: wasmPaid.initial,
+      files: bundle.files.map(({ inputs, ...f }) => f),
+    },
+    errors,
+  };
+  const ok = errors.length === 0;
+  return { ok, failure: ok ? null : `cold-browser: ${errors.length} failed loads (${errors[0]?.mode}: ${errors[0]?.error})`, data };
+}

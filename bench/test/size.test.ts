@@ -1,0 +1,39 @@
+/**
+ * The browser weight check (bench/browser/size.js) really fails: over a budget, and when the
+ * default path would load the .wasm; and the shipped build is within the committed budget with
+ * the .wasm and its glue only in lazy chunks. Needs the built packages.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { bundleClient } from '../browser/bundle.js';
+import { checkSize } from '../browser/size.js';
+
+describe('browser weight check', () => {
+  it('the default build is within the committed budget; the .wasm is lazy', async () => {
+    const r = await checkSize();
+    expect(r.problems).toEqual([]);
+    expect(r.weight.files.find((f: { name: string }) => f.name.endsWith('.wasm'))).toMatchObject({ initial: false });
+  }, 60_000);
+
+  it('fails over a budget', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nen-budget-'));
+    try {
+      const file = path.join(dir, 'budget.json');
+      fs.writeFileSync(file, JSON.stringify({ initialGzipBytes: 10_000 }));
+      const r = await checkSize({ budgetFile: file });
+      expect(r.ok).toBe(false);
+      expect(r.problems.join()).toMatch(/> budget 10000 B/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it("counts the .wasm as initial when the page asks for backend 'wasm' before its first response", async () => {
+    const b = await bundleClient({ lazyOnFirstRequest: ['wasm'] });
+    fs.rmSync(b.dir, { recursive: true, force: true });
+    expect(b.files.find((f: { name: string }) => f.name.endsWith('.wasm'))).toMatchObject({ initial: true });
+    expect(b.initial.gzip).toBeGreaterThan(150_000);
+  }, 60_000);
+});
