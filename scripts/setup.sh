@@ -81,6 +81,9 @@ if [ ! -x "$AGE_BIN/age" ] || [ "$("$AGE_BIN/age" --version 2>/dev/null)" != "$A
   GOBIN="$AGE_BIN" GOFLAGS=-mod=mod go install "filippo.io/age/cmd/...@$AGE_VERSION"
 fi
 
+# The Python client (clients/python): its venv and pinned PyPI packages.
+bash "$root/clients/python/setup.sh"
+
 log "pnpm install"
 if [ -f pnpm-lock.yaml ]; then
   pnpm install --frozen-lockfile --reporter=append-only 2>&1 | tail -3

@@ -45,6 +45,7 @@ stage "vitest, Node $(node --version): all packages" pnpm turbo run test --concu
 NODE24="$root/.tools/node24/bin"
 stage "vitest, Node $("$NODE24/node" --version): core, client, server, seal" \
   env PATH="$NODE24:$PATH" pnpm --filter "./packages/*" --workspace-concurrency=1 run test
+stage "client python: ruff, pytest (vectors, real @nen/server), wheel" bash clients/python/test.sh
 
 echo
 if [ "$failed" -gt 0 ]; then echo "failed stages: ${failures[*]}"; fi

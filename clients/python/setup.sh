@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Idempotent setup of the Python client's toolchain: a venv in clients/python/.venv with the
+# pinned packages of requirements-dev.txt from PyPI (skipped when the stamp matches the file).
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+venv="$here/.venv"
+stamp="$venv/.requirements-dev.sha256"
+want="$(sha256sum "$here/requirements-dev.txt" | cut -d' ' -f1)"
+if [ -x "$venv/bin/python" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then
+  exit 0
+fi
+echo "[setup] Python client: venv + $(grep -vc '^#' "$here/requirements-dev.txt") packages from PyPI"
+python3 -m venv "$venv"
+"$venv/bin/python" -m pip install -q --disable-pip-version-check -r "$here/requirements-dev.txt"
+echo "$want" > "$stamp"

@@ -1,0 +1,271 @@
+"""``nen.Transport``: an ``httpx.BaseTransport`` that encrypts every request end to end with Nen
+(``httpx.Client(transport=nen.Transport(pins))``). Handshake with pin fallback (PROTOCOL.md §2,
+§3), one session per transport, the 1.1 retry (§7.1), streamed uploads and responses (§6).
+
+Pitfalls:
+ - After an unauthenticated 401-class answer to a request that was sent: one re-handshake (after
+   a backoff for NEN_AUTH_FAILED) and ONE retry naming the original, never for streamed bodies
+   nor after 60 s; any failure of it is NEN_OUTCOME_UNKNOWN; a sealed 409 NEN_RETRY_COMMITTED is
+   raised as such. Other unauthenticated errors (forged 5xx, ...) are never retried.
+ - One handshake at a time (a lock); the sequence number is released at the response head.
+ - Bounded: a non-stream response above ``max_response_bytes`` is refused (NEN_TOO_LARGE); a
+   stream buffers at most one record; the whole exchange has one deadline (NEN_TIMEOUT).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+
+import httpx
+
+from . import exchange as ex
+from .deadline import Deadline, timeout_error
+from .errors import NenError, NenProtocolError, client_error, outcome_unknown, recovery_of, server_error
+from .handshake import HandshakeState, Pin
+from .options import DEFAULT_MAX_RESPONSE_BYTES, make_options
+from .records import RecordOpener
+from .session import Session, now_ms
+
+RETRY_HORIZON_S = 60.0
+
+
+class _Attempt:
+    ref: str | None = None
+    sent_at = 0.0
+
+
+class _OpenedStream(httpx.SyncByteStream):
+    """The plaintext of a response stream, each network read's completed records opened in order."""
+
+    def __init__(self, inner: httpx.Response, opener: RecordOpener):
+        self._inner, self._opener = inner, opener
+
+    def __iter__(self) -> Iterator[bytes]:
+        try:
+            for chunk in _raw(self._inner):
+                plain = self._opener.push(chunk)
+                if plain:
+                    yield plain
+            self._opener.end()
+        except NenError:
+            raise
+        except httpx.TransportError as e:
+            raise client_error("NEN_STREAM_TRUNCATED", "the stream broke off", e) from e
+        finally:
+            self._inner.close()
+
+    def close(self) -> None:
+        self._inner.close()
+
+
+class Transport(httpx.BaseTransport):
+    """Nen over any sync httpx transport (default ``httpx.HTTPTransport()``). Options: see README."""
+
+    def __init__(
+        self,
+        pins: str | list[str] | tuple[str, ...] | None = None,
+        *,
+        transport: httpx.BaseTransport | None = None,
+        unpinned: bool = False,
+        kem: str = "xwing",
+        session_path: str = "/api/nen",
+        base_url: str | None = None,
+        timeout: float | None = 30.0,
+        max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
+        session_lifetime: int = 0,
+        confidential_query: bool = False,
+        retry: bool = True,
+    ):
+        self.options = make_options(
+            pins,
+            unpinned=unpinned,
+            kem=kem,
+            session_path=session_path,
+            base_url=base_url,
+            timeout=timeout,
+            max_response_bytes=max_response_bytes,
+            session_lifetime=session_lifetime,
+            confidential_query=confidential_query,
+            retry=retry,
+        )
+        self._inner = transport if transport is not None else httpx.HTTPTransport()
+        self._session: Session | None = None
+        self._lock = threading.Lock()
+        self._backoff = 0.0
+
+    @property
+    def session(self) -> Session | None:
+        return self._session
+
+    def close(self) -> None:
+        self._session = None
+        self._inner.close()
+
+    def drop_session(self) -> None:
+        self._session = None
+
+    # ------------------------------------------------------------------ handshake
+
+    def handshake(self, url: httpx.URL | str, deadline: Deadline | None = None) -> Session:
+        """A fresh handshake now (replacing the session) against ``url``'s origin or ``base_url``."""
+        d = deadline or Deadline(self.options.timeout)
+        with self._lock:
+            s = self._run_handshake(httpx.URL(url), d)
+            self._session = s
+            return s
+
+    def _ensure(self, url: httpx.URL, d: Deadline) -> Session:
+        s = self._session
+        if s is not None and s.usable(now_ms()):
+            return s
+        with self._lock:
+            s = self._session
+            if s is not None and s.usable(now_ms()):
+                return s
+            s = self._run_handshake(url, d)
+            self._session = s
+            return s
+
+    def _invalidate(self, s: Session) -> None:
+        if self._session is s:
+            self._session = None
+
+    def _run_handshake(self, url: httpx.URL, d: Deadline) -> Session:
+        pins: list[Pin | None] = list(self.options.pins) or [None]
+        for i, pin in enumerate(pins):
+            try:
+                return self._attempt_handshake(pin, url, d)
+            except NenProtocolError as e:
+                if i + 1 < len(pins) and e.code == "NEN_UNKNOWN_KEY_ID" and e.status == 400:
+                    continue
+                raise
+        raise AssertionError("unreachable")
+
+    def _attempt_handshake(self, pin: Pin | None, url: httpx.URL, d: Deadline) -> Session:
+        o = self.options
+        st = HandshakeState(pin.kem if pin else o.kem, pin, o.lifetime)
+        req = httpx.Request("POST", o.handshake_url(url), headers={"content-type": "application/nen-handshake"}, content=st.hello)
+        req.extensions["timeout"] = d.httpx_timeout()
+        t0 = now_ms()
+        try:
+            res = self._inner.handle_request(req)
+            body = _read_bounded(res, 65536, d)
+        except httpx.TimeoutException as e:
+            raise timeout_error(e) from e
+        t1 = now_ms()
+        if res.status_code != 200:
+            raise server_error(res.status_code, res.headers.get("nen-error"), f"handshake HTTP {res.status_code}")
+        if (res.headers.get("content-type") or "").split(";")[0].strip() != "application/nen-handshake":
+            raise client_error("NEN_HANDSHAKE_FAILED", "handshake response has the wrong content type")
+        return Session(st.finish(body), t0, t1)
+
+    # ------------------------------------------------------------------ requests
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        d = Deadline(self.options.timeout, request.extensions.get("timeout"))
+        body = request.read() if isinstance(request.stream, httpx.ByteStream) else None
+        p = ex.prepare(request, body)
+        first = _Attempt()
+        s = self._ensure(p.url, d)  # fails: not sent
+        try:
+            res = self._send(s, p, d, first)
+            self._backoff = 0.0
+            return res
+        except NenProtocolError as e:
+            action = recovery_of(e)
+            if action == "fail" or first.ref is None:
+                raise
+            self._invalidate(s)
+            if not self.options.retry or p.stream is not None or time.monotonic() - first.sent_at > RETRY_HORIZON_S:
+                raise outcome_unknown(e) from e
+            cause = e
+        try:
+            if action == "rehandshake-once":
+                self._backoff = min(max(self._backoff * 2, 0.25), 10.0)
+                time.sleep(min(self._backoff, d.remaining_or(self._backoff)))
+            s2 = self._ensure(p.url, d)
+            try:
+                res = self._send(s2, p, d, None, first.ref)
+            except NenProtocolError as e:
+                if recovery_of(e) != "fail":
+                    self._invalidate(s2)
+                raise
+            refused = ex.refused_retry(res.status_code, res.content) if not ex.is_stream(res) else None
+            if refused is not None:
+                raise refused
+            self._backoff = 0.0
+            return res
+        except NenProtocolError as e:
+            if e.code in ("NEN_RETRY_COMMITTED", "NEN_OUTCOME_UNKNOWN"):
+                raise
+            raise outcome_unknown(e) from cause
+        except Exception as e:
+            raise outcome_unknown(e) from cause
+
+    def _send(self, s: Session, p: ex.Prepared, d: Deadline, attempt: _Attempt | None, retry_of: str | None = None) -> httpx.Response:
+        seq = s.counter.acquire(d.remaining())
+        if seq is None:
+            raise client_error("NEN_TIMEOUT", "no sequence number within the timeout (window full)")
+        try:
+            sealed = ex.seal_request(s, p, seq, confidential=self.options.confidential_query, retry_of=retry_of)
+            if attempt is not None:
+                attempt.ref, attempt.sent_at = sealed.ref, time.monotonic()
+            sealed.request.extensions["timeout"] = d.httpx_timeout()
+            try:
+                res = self._inner.handle_request(sealed.request)
+            except httpx.TimeoutException as e:
+                raise timeout_error(e) from e
+        finally:
+            s.counter.release(seq)
+        return self._verify(sealed, res, d)
+
+    def _verify(self, sealed: ex.Sealed, res: httpx.Response, d: Deadline) -> httpx.Response:
+        x = sealed.expect
+        try:
+            head = ex.response_head(res.status_code, res.headers, x.method)
+        except NenError:
+            res.close()
+            raise
+        if head.stream:
+            try:
+                opener = ex.stream_opener(x, head, res.status_code, res.headers)
+            except NenError:
+                res.close()
+                raise
+            return httpx.Response(
+                200,
+                headers=ex.clean_headers(res.headers, head.content_type),
+                stream=_OpenedStream(res, opener),
+                extensions={**res.extensions, "nen_stream": True},
+            )
+        try:
+            body = b"" if head.null_body else _read_bounded(res, self.options.max_response_bytes + 16, d)
+        except httpx.TimeoutException as e:
+            raise timeout_error(e) from e
+        finally:
+            res.close()
+        plain = ex.open_single(x, head, res.status_code, res.headers, body)
+        return httpx.Response(res.status_code, headers=ex.clean_headers(res.headers, head.content_type), content=plain, extensions=res.extensions)
+
+
+def _read_bounded(res: httpx.Response, limit: int, d: Deadline) -> bytes:
+    buf = bytearray()
+    try:
+        for chunk in _raw(res):
+            buf += chunk
+            if len(buf) > limit:
+                raise client_error("NEN_TOO_LARGE", f"response body larger than {limit} bytes")
+            d.check()
+    finally:
+        res.close()
+    return bytes(buf)
+
+
+def _raw(res: httpx.Response) -> Iterator[bytes]:
+    """The network bytes of a transport's response (also one built with ``content=``, already read)."""
+    stream = res.stream
+    if not isinstance(stream, httpx.SyncByteStream):
+        raise TypeError("an async response stream in the sync transport")
+    yield from stream
