@@ -33,7 +33,7 @@ import {
 import { clientError, serverError } from './errors.js';
 import type { ClientConfig, WireExchange } from './options.js';
 import type { SessionState } from './session.js';
-import { type Deadline, type PreparedRequest, cleanHeaders, deadline, head32, headersRecord, report } from './transport.js';
+import { type Deadline, type PreparedRequest, cleanHeaders, deadline, head32, headersRecord, readBodyLimited, report } from './transport.js';
 
 const EMPTY = new Uint8Array(0);
 type Kind = WireExchange['kind'];
@@ -128,7 +128,7 @@ async function sendWith(
   if (!head) {
     let buf: Uint8Array = EMPTY;
     try {
-      buf = new Uint8Array(await res.arrayBuffer());
+      buf = await readBodyLimited(res, cfg.maxResponseBytes + 16, () => clientError('NEN_RESPONSE_UNAUTHENTICATED', 'response body exceeds maxResponseBytes'));
     } catch {
       // ignore: the response is rejected anyway
     } finally {
@@ -156,7 +156,8 @@ async function singleResponse(
   let body: Uint8Array | null = null;
   try {
     if (head.nullBody) await res.body?.cancel().catch(() => undefined);
-    else body = new Uint8Array(await res.arrayBuffer());
+    else
+      body = await readBodyLimited(res, cfg.maxResponseBytes + 16, () => clientError('NEN_RESPONSE_UNAUTHENTICATED', 'response body exceeds maxResponseBytes'));
   } catch (e) {
     throw t.map(e);
   } finally {

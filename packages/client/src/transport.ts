@@ -172,3 +172,40 @@ export function report(onExchange: ((e: WireExchange) => void) | undefined, e: W
     // observers never break requests
   }
 }
+
+/**
+ * A response body of at most `max` bytes. A declared content-length above it, or more bytes than
+ * that arriving, cancels the body and throws `tooLarge()`: an oversized (hostile or broken) answer
+ * must not fill memory before it fails authentication. With a content-length within the limit the
+ * runtime's own arrayBuffer() is used (fetch enforces the declared length).
+ */
+export async function readBodyLimited(res: Response, max: number, tooLarge: () => Error): Promise<Uint8Array> {
+  const declared = res.headers.get('content-length');
+  if (declared !== null && /^\d{1,16}$/.test(declared)) {
+    if (Number(declared) <= max) return new Uint8Array(await res.arrayBuffer());
+    await res.body?.cancel().catch(() => undefined);
+    throw tooLarge();
+  }
+  if (!res.body) return new Uint8Array(0);
+  const reader = res.body.getReader();
+  const parts: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > max) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge();
+    }
+    parts.push(value);
+  }
+  if (parts.length === 1) return parts[0] as Uint8Array;
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.byteLength;
+  }
+  return out;
+}

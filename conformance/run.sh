@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# The conformance suite stage (scripts/test.sh): the vectors checked against @nen/core, then the
+# runner: fault server + every registered driver (conformance/drivers.json) + real traffic.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+node conformance/vectors/generate.mjs --check
+node conformance/runner/run.mjs "$@"
