@@ -83,6 +83,8 @@ fi
 
 # The Python client (clients/python): its venv and pinned PyPI packages.
 bash "$root/clients/python/setup.sh"
+# The Go client (clients/go): its module dependencies from the Go module proxy.
+bash "$root/clients/go/setup.sh"
 
 log "pnpm install"
 if [ -f pnpm-lock.yaml ]; then

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# The Go client's stage: gofmt and go vet clean, go test (conformance vectors, unit and fuzz
+# seeds, and the integration tests against a real @nen/server the tests start:
+# NEN_REQUIRE_SERVER=1 makes a missing server a failure). The conformance scenarios run in the
+# suite's conformance stage through cmd/nen-conformance (conformance/drivers.json).
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+command -v go >/dev/null 2>&1 || export PATH="/usr/local/go/bin:$PATH"
+cd "$here"
+bash setup.sh
+unformatted="$(gofmt -l .)"
+if [ -n "$unformatted" ]; then echo "gofmt: not formatted: $unformatted"; exit 1; fi
+go vet ./...
+NEN_REQUIRE_SERVER=1 go test -count=1 ./...

@@ -1,0 +1,135 @@
+// Package nen is a Go client for Nen: post-quantum end-to-end payload encryption for HTTP APIs
+// (PROTOCOL.md in the repository). Transport is an http.RoundTripper, so
+//
+//	t, err := nen.NewTransport(http.DefaultTransport, nen.WithPins(pin))
+//	client := &http.Client{Transport: t}
+//
+// works unchanged: every request is sealed in the transport's session and every answer is
+// authenticated before the application sees it. Failures are *Error values with stable codes.
+//
+// This file is the RoundTripper: request preparation and the retry rules of PROTOCOL.md §7.1.
+//
+// Pitfalls:
+//   - A request is never executed twice on a forged error: after an unauthenticated 401-class
+//     answer the transport re-handshakes and sends ONE retry naming the original (bound in its
+//     AAD); the server runs it only if the original can never run. A refused or failed retry is
+//     NEN_OUTCOME_UNKNOWN (or the sealed NEN_RETRY_COMMITTED).
+//   - The body is buffered (bounded by WithMaxRequestBytes) so that the retry can re-seal it.
+//   - One session per transport, bound to one origin; requests to another origin are refused.
+package nen
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Transport seals requests and opens responses over a base RoundTripper.
+type Transport struct {
+	cfg      *config
+	base     http.RoundTripper
+	sessions *sessions
+	mu       sync.Mutex
+	origin   string
+	backoff  time.Duration
+}
+
+// NewTransport returns a Nen transport over base (http.DefaultTransport when nil). It is pinned
+// unless WithUnpinned is given; errors are *Error (NEN_BAD_SERVER_KEY, NEN_BAD_INPUT).
+func NewTransport(base http.RoundTripper, opts ...Option) (*Transport, error) {
+	cfg, err := buildConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	t := &Transport{cfg: cfg, base: base, sessions: &sessions{cfg: cfg, base: base}}
+	if cfg.baseURL != nil {
+		t.origin = cfg.baseURL.String()
+	}
+	return t, nil
+}
+
+// bindOrigin returns the session origin, binding the first request's when none is set.
+func (t *Transport) bindOrigin(scheme, host string) (string, error) {
+	o := scheme + "://" + host
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.origin == "" {
+		t.origin = o
+	}
+	if !strings.EqualFold(t.origin, o) {
+		return "", newError(CodeBadInput, "this transport's session belongs to "+t.origin+", not "+o, nil)
+	}
+	return o, nil
+}
+
+// Handshake starts a fresh handshake now, replacing the current session. Without WithBaseURL it
+// needs a request to have bound the origin first.
+func (t *Transport) Handshake(ctx context.Context) (SessionInfo, error) {
+	t.mu.Lock()
+	o := t.origin
+	t.mu.Unlock()
+	if o == "" {
+		return SessionInfo{}, newError(CodeBadInput, "no origin yet: use WithBaseURL", nil)
+	}
+	s, err := t.sessions.ensure(ctx, o, true)
+	if err != nil {
+		return SessionInfo{}, err
+	}
+	return s.info(), nil
+}
+
+// Session describes the current session, if any.
+func (t *Transport) Session() (SessionInfo, bool) {
+	if s := t.sessions.current(); s != nil {
+		return s.info(), true
+	}
+	return SessionInfo{}, false
+}
+
+// Close drops the session (no network call); the next request handshakes again.
+func (t *Transport) Close() {
+	if s := t.sessions.current(); s != nil {
+		t.sessions.invalidate(s)
+	}
+}
+
+// prepare reads and checks the application's request once.
+func (t *Transport) prepare(req *http.Request) (*prepared, error) {
+	if req.URL == nil || (req.URL.Scheme != "http" && req.URL.Scheme != "https") || req.URL.Host == "" {
+		return nil, newError(CodeBadInput, "the request URL must be an absolute http(s) URL", nil)
+	}
+	p := &prepared{method: strings.ToUpper(req.Method), path: preparePath(req.URL), rawQuery: wireQuery(req.URL.RawQuery)}
+	if p.method == "" {
+		p.method = "GET"
+	}
+	if len(p.rawQuery) > 65535 && t.cfg.confidential {
+		return nil, newError(CodeBadInput, "a confidential query is at most 65535 bytes", nil)
+	}
+	p.contentType = req.Header.Get("Content-Type")
+	if req.Body != nil && req.Body != http.NoBody {
+		b, err := io.ReadAll(io.LimitReader(req.Body, t.cfg.maxRequest+1))
+		req.Body.Close()
+		if err != nil {
+			return nil, newError(CodeBadInput, "cannot read the request body", err)
+		}
+		if int64(len(b)) > t.cfg.maxRequest {
+			return nil, newError(CodeBadInput, "the request body is larger than WithMaxRequestBytes", nil)
+		}
+		if len(b) > 0 && bodyless(p.method) {
+			return nil, newError(CodeBadInput, p.method+" requests cannot have a body", nil)
+		}
+		if len(b) > 0 {
+			p.body = b
+		}
+	}
+	if len(p.contentType) > 256 || len(p.path) > 65535 {
+		return nil, newError(CodeBadInput, "content type or path too long", nil)
+	}
+	return p, nil
+}
