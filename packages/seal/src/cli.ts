@@ -14,7 +14,7 @@
  *    after the last chunk authenticates, so nothing is written;
  *  - damaged payload to stdout: STREAM releases chunks as they authenticate, so the verified
  *    chunks before the damage have been written; the exit status says the output is incomplete.
- * Usage errors exit 2.
+ * Usage errors exit 2 (`nen: <message> [NEN_SEAL_USAGE]`, then the usage).
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -150,7 +150,7 @@ export async function runSealCli(argv: readonly string[], io: CliIo = processIo(
     return 0;
   } catch (e) {
     if (e instanceof NenSealError && e.code === 'NEN_SEAL_USAGE') {
-      io.stderr(`nen: ${e.message.replace(/^nen: /, '')}\n${USAGE}`);
+      io.stderr(`nen: ${e.message.replace(/^nen: /, '')} [NEN_SEAL_USAGE]\n${USAGE}`);
       return 2;
     }
     const msg = e instanceof Error ? e.message.replace(/^nen: /, '') : String(e);

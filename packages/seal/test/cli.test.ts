@@ -118,9 +118,11 @@ describe('nen seal / nen open', () => {
   });
 
   it('usage errors exit 2; bad recipient / key file exit 1 with a code', async () => {
-    expect((await cli(['seal'], Buffer.from(''))).code).toBe(2);
-    expect((await cli(['open'], Buffer.from(''))).code).toBe(2);
-    expect((await cli(['frobnicate'], Buffer.from(''))).code).toBe(2);
+    for (const argv of [['seal'], ['open'], ['frobnicate'], ['seal', '-r'], ['open', '-i', 'k', '--armor']]) {
+      const u = await cli(argv, Buffer.from(''));
+      expect(u.code, argv.join(' ')).toBe(2); // the exit status of NEN_SEAL_USAGE
+      expect(u.stderr).toMatch(/^nen: .* \[NEN_SEAL_USAGE\]\nusage: nen seal/);
+    }
     const r = await cli(['seal', '-r', 'age1nope'], Buffer.from('x'));
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/\[NEN_SEAL_RECIPIENT\]/);
