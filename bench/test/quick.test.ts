@@ -120,6 +120,18 @@ describe('run-all --quick against next start of the demo app', () => {
     expect(stageFile('memory').data.available).toBe(true);
   });
 
+  it('cold-browser: real Chromium loads the page; the default client fetches no .wasm and stays within the weight budget', () => {
+    const cold = stageFile('cold-browser');
+    validateStageResult(cold);
+    expect(cold.ok, `cold-browser: ${cold.error}`).toBe(true);
+    const { modes, weight } = cold.data;
+    for (const m of ['plain', 'nen', 'nen-wasm']) expect(modes[m].loads, m).toBe(2);
+    expect(modes.nen.wasmBytes).toBe(0);
+    expect(modes['nen-wasm'].wasmBytes).toBeGreaterThan(100_000);
+    expect(weight.defaultInitial.gzip).toBeLessThanOrEqual(40_000);
+    expect(readFileSync(join(outDir, 'latest', 'report.html'), 'utf8')).toContain('id="browser"');
+  });
+
   it('the whole quick run succeeds', () => {
     expect(run.status, `${run.stdout}\n--- stderr tail:\n${run.stderr.slice(-4000)}`).toBe(0);
     expect(run.stdout).toContain('enc req/s');

@@ -46,7 +46,10 @@ export interface NenClientOptions {
   unpinned?: boolean;
   /** KEM when no key is pinned (default X-Wing). */
   kem?: 'xwing' | 'mlkem768';
-  /** Crypto backend (default 'auto'). */
+  /**
+   * Crypto backend (default 'auto': node:crypto + Wasm on Node.js, Wasm on Edge, @noble in browsers,
+   * so a page downloads no .wasm; 'wasm' in a browser fetches and compiles it on first use).
+   */
   backend?: BackendKind | Backend;
   /** Per-call timeout in ms (default 30 000; 0 disables). */
   timeoutMs?: number;
