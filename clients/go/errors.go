@@ -29,7 +29,6 @@ const (
 	CodeOutcomeUnknown          = "NEN_OUTCOME_UNKNOWN"
 	CodeRetryCommitted          = "NEN_RETRY_COMMITTED"
 	CodeRetryUnknown            = "NEN_RETRY_UNKNOWN"
-	CodeTooLarge                = "NEN_TOO_LARGE"
 	CodeUnknownKeyID            = "NEN_UNKNOWN_KEY_ID"
 )
 

@@ -125,14 +125,14 @@ func openSingle(wire *http.Response, method string, keys *epochKeys, seq uint64,
 		}
 		limit := maxResponse + tagLen
 		if wire.ContentLength > limit {
-			return nil, newError(CodeTooLarge, "the response is larger than the client's limit", nil)
+			return nil, newError(CodeResponseUnauthenticated, "the response body exceeds the response limit", nil)
 		}
 		b, err := io.ReadAll(io.LimitReader(wire.Body, limit+1))
 		if err != nil {
 			return nil, err
 		}
 		if int64(len(b)) > limit {
-			return nil, newError(CodeTooLarge, "the response is larger than the client's limit", nil)
+			return nil, newError(CodeResponseUnauthenticated, "the response body exceeds the response limit", nil)
 		}
 		record = b
 	}

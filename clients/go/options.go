@@ -77,7 +77,8 @@ func WithSessionPath(p string) Option {
 func WithTimeout(d time.Duration) Option { return func(c *config) { c.timeout = d } }
 
 // WithMaxResponseBytes bounds a single (non-stream) response's plaintext (default 64 MiB); a
-// larger answer is refused with NEN_TOO_LARGE. Streams are read incrementally, one record at a time.
+// larger answer is refused with NEN_RESPONSE_UNAUTHENTICATED after reading at most the limit + 16
+// bytes, as @nen/client does. Streams are read incrementally, one record at a time.
 func WithMaxResponseBytes(n int64) Option { return func(c *config) { c.maxResponse = n } }
 
 // WithMaxRequestBytes bounds the request body buffered for sealing and for the retry (default

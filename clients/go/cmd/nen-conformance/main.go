@@ -131,12 +131,11 @@ func (d *driver) client(c *command) answer {
 	if err != nil || u.Host == "" {
 		return answer{"ok": false, "code": "NEN_BAD_INPUT", "message": "bad base URL"}
 	}
-	prefix := strings.TrimSuffix(u.EscapedPath(), "/")
-	sessionPath := c.SessionPath
-	if sessionPath == "" {
-		sessionPath = "/api/nen"
+	// sessionPath is absolute on the base's origin (as @nen/client resolves it), not under base.
+	opts := []nen.Option{nen.WithBaseURL(u.Scheme + "://" + u.Host)}
+	if c.SessionPath != "" {
+		opts = append(opts, nen.WithSessionPath(c.SessionPath))
 	}
-	opts := []nen.Option{nen.WithBaseURL(u.Scheme + "://" + u.Host), nen.WithSessionPath(prefix + sessionPath)}
 	if len(c.Pins) > 0 {
 		opts = append(opts, nen.WithPins(c.Pins...))
 	} else {
