@@ -32,7 +32,7 @@ const gz = (buf) => gzipSync(buf, { level: 9 }).length;
  * when omitted). `lazyOnFirstRequest`: names of dynamic chunks (substring of the output name)
  * the default path loads before its first response; they count as initial.
  */
-export async function bundleClient({ entry = DEFAULT_ENTRY, outdir, lazyOnFirstRequest = [] } = {}) {
+export async function bundleClient({ entry = DEFAULT_ENTRY, outdir, lazyOnFirstRequest = [], minify = true } = {}) {
   const dir = outdir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'nen-bundle-'));
   const result = await build({
     stdin: { contents: entry, resolveDir: CLIENT_DIR, loader: 'js', sourcefile: 'entry.js' },
@@ -41,7 +41,7 @@ export async function bundleClient({ entry = DEFAULT_ENTRY, outdir, lazyOnFirstR
     platform: 'browser',
     conditions: ['browser', 'import', 'default'],
     target: 'es2022',
-    minify: true,
+    minify,
     splitting: true,
     outdir: dir,
     entryNames: 'entry',

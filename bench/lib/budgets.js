@@ -67,6 +67,8 @@ export function keyFigures(stages) {
     kneeRps1k: knee(1024)?.rps ?? null,
     kneeConcurrency100k: knee(102400)?.concurrency ?? null,
     kneeRps100k: knee(102400)?.rps ?? null,
+    browserWeightGzip: stages['cold-browser']?.data?.weight?.defaultInitial?.gzip ?? null,
+    coldBrowserOverPlainMs: stages['cold-browser']?.data?.extraMs?.nen ?? null,
   };
 }
 
