@@ -4,4 +4,4 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 node conformance/vectors/generate.mjs --check
-node conformance/runner/run.mjs "$@"
+node conformance/runner/run.mjs --real "$@"

@@ -136,6 +136,9 @@ app.all('/api/nen/:action', nenSessionRoutes(nen));
 app.use('/api/echo', nenMiddleware(nen, { compress: true }));
 app.post('/api/echo', echo(true));
 app.get('/api/echo', (c) => c.json({ method: c.req.method, path: c.req.path, query: c.req.query() }));
+// The remaining methods, for the conformance kit's real-traffic suite (conformance/runner/real.mjs).
+app.on(['PUT', 'PATCH'], '/api/echo', echo(true));
+app.on(['DELETE', 'OPTIONS'], '/api/echo', (c) => c.body(null, 204));
 app.post('/api/plain/echo', echo(false));
 app.use('/api/stream', nenStreamMiddleware(nen));
 app.post('/api/stream', (c) => {

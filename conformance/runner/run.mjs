@@ -22,6 +22,7 @@ import { SCENARIOS } from '../server/scenarios.mjs';
 import { startFaultServer } from '../server/server.mjs';
 import { checkVectors } from '../vectors/lib/check.mjs';
 import { DriverProcess } from './driver-process.mjs';
+import { runReal, startTargets } from './real.mjs';
 import { printTable } from './report.mjs';
 import { runScenario } from './scenario-run.mjs';
 
@@ -84,18 +85,17 @@ async function runClient(spec, ctx) {
       await driver.send({ op: 'hello' });
     }
   }
-  if (values.real) {
-    const { runReal } = await import('./real.mjs');
-    result.real = await runReal(driver, { root, features: result.features });
-  }
+  if (ctx.targets) result.real = await runReal(driver, ctx.targets);
   await driver.close();
   return result;
 }
 
 const server = await startFaultServer();
 const results = [];
+let targets = null;
 try {
-  const ctx = { url: server.url, pins: await loadPins() };
+  if (values.real) targets = await startTargets(root);
+  const ctx = { url: server.url, pins: await loadPins(), targets };
   for (const name of wanted)
     results.push(
       await runClient(
@@ -104,6 +104,7 @@ try {
       ),
     );
 } finally {
+  for (const t of targets ?? []) await t.stop();
   await server.close();
 }
 const out = values.out ?? join(root, 'conformance/.results/results.json');

@@ -17,8 +17,8 @@ function command(step, ctx) {
     return {
       op: 'client',
       name: step.name,
-      base: `${ctx.url}/scenario/${ctx.scenario}`,
-      sessionPath: `/scenario/${ctx.scenario}/api/nen`,
+      base: ctx.base,
+      sessionPath: ctx.sessionPath,
       pins: step.pins.map((p) => ctx.pins[p]),
       kem: step.kem ?? 'xwing',
       timeoutMs: step.timeoutMs ?? 10000,
@@ -61,34 +61,45 @@ async function control(url, action, scenario) {
 const describe = (step) =>
   step.op === 'fetch' ? `fetch ${step.method} ${step.path}${step.stream ? ' (stream)' : ''}` : step.op === 'control' ? `control ${step.action}` : step.op;
 
-/** Runs a scenario; resolves to { name, ok, detail?, skipped? }. */
-export async function runScenario(sc, driver, ctx) {
-  const missing = (sc.needs ?? []).filter((f) => !ctx.features.includes(f));
-  if (missing.length) return { name: sc.name, ok: false, skipped: true, detail: `skipped: driver lacks ${missing.join(', ')}` };
-  const c = { ...ctx, scenario: sc.name };
-  await control(ctx.url, 'reset', sc.name);
-  for (const [i, step] of sc.steps.entries()) {
+/**
+ * Runs steps through a driver (ctx: base, sessionPath, pins, control(action)); resolves to null
+ * when every step matched, else { ok: false, detail, restart }.
+ */
+export async function runSteps(steps, driver, ctx) {
+  for (const [i, step] of steps.entries()) {
     if (step.op === 'sleep') {
       await new Promise((r) => setTimeout(r, step.ms));
       continue;
     }
     if (step.op === 'control') {
-      await control(ctx.url, step.action, sc.name);
+      await ctx.control(step.action);
       continue;
     }
-    const a = await driver.send(command(step, c));
-    const why =
-      a.code === 'DRIVER' && !step.expect ? `driver: ${a.message}` : step.expect ? mismatch(step.expect, a) : a.ok ? null : `${a.code}: ${a.message ?? ''}`;
-    if (why) return { name: sc.name, ok: false, detail: `step ${i + 1} (${describe(step)}): ${why}`, restart: a.timedOut === true || a.code === 'DRIVER' };
+    const a = await driver.send(command(step, ctx));
+    const why = step.expect ? mismatch(step.expect, a) : a.ok ? null : `${a.code}: ${a.message ?? ''}`;
+    if (why) return { ok: false, detail: `step ${i + 1} (${describe(step)}): ${why}`, restart: a.timedOut === true || a.code === 'DRIVER' };
   }
+  return null;
+}
+
+/** Runs a scenario; resolves to { name, ok, detail?, skipped? }. */
+export async function runScenario(sc, driver, ctx) {
+  const missing = (sc.needs ?? []).filter((f) => !ctx.features.includes(f));
+  if (missing.length) return { name: sc.name, ok: false, skipped: true, detail: `skipped: driver lacks ${missing.join(', ')}` };
+  await control(ctx.url, 'reset', sc.name);
+  const c = {
+    ...ctx,
+    base: `${ctx.url}/scenario/${sc.name}`,
+    sessionPath: `/scenario/${sc.name}/api/nen`,
+    control: (action) => control(ctx.url, action, sc.name),
+  };
+  const failed = await runSteps(sc.steps, driver, c);
+  if (failed) return { name: sc.name, ...failed };
   const { runs, bodyBytesSent } = await control(ctx.url, 'runs', sc.name);
   if (sc.runs !== undefined && runs !== sc.runs) return { name: sc.name, ok: false, detail: `handler ran ${runs} times server-side, expected ${sc.runs}` };
   if (sc.maxBodyBytesSent !== undefined && bodyBytesSent > sc.maxBodyBytesSent) {
-    return {
-      name: sc.name,
-      ok: false,
-      detail: `the client read ${bodyBytesSent} bytes of the oversized answer (limit 1 MiB; at most ${sc.maxBodyBytesSent} may be in flight)`,
-    };
+    const detail = `the client read ${bodyBytesSent} bytes of the oversized answer (limit 1 MiB; at most ${sc.maxBodyBytesSent} may be in flight)`;
+    return { name: sc.name, ok: false, detail };
   }
   return { name: sc.name, ok: true };
 }

@@ -19,3 +19,11 @@ export const GET = nen.withNen(async (request) => {
   const url = new URL(request.url);
   return { method: request.method, path: url.pathname, query: Object.fromEntries(url.searchParams) };
 });
+
+// The remaining methods, for the conformance kit's real-traffic suite (conformance/runner/real.mjs):
+// PUT and PATCH echo like POST; DELETE and OPTIONS answer a sealed 204; HEAD a sealed GET.
+export const PUT = POST;
+export const PATCH = POST;
+export const DELETE = nen.withNen(async () => new Response(null, { status: 204 }));
+export const OPTIONS = DELETE;
+export const HEAD = GET;
