@@ -127,7 +127,7 @@ func openSingle(wire *http.Response, method string, keys *epochKeys, seq uint64,
 		if wire.ContentLength > limit {
 			return nil, newError(CodeResponseUnauthenticated, "the response body exceeds the response limit", nil)
 		}
-		b, err := io.ReadAll(io.LimitReader(wire.Body, limit+1))
+		b, err := readBounded(wire.Body, wire.ContentLength, limit)
 		if err != nil {
 			return nil, err
 		}

@@ -113,7 +113,7 @@ func (t *Transport) prepare(req *http.Request) (*prepared, error) {
 	}
 	p.contentType = req.Header.Get("Content-Type")
 	if req.Body != nil && req.Body != http.NoBody {
-		b, err := io.ReadAll(io.LimitReader(req.Body, t.cfg.maxRequest+1))
+		b, err := readBounded(req.Body, req.ContentLength, t.cfg.maxRequest)
 		req.Body.Close()
 		if err != nil {
 			return nil, newError(CodeBadInput, "cannot read the request body", err)
@@ -132,4 +132,23 @@ func (t *Transport) prepare(req *http.Request) (*prepared, error) {
 		return nil, newError(CodeBadInput, "content type or path too long", nil)
 	}
 	return p, nil
+}
+
+// readBounded reads r (of announced length n, -1 when unknown) up to limit+1 bytes, into one
+// buffer of the exact size when the length is announced.
+func readBounded(r io.Reader, n, limit int64) ([]byte, error) {
+	if n < 0 || n > limit {
+		return io.ReadAll(io.LimitReader(r, limit+1))
+	}
+	b := make([]byte, n, n+1)
+	if _, err := io.ReadFull(r, b); err != nil {
+		return nil, err
+	}
+	// A body longer than announced: read on (bounded) so that the limit still holds.
+	var one [1]byte
+	if k, _ := r.Read(one[:]); k > 0 {
+		rest, err := io.ReadAll(io.LimitReader(r, limit-n))
+		return append(append(b, one[0]), rest...), err
+	}
+	return b, nil
 }
