@@ -205,7 +205,7 @@ def test_limits_and_bad_input(server: Server):
     with client(server, max_response_bytes=100) as c:
         with pytest.raises(nen.NenError) as e:
             c.post("/api/echo", content=b"x" * 1000)
-        assert e.value.code == "NEN_TOO_LARGE"
+        assert e.value.code == "NEN_RESPONSE_UNAUTHENTICATED"
         with pytest.raises(nen.NenError) as e:
             c.request("GET", "/api/echo", content=b"body")
         assert e.value.code == "NEN_BAD_INPUT"

@@ -188,7 +188,7 @@ class AsyncTransport(httpx.AsyncBaseTransport):
                 if recovery_of(e) != "fail":
                     self._invalidate(s2)
                 raise
-            refused = ex.refused_retry(res.status_code, res.content) if not ex.is_stream(res) else None
+            refused = ex.refused_retry(res.status_code, await res.aread()) if not ex.is_stream(res) else None
             if refused is not None:
                 raise refused
             self._backoff = 0.0
@@ -233,7 +233,7 @@ class AsyncTransport(httpx.AsyncBaseTransport):
         finally:
             await res.aclose()
         plain = ex.open_single(x, head, res.status_code, res.headers, body)
-        return httpx.Response(res.status_code, headers=ex.clean_headers(res.headers, head.content_type), content=plain, extensions=res.extensions)
+        return ex.plain_response(res.status_code, res.headers, head.content_type, plain, res.extensions)
 
 
 async def _read_bounded(res: httpx.Response, limit: int, d: Deadline) -> bytes:
@@ -242,7 +242,7 @@ async def _read_bounded(res: httpx.Response, limit: int, d: Deadline) -> bytes:
         async for chunk in _araw(res):
             buf += chunk
             if len(buf) > limit:
-                raise client_error("NEN_TOO_LARGE", f"response body larger than {limit} bytes")
+                raise client_error("NEN_RESPONSE_UNAUTHENTICATED", f"response body larger than {limit} bytes (max_response_bytes + 16)")
             d.check()
     finally:
         await res.aclose()

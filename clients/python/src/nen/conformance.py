@@ -65,7 +65,7 @@ class Driver:
                 unpinned=pins is None,
                 kem=cmd.get("kem") or "xwing",
                 session_path=cmd.get("sessionPath") or "/api/nen",
-                base_url=base,
+                base_url=None,  # the session path is absolute on the base's origin, as @nen/client resolves it
                 timeout=timeout_ms / 1000 if timeout_ms else None,
                 max_response_bytes=cmd.get("maxBodyBytes") or 64 * 1024 * 1024,
             )

@@ -55,7 +55,6 @@ CLIENT_ERRORS = frozenset(
         "NEN_BAD_INPUT",
         "NEN_PROTOCOL_ERROR",
         "NEN_OUTCOME_UNKNOWN",
-        "NEN_TOO_LARGE",
     }
 )
 

@@ -74,9 +74,10 @@ def prepare(request: httpx.Request, body: bytes | None) -> Prepared:
     """``body`` is the read body, or None for a streamed (chunked) upload read from ``request.stream``."""
     method = request.method.upper()
     url = request.url
-    path = whatwg_path(url.raw_path.decode("ascii").partition("?")[0])
-    raw = path + ("?" + url.query.decode("ascii") if url.query or url.raw_path.endswith(b"?") else "")
-    url = url.copy_with(raw_path=raw.encode("ascii"))
+    path, sep, query = url.raw_path.decode("ascii").partition("?")
+    fixed = whatwg_path(path)
+    if fixed != path:  # a copy only when the path needs it (a URL copy costs ~30 us)
+        url = url.copy_with(raw_path=(fixed + sep + query).encode("ascii"))
     stream = request.stream if body is None else None
     if method in BODYLESS and (stream is not None or body):
         raise client_error("NEN_BAD_INPUT", f"{method} requests cannot have a body")
@@ -131,7 +132,13 @@ def seal_request(s: Session, p: Prepared, seq: int, *, confidential: bool, retry
             content = record
     if sealer is not None:
         content = _seal_async(p.stream, sealer) if isinstance(p.stream, AsyncIterable) else _seal_sync(p.stream, sealer)
-    req = httpx.Request(p.method, url, headers=headers, content=content, extensions=dict(p.extensions))
+    if isinstance(content, bytes):  # a ByteStream and our own content-length: ~20 us less than content=
+        headers.append(("content-length", str(len(content))))
+        req = httpx.Request(p.method, url, headers=headers, stream=httpx.ByteStream(content), extensions=dict(p.extensions))
+    elif content is None:
+        req = httpx.Request(p.method, url, headers=headers, stream=httpx.ByteStream(b""), extensions=dict(p.extensions))
+    else:
+        req = httpx.Request(p.method, url, headers=headers, content=content, extensions=dict(p.extensions))
     ref = codec.retry_ref(s.id_str, keys.epoch, seq, ts)
     return Sealed(req, Expect(keys, s.id, seq, p.method), ref, sealer)
 
@@ -197,6 +204,14 @@ def clean_headers(headers: httpx.Headers, content_type: str) -> list[tuple[str, 
     if content_type:
         out.append(("content-type", content_type))
     return out
+
+
+def plain_response(status: int, headers: httpx.Headers, content_type: str, plain: bytes, extensions: dict) -> httpx.Response:
+    """The application's response: the envelope's headers replaced, the plaintext as a ByteStream
+    with its content-length (``content=`` would cost ~25 us more per response)."""
+    out = clean_headers(headers, content_type)
+    out.append(("content-length", str(len(plain))))
+    return httpx.Response(status, headers=out, stream=httpx.ByteStream(plain), extensions=extensions)
 
 
 def refused_retry(status: int, plain: bytes) -> NenProtocolError | None:

@@ -8,7 +8,8 @@ Pitfalls:
    nor after 60 s; any failure of it is NEN_OUTCOME_UNKNOWN; a sealed 409 NEN_RETRY_COMMITTED is
    raised as such. Other unauthenticated errors (forged 5xx, ...) are never retried.
  - One handshake at a time (a lock); the sequence number is released at the response head.
- - Bounded: a non-stream response above ``max_response_bytes`` is refused (NEN_TOO_LARGE); a
+ - Bounded: a non-stream response above ``max_response_bytes`` is refused after reading at most that + 16 bytes
+   (NEN_RESPONSE_UNAUTHENTICATED, as @nen/client); a
    stream buffers at most one record; the whole exchange has one deadline (NEN_TIMEOUT).
 """
 
@@ -192,7 +193,7 @@ class Transport(httpx.BaseTransport):
                 if recovery_of(e) != "fail":
                     self._invalidate(s2)
                 raise
-            refused = ex.refused_retry(res.status_code, res.content) if not ex.is_stream(res) else None
+            refused = ex.refused_retry(res.status_code, res.read()) if not ex.is_stream(res) else None
             if refused is not None:
                 raise refused
             self._backoff = 0.0
@@ -247,7 +248,7 @@ class Transport(httpx.BaseTransport):
         finally:
             res.close()
         plain = ex.open_single(x, head, res.status_code, res.headers, body)
-        return httpx.Response(res.status_code, headers=ex.clean_headers(res.headers, head.content_type), content=plain, extensions=res.extensions)
+        return ex.plain_response(res.status_code, res.headers, head.content_type, plain, res.extensions)
 
 
 def _read_bounded(res: httpx.Response, limit: int, d: Deadline) -> bytes:
@@ -256,7 +257,7 @@ def _read_bounded(res: httpx.Response, limit: int, d: Deadline) -> bytes:
         for chunk in _raw(res):
             buf += chunk
             if len(buf) > limit:
-                raise client_error("NEN_TOO_LARGE", f"response body larger than {limit} bytes")
+                raise client_error("NEN_RESPONSE_UNAUTHENTICATED", f"response body larger than {limit} bytes (max_response_bytes + 16)")
             d.check()
     finally:
         res.close()
