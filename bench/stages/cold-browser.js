@@ -16,6 +16,8 @@
  * in the page), median over the rounds; the target (issue 21) is nen <= plain + 1 RTT + 15 ms.
  * Bytes: encoded (on-the-wire, gzip) bytes of the page's script and Wasm responses (CDP
  * Network.loadingFinished), and the esbuild weight from bench/browser/bundle.js.
+ * Then the AI stream through the browser client on a warm session (../browser/stream.js):
+ * tokens/s and first token vs plain, default and Wasm backends.
  *
  * Pitfalls: bounded (rounds x modes loads, 30 s each at most), loopback only; the browser and the
  * harness are closed in `finally`. A target without a published pin fails the stage (the default
@@ -24,6 +26,7 @@
 import { bundleClient } from '../browser/bundle.js';
 import { coldPage, launchChromium } from '../browser/chromium.js';
 import { startHarness } from '../browser/harness.js';
+import { STREAM_ENTRY, measureStreams } from '../browser/stream.js';
 import { ECHO_1K } from '../lib/payloads.js';
 import { round } from '../lib/stats.js';
 import { serverPin } from './load-variants.js';
@@ -86,10 +89,61 @@ async function coldLoad(browser, url) {
   }
 }
 
+/**
+ * Where one load's time went (ms from navigation start): scripts downloaded, script running,
+ * then for each API request its start and end (the handshake, if any, then the request).
+ */
+function phasesOf(load) {
+  const tl = load.timeline ?? [];
+  const scripts = tl.filter(([p]) => p.endsWith('.js'));
+  const wasm = tl.find(([p]) => p.endsWith('.wasm'));
+  const hs = tl.find(([p]) => p.startsWith('/api/nen/'));
+  const req = tl.find(([p]) => p.startsWith('/api/') && !p.startsWith('/api/nen/'));
+  return {
+    scriptsLoaded: scripts.length ? Math.max(...scripts.map((x) => x[2])) : null,
+    evaluated: load.evaluated,
+    wasmLoaded: wasm ? wasm[2] : null,
+    handshakeSent: hs ? hs[1] : null,
+    handshakeAnswered: hs ? hs[2] : null,
+    requestSent: req ? req[1] : null,
+    requestAnswered: req ? req[2] : null,
+    done: load.ms,
+  };
+}
+
 const median = (xs) => {
   const s = xs.filter((x) => typeof x === 'number').sort((a, b) => a - b);
   return s.length ? s[(s.length - 1) >> 1] : null;
 };
+
+function medianPhases(list) {
+  const out = {};
+  for (const k of Object.keys(list[0] ?? {})) {
+    const m = median(list.map((p) => p[k]));
+    out[k] = m === null ? null : round(m, 1);
+  }
+  return out;
+}
+
+/** The warm AI stream in the browser, default (@noble) and Wasm backends (../browser/stream.js). */
+async function browserStreams(ctx, browser, pin) {
+  const b = await bundleClient({ entry: STREAM_ENTRY });
+  const h = await startHarness({
+    dir: b.dir,
+    pages: { '/stream': '<!doctype html><meta charset="utf-8"><script type="module" src="/entry.js"></script>' },
+    target: ctx.targets[0],
+  });
+  const page = await browser.newPage();
+  try {
+    await page.goto(`${h.origin}/stream`, { timeout: 30_000 });
+    await page.waitForFunction(() => typeof globalThis.runStream === 'function', undefined, { timeout: 30_000 });
+    return await measureStreams(page, { pin, tokens: 1000, iterations: ctx.options.quick ? 2 : 8 });
+  } finally {
+    await page.close();
+    await h.close();
+    fs.rmSync(b.dir, { recursive: true, force: true });
+  }
+}
 
 export async function run(ctx) {
   const rounds = ctx.options.quick ? 2 : 8;
@@ -114,6 +168,7 @@ export async function run(ctx) {
   const harness = await startHarness({ dir: bundle.dir, pages, target: ctx.targets[0] });
   const browser = await launchChromium();
   const loads = Object.fromEntries(MODES.map((m) => [m, []]));
+  let stream = null;
   const errors = [];
   try {
     for (let r = 0; r < rounds; r++) {
@@ -125,6 +180,8 @@ export async function run(ctx) {
         else loads[mode].push(res);
       }
     }
+    ctx.progress?.detail('cold-browser: AI stream through the browser client');
+    stream = await browserStreams(ctx, browser, pin);
   } finally {
     await browser.close();
     await harness.close();
@@ -143,6 +200,8 @@ export async function run(ctx) {
       totalBytes: median(xs.map((x) => x.bytes.total)),
       /** median time the page's script started running (after its download and compile) */
       evaluatedMs: round(median(xs.map((x) => x.evaluated)), 1),
+      /** medians of each phase boundary (phasesOf), ms from navigation start */
+      phases: medianPhases(xs.map(phasesOf)),
       samplesMs: xs.map((x) => round(x.ms, 1)),
       /** per load: [path, startTime, responseEnd] of each resource (ms from navigation start) */
       timelines: xs.map((x) => x.timeline),
@@ -167,6 +226,7 @@ export async function run(ctx) {
       wasmBackendInitial: wasmPaid.initial,
       files: weighed.files.map(({ inputs, ...f }) => f),
     },
+    stream,
     errors,
   };
   const ok = errors.length === 0;

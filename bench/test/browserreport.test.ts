@@ -22,6 +22,16 @@ const mode = (ms: number, script: number, wasm: number) => ({
   totalBytes: script + wasm + 2000,
   samplesMs: [ms - 5, ms + 5],
   timelines: [],
+  phases: {
+    scriptsLoaded: 150,
+    evaluated: 200,
+    wasmLoaded: null,
+    handshakeSent: 300,
+    handshakeAnswered: 355,
+    requestSent: 400,
+    requestAnswered: 455,
+    done: 470,
+  },
 });
 const data = {
   conditions: { cpuThrottling: 4, addedRttMs: 50, rounds: 2 },
@@ -37,6 +47,16 @@ const data = {
       { name: 'entry.js', bytes: 99_000, gzip: 36_500, initial: true },
       { name: 'nen_core_bg.wasm', bytes: 460_000, gzip: 153_700, initial: false },
     ],
+  },
+  stream: {
+    noble: {
+      tokens: 1000,
+      iterations: 2,
+      plain: { ttftMs: 20, tokensPerSecond: 3000 },
+      nen: { ttftMs: 21, tokensPerSecond: 2400 },
+      tokensPerSecondRatio: 0.8,
+      ttftOverPlainMs: 1,
+    },
   },
   errors: [],
 };
@@ -54,6 +74,8 @@ describe('report: charts first, browser section', () => {
     expect(html).toContain('Cold first response in Chromium');
     expect(html).toMatch(/class="bad">not met/);
     expect(html).toContain('nen_core_bg.wasm');
+    expect(html).toContain('AI stream through the browser client');
+    expect(html).toContain('Where the cold time goes');
     expect(html).not.toMatch(/<div class="charts">\s*<\/div>/);
   });
 });
