@@ -10,6 +10,7 @@
  *                               bytes, base64url.
  * Without --write they are printed as a dotenv block (comments say where each goes); with --write
  * they are appended to `.env.local` (or the given file), never overwriting a name already set.
+ * `nen fetch URL ...` (cli-fetch.ts) sends one encrypted request with @nen/client, curl-like.
  *
  * Pitfalls: the secrets go to stdout only in print mode, for the operator to put into a secret
  * store; --write prints names and the (public) pin only. The key and its pin are written together
@@ -22,6 +23,7 @@ import { appendEnv, EnvFileConflict, type EnvEntry } from './env-file.js';
 import { generateServerKey } from './keys.js';
 
 const USAGE = `usage: nen keygen [--kem xwing|mlkem768] [--kid <id>] [--write[=<file>]]
+       nen fetch URL [-X METHOD] [-H 'k: v'] [-d @file|-d text] [--pin PIN] [-o FILE] [-v]  (nen fetch --help)
 
 Generates a Nen server key and prints three environment variables:
   NEN_SERVER_KEYS             server only, SECRET. Read by createNen(). To rotate, append
@@ -146,6 +148,7 @@ async function sealCli(argv: string[]): Promise<number> {
 async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
   if (cmd === 'seal' || cmd === 'open') return sealCli(argv);
+  if (cmd === 'fetch') return (await import('./cli-fetch.js')).runFetch(rest);
   if (cmd !== 'keygen') {
     console.error(USAGE);
     return cmd === undefined || cmd === '--help' || cmd === '-h' ? 0 : 2;
