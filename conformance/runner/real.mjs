@@ -51,14 +51,22 @@ function ensureDemoBuilt(root) {
   const id = join(app, '.next/BUILD_ID');
   const inputs = ['app', 'lib', 'components', 'next.config.ts'].map((p) => join(app, p));
   inputs.push(...['client', 'server', 'core'].map((p) => join(root, 'packages', p, 'dist')));
-  if (existsSync(id) && inputs.every((p) => newest(p) < statSync(id).mtimeMs)) return;
-  const b = spawnSync(process.execPath, ['node_modules/next/dist/bin/next', 'build'], {
-    cwd: app,
-    encoding: 'utf8',
-    timeout: 600_000,
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
-  });
-  if (b.status !== 0) throw new Error(`next build failed: ${(b.stderr || b.stdout).slice(-800)}`);
+  const fresh = () => existsSync(id) && inputs.every((p) => newest(p) < statSync(id).mtimeMs);
+  // Another suite may hold Next's build lock on the same app: wait for it (bounded) and use its output.
+  for (let attempt = 0; attempt < 30; attempt++) {
+    if (fresh()) return;
+    const b = spawnSync(process.execPath, ['node_modules/next/dist/bin/next', 'build'], {
+      cwd: app,
+      encoding: 'utf8',
+      timeout: 600_000,
+      env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
+    });
+    if (b.status === 0) return;
+    if (!/Another next build process is already running/.test(`${b.stdout}${b.stderr}`))
+      throw new Error(`next build failed: ${(b.stderr || b.stdout).slice(-800)}`);
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10_000);
+  }
+  throw new Error('next build: another build kept the lock for 5 minutes');
 }
 
 const freePort = () =>

@@ -86,6 +86,7 @@ async function runClient(spec, ctx) {
     }
   }
   if (ctx.targets) result.real = await runReal(driver, ctx.targets);
+  if (ctx.targetError) result.real = [{ name: 'real-traffic targets', ok: false, detail: `could not start: ${ctx.targetError.message}` }];
   await driver.close();
   return result;
 }
@@ -94,8 +95,15 @@ const server = await startFaultServer();
 const results = [];
 let targets = null;
 try {
-  if (values.real) targets = await startTargets(root);
-  const ctx = { url: server.url, pins: await loadPins(), targets };
+  let targetError = null;
+  if (values.real) {
+    try {
+      targets = await startTargets(root);
+    } catch (e) {
+      targetError = e;
+    }
+  }
+  const ctx = { url: server.url, pins: await loadPins(), targets, targetError };
   for (const name of wanted)
     results.push(
       await runClient(
