@@ -1,8 +1,9 @@
 /**
  * @nen/seal in a real browser: test/browser/entry.ts is bundled with Vite (the `browser` export
- * condition of @nen/core: Wasm loaded from its .wasm asset), served from 127.0.0.1 and run in
- * Debian's Chromium (/usr/bin/chromium via playwright-core, never downloaded). It opens a file
- * sealed in Node, seals one that Node opens, and round-trips a stream; the backend must be Wasm.
+ * condition of @nen/core: 'auto' = the pure-JS @noble backend, no .wasm download), served from
+ * 127.0.0.1 and run in Debian's Chromium (/usr/bin/chromium via playwright-core, never
+ * downloaded). It opens a file sealed in Node, seals one that Node opens, and round-trips a
+ * stream; the backend must be the browser default, @noble.
  */
 import { createReadStream, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -48,7 +49,7 @@ afterAll(async () => {
 });
 
 describe('@nen/seal in Chromium', () => {
-  it('opens Node-sealed files, seals files Node opens, streams; on the Wasm backend', async () => {
+  it("opens Node-sealed files, seals files Node opens, streams; on the browser's default backend (@noble)", async () => {
     const k = await pqKeyPair();
     const sealedInNode = encodeBase64(await seal('sealed in Node', k.recipient));
     const page = await (browser as Browser).newPage();
@@ -58,7 +59,7 @@ describe('@nen/seal in Chromium', () => {
     const r = (await page.evaluate(() => (window as unknown as { __nenSeal: Record<string, unknown> }).__nenSeal)) as Record<string, string | number>;
     await page.close();
     expect(r.error).toBeUndefined();
-    expect(r.backend).toBe('wasm');
+    expect(r.backend).toBe('noble');
     expect(r.fromNode).toBe('sealed in Node');
     expect(new TextDecoder().decode(await open(decodeBase64(r.sealedHere as string) as Uint8Array, k.identity))).toBe('sealed in Chromium');
     expect(r.streamBytes).toBe(2 * 65536 + 1000);
