@@ -7,7 +7,8 @@
  *  (unknown/expired 401, replay 409) 7b. a retry (flag RETRY, PROTOCOL.md "Retries"): the original
  *  it names is consumed in the store (`retryVerdict`); a refused retry is answered SEALED 409
  *  NEN_RETRY_COMMITTED / NEN_RETRY_UNKNOWN and its handler never runs
- *  8. decompress, confidential query, JSON parse (400).
+ *  8. decompress, confidential query, JSON parse (400); deferred to the handler's `json()` for a
+ *     `lazyJson` route (its handler takes no parsed body: the framework adapters'), PROTOCOL.md step 8.
  * Steps 1-3, 6 and 8 are the core envelope (parseRequest, openRequest, decodeRequestPlaintext).
  *
  * Pitfalls:
@@ -38,7 +39,7 @@ import type { ServerSettings } from './config.js';
 import { errorResponse, readBody } from './http.js';
 import type { CacheEntry, KeyCache } from './key-cache.js';
 import type { Keyring, KeyringLoader } from './keyring.js';
-import { handlerRequest } from './request-view.js';
+import { handlerRequest, parseJsonBody } from './request-view.js';
 import { openStreamedUpload } from './stream.js';
 import { inflateRaw } from './zlib.js';
 import { type CommitResult, RETRY_HORIZON_MS, type RetryVerdict, type SessionRecord, type SessionStore } from './stores/types.js';
@@ -51,7 +52,7 @@ export interface ServerContext {
   readonly keyring: KeyringLoader;
 }
 
-/** The body handed to handlers: parsed JSON for JSON content types, bytes otherwise, undefined when empty; a stream for streamed uploads. */
+/** The body handed to handlers: parsed JSON for JSON content types (undefined on a `lazyJson` route), bytes otherwise, undefined when empty; a stream for streamed uploads. */
 export type NenBody = unknown;
 
 /** An authenticated, committed request. The caller releases `entry` when its response is done. */
@@ -118,22 +119,8 @@ export async function retryVerdict(ctx: ServerContext, head: RequestHead, now: n
   return refusal(code);
 }
 
-const textDecoder = new TextDecoder('utf-8', { fatal: true });
-
 function isJsonType(ct: string): boolean {
   return ct === 'application/json' || /^application\/([\w.+-]*\+)?json\s*(;|$)/i.test(ct);
-}
-
-function decodeBody(plain: Uint8Array, contentType: string): NenBody {
-  if (plain.length === 0) return undefined;
-  if (isJsonType(contentType)) {
-    try {
-      return JSON.parse(textDecoder.decode(plain)) as unknown;
-    } catch {
-      throw wireError('NEN_BAD_JSON', 'decrypted body is not valid UTF-8 JSON');
-    }
-  }
-  return plain;
 }
 
 /** Bounded inflate for the envelope (./zlib.ts: node:zlib on Node, fflate elsewhere). */
@@ -179,8 +166,11 @@ export function committed(ctx: ServerContext, r: CommitResult, head: RequestHead
   return r.session;
 }
 
-/** Steps 1-8 for one request; see the module header. */
-export async function openIncoming(ctx: ServerContext, request: Request, limit: number): Promise<Opened> {
+/**
+ * Steps 1-8 for one request; see the module header. `lazyJson`: step 8's JSON check is left to
+ * the handler's `request.json()` (a JSON body is then not parsed unless the handler reads it).
+ */
+export async function openIncoming(ctx: ServerContext, request: Request, limit: number, lazyJson = false): Promise<Opened> {
   const st = ctx.keyring.current ?? (await ctx.keyring.load());
   // The clock is read for Server-Timing only (each read is a call into the runtime, on every request).
   const timing = ctx.s.serverTiming;
@@ -214,16 +204,16 @@ export async function openIncoming(ctx: ServerContext, request: Request, limit: 
         refusal: refused,
       };
     const { query, body } = decodeRequestPlaintext(head, opened, limit, inflate);
-    const value = decodeBody(body, head.contentType);
+    const json = body.length > 0 && isJsonType(head.contentType);
     // a parsed JSON body is handed to the view too: `request.json()` returns it without a second parse
-    const parsed = body.length && !(value instanceof Uint8Array) ? { value } : undefined;
-    const hr = handlerRequest(request, head, query, body.length ? body : null, parsed);
+    const parsed = json && !lazyJson ? { value: parseJsonBody(body) } : undefined;
+    const hr = handlerRequest(request, head, query, body.length ? body : null, parsed, json && lazyJson);
     return {
       head,
       entry,
       session,
       handlerRequest: hr,
-      body: value,
+      body: parsed ? parsed.value : json || body.length === 0 ? undefined : body,
       cryptoMs: timing ? performance.now() - t0 - storeTotal : 0,
       storeMs: storeTotal,
     };

@@ -6,7 +6,7 @@
  */
 import type { RequestHead } from '@nen/core';
 import { describe, expect, it } from 'vitest';
-import { handlerRequest } from './request-view.js';
+import { deferredJsonError, handlerRequest } from './request-view.js';
 
 const head = (over: Partial<RequestHead> = {}): RequestHead =>
   ({ method: 'POST', origin: 'http://127.0.0.1:3100', path: '/api/echo', search: '', contentType: 'application/json', ...over }) as RequestHead;
@@ -113,5 +113,24 @@ describe('handlerRequest', () => {
     // a bodiless method never shows a body, parsed or not
     const g = handlerRequest(sealed(), head({ method: 'GET' }), null, bytes, { value });
     await expect(g.json()).rejects.toThrow(SyntaxError);
+  });
+
+  it('lazyJson (step 8 deferred): json() parses on first use and refuses bad JSON or bad UTF-8 with NEN_BAD_JSON; text() and bytes() are the bytes', async () => {
+    const enc = new TextEncoder();
+    const ok = handlerRequest(sealed(), head(), null, enc.encode('{"a":[1,2]}'), undefined, true);
+    const v = await ok.json();
+    expect(v).toEqual({ a: [1, 2] });
+    expect(await ok.json()).toBe(v); // parsed once
+    expect(deferredJsonError(ok)).toBeUndefined();
+    for (const bad of [enc.encode('{not json'), new Uint8Array([0x22, 0xff, 0x22])]) {
+      const r = handlerRequest(sealed(), head(), null, bad, undefined, true);
+      expect(await r.bytes()).toEqual(bad); // a handler that reads bytes gets them as sent
+      await expect(r.json()).rejects.toMatchObject({ code: 'NEN_BAD_JSON', status: 400 });
+      expect(deferredJsonError(r)).toMatchObject({ code: 'NEN_BAD_JSON' });
+    }
+    // without lazyJson (or for a non-JSON type) there is nothing deferred
+    expect(deferredJsonError(handlerRequest(sealed(), head(), null, enc.encode('{not json')))).toBeUndefined();
+    expect(deferredJsonError(new Request('http://127.0.0.1/'))).toBeUndefined();
+    await expect(handlerRequest(sealed(), head({ contentType: 'text/plain' }), null, enc.encode('{x'), undefined, false).json()).rejects.toThrow(SyntaxError);
   });
 });

@@ -9,10 +9,35 @@
  *    Request plus its abort-signal link costs more than the whole AEAD open on Node 20).
  *  - `json()` returns the value the pipeline already parsed (the handler's `body` argument is the
  *    same object): a 100 KB body is not parsed twice (~400 µs). Mutating one mutates the other.
+ *  - A route with `lazyJson` (PROTOCOL.md step 8, deferred) has nothing parsed: `json()` of a
+ *    JSON-typed body is then the step 8 check itself (strict UTF-8, NEN_BAD_JSON), on first use.
  */
-import { HEADER, type RequestHead, isBodylessMethod } from '@nen/core';
+import { HEADER, type NenProtocolError, type RequestHead, isBodylessMethod, wireError } from '@nen/core';
 
 const utf8 = new TextDecoder();
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The view's step 8 check, by a key no handler code can name (request-view.ts `deferredJsonError`). */
+const STEP8 = Symbol('nen.step8');
+
+/**
+ * A deferred step 8 (`lazyJson`), checked now: the NEN_BAD_JSON error when `request` is a view
+ * whose JSON-typed body does not parse, else undefined. Called only once a handler failed, so
+ * that a handler that choked on bad JSON answers 400 NEN_BAD_JSON, as the eager check would.
+ */
+export function deferredJsonError(request: Request): NenProtocolError | undefined {
+  const check = (request as unknown as Record<symbol, unknown>)[STEP8];
+  return typeof check === 'function' ? (check as () => NenProtocolError | undefined)() : undefined;
+}
+
+/** PROTOCOL.md step 8: a JSON-typed plaintext must be UTF-8 JSON, else NEN_BAD_JSON. */
+export function parseJsonBody(plain: Uint8Array): unknown {
+  try {
+    return JSON.parse(strictUtf8.decode(plain)) as unknown;
+  } catch {
+    throw wireError('NEN_BAD_JSON', 'decrypted body is not valid UTF-8 JSON');
+  }
+}
 
 /** Request headers a handler never sees: Nen's own, and the sealed body's framing (content type restored below). */
 const HIDDEN_REQUEST_HEADERS: ReadonlySet<string> = new Set([HEADER.nen, HEADER.type, HEADER.body, 'content-length', 'content-encoding', 'content-type']);
@@ -137,7 +162,9 @@ class DecryptedRequestView implements ProxyHandler<Request> {
     private readonly method: string,
     private readonly contentType: string,
     private readonly body: Uint8Array | ReadableStream<Uint8Array> | null,
-    private readonly parsed: { readonly value: unknown } | undefined,
+    private parsed: { readonly value: unknown } | undefined,
+    /** The body is JSON-typed and step 8 was deferred (`lazyJson`): `json()` checks it. */
+    private readonly checkJson: boolean,
   ) {}
 
   headers(): Headers {
@@ -174,8 +201,31 @@ class DecryptedRequestView implements ProxyHandler<Request> {
     return utf8.decode(body instanceof ReadableStream ? await this.bytes() : body);
   }
 
+  /** `json()`: the value parsed in step 8, or step 8 itself when it was deferred, or Body.json()'s parse. */
+  async json(): Promise<unknown> {
+    if (this.parsed) return this.parsed.value;
+    const body = this.body;
+    if (!this.checkJson || body === null || body instanceof ReadableStream) return JSON.parse(await this.text()) as unknown;
+    this.parsed = { value: parseJsonBody(body) };
+    return this.parsed.value;
+  }
+
+  /** The deferred step 8 now: the error when the JSON-typed body does not parse. */
+  step8(): NenProtocolError | undefined {
+    const body = this.body;
+    if (!this.checkJson || this.parsed || body === null || body instanceof ReadableStream) return undefined;
+    try {
+      this.parsed = { value: parseJsonBody(body) };
+      return undefined;
+    } catch (e) {
+      return e as NenProtocolError;
+    }
+  }
+
   get(target: Request, prop: string | symbol): unknown {
     switch (prop) {
+      case STEP8:
+        return () => this.step8();
       case 'url':
         return this.url;
       case 'method':
@@ -194,7 +244,7 @@ class DecryptedRequestView implements ProxyHandler<Request> {
         return () => this.text();
       case 'json':
         // The pipeline already parsed a JSON body (PROTOCOL.md step 8): the same value, not a second parse.
-        return async () => (this.parsed ? this.parsed.value : (JSON.parse(await this.text()) as unknown));
+        return () => this.json();
       case 'blob':
         return () => this.materialise().blob();
       case 'formData':
@@ -221,9 +271,13 @@ export function handlerRequest(
   query: string | null,
   body: Uint8Array | ReadableStream<Uint8Array> | null,
   parsed?: { readonly value: unknown },
+  checkJson = false,
 ): Request {
   const { method, contentType } = head;
   const u = query === null ? request.url : `${head.origin}${head.path}${query ? `?${query}` : ''}`;
   const bodyless = isBodylessMethod(method);
-  return new Proxy(request, new DecryptedRequestView(request, u, method, contentType, bodyless ? null : body, bodyless ? undefined : parsed));
+  return new Proxy(
+    request,
+    new DecryptedRequestView(request, u, method, contentType, bodyless ? null : body, bodyless ? undefined : parsed, !bodyless && checkJson),
+  );
 }

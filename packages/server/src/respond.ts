@@ -6,6 +6,7 @@
  * Pitfalls:
  *  - A plain value is sealed as JSON (200) or 204 when undefined, without an intermediate Response.
  *  - A handler exception becomes a *sealed* 500 (the session is valid); the reason is logged only.
+ *    A deferred step 8 (`lazyJson`: the handler's `json()` threw NEN_BAD_JSON) is a sealed 400.
  *  - The handler's headers that describe the plaintext body, or are Nen's, are replaced; the
  *    others pass through in one pass (no intermediate Headers copy). `cache-control: no-store`
  *    unless the handler set its own.
@@ -21,6 +22,21 @@ export interface PlainResult {
   readonly headers: Headers | null;
   readonly contentType: string;
   readonly body: Uint8Array;
+}
+
+/**
+ * A handler result an adapter has already reduced to its bytes (e.g. Hono's lightweight Response,
+ * whose bytes are known without building a Web Response): sealed as is. Internal, not exported
+ * by the package, so handler code cannot produce one.
+ */
+export class ResponseBytes implements PlainResult {
+  constructor(
+    readonly status: number,
+    readonly headers: Headers | null,
+    readonly contentType: string,
+    readonly body: Uint8Array,
+    readonly statusText = '',
+  ) {}
 }
 
 /** Handler response headers that describe the plaintext body or are Nen's; replaced on the sealed response. */
@@ -61,17 +77,34 @@ const JSON_TRUNCATED = new TextEncoder().encode(
   JSON.stringify({ error: { code: 'NEN_STREAM_TRUNCATED', message: `nen: ${WIRE_ERRORS.NEN_STREAM_TRUNCATED.message}` } }),
 );
 
-/** The upload's own NEN_STREAM_TRUNCATED (the body stream's error), possibly wrapped as a cause. */
-function isTruncatedUpload(e: unknown): boolean {
+const JSON_BAD_JSON = new TextEncoder().encode(JSON.stringify({ error: { code: 'NEN_BAD_JSON', message: `nen: ${WIRE_ERRORS.NEN_BAD_JSON.message}` } }));
+
+/** A Nen protocol error of this code (the upload's own NEN_STREAM_TRUNCATED, a deferred NEN_BAD_JSON), possibly wrapped as a cause. */
+function isNenError(e: unknown, code: 'NEN_STREAM_TRUNCATED' | 'NEN_BAD_JSON'): boolean {
   for (let x = e, depth = 0; x && depth < 4; x = (x as { cause?: unknown }).cause, depth++) {
-    if (x instanceof NenProtocolError && x.code === 'NEN_STREAM_TRUNCATED') return true;
+    if (x instanceof NenProtocolError && x.code === code) return true;
   }
   return false;
 }
 
-/** Logs a handler exception and returns the sealed answer: 400 NEN_STREAM_TRUNCATED for a truncated upload, else 500. */
+/**
+ * Logs a handler exception and returns the sealed answer: 400 NEN_STREAM_TRUNCATED for a
+ * truncated upload, 400 NEN_BAD_JSON for step 8 deferred to the handler's `json()`, else 500.
+ */
 export function handlerFailed(ctx: ServerContext, o: Opened, e: unknown): PlainResult {
-  if (o.head.stream && isTruncatedUpload(e)) {
+  if (isNenError(e, 'NEN_BAD_JSON')) {
+    ctx.s.log({
+      level: 'warn',
+      event: 'request.rejected',
+      code: 'NEN_BAD_JSON',
+      reason: 'decrypted body is not valid UTF-8 JSON (read by the handler)',
+      status: 400,
+      session: o.head.sid.slice(0, 8),
+      path: o.head.path.slice(0, 200),
+    });
+    return { status: 400, statusText: '', headers: null, contentType: 'application/json', body: JSON_BAD_JSON };
+  }
+  if (o.head.stream && isNenError(e, 'NEN_STREAM_TRUNCATED')) {
     ctx.s.log({
       level: 'warn',
       event: 'request.rejected',

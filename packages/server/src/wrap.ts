@@ -8,11 +8,13 @@
  *  - The session keys (a key-cache reference) are released when the sealed response is built,
  *    or, for streams, when the stream ends or is cancelled; never before.
  *  - Protocol failures before the handler ran are unauthenticated errors (`reject`); once the
- *    request is open, a handler exception is a sealed 500.
+ *    request is open, a handler exception is a sealed 500, or a sealed 400 NEN_BAD_JSON on a
+ *    `lazyJson` route whose JSON body does not parse (step 8, deferred to the handler).
  */
 import { type Opened, type NenBody, type ServerContext, openIncoming, reject } from './pipeline.js';
 import { readAll } from './http.js';
-import { type PlainResult, checkUnread, handlerFailed, responsePlain, sealed, valueToPlain } from './respond.js';
+import { deferredJsonError } from './request-view.js';
+import { type PlainResult, ResponseBytes, checkUnread, handlerFailed, responsePlain, sealed, valueToPlain } from './respond.js';
 
 import { streamedResponse } from './stream.js';
 
@@ -23,12 +25,21 @@ export interface NenRouteOptions {
   compress?: boolean;
   /** Maximum plaintext body for this route, bytes. */
   maxBodyBytes?: number;
+  /**
+   * Leave a JSON body unparsed until the handler calls `request.json()`, which then checks it
+   * (PROTOCOL.md step 8: NEN_BAD_JSON, answered sealed 400 when the handler lets it escape). The
+   * handler's third argument is then `undefined` for JSON bodies: for handlers that read the body
+   * themselves (the framework adapters set it), not for those that take the parsed body.
+   */
+  lazyJson?: boolean;
 }
 
 export interface NenStreamRouteOptions {
   /** Plaintext content type of the stream (default `text/event-stream`). */
   contentType?: string;
   maxBodyBytes?: number;
+  /** As NenRouteOptions.lazyJson. */
+  lazyJson?: boolean;
 }
 
 export type NenHandler<C> = (request: Request, context: C, body: NenBody) => unknown;
@@ -45,10 +56,11 @@ export type NenRouteHandler<C> = (request: Request, context: C) => Promise<Respo
 export function withNen<C>(ctx: ServerContext, handler: NenHandler<C>, options: NenRouteOptions = {}): NenRouteHandler<C> {
   const limit = options.maxBodyBytes ?? ctx.s.maxBody;
   const compress = options.compress ?? ctx.s.compression;
+  const lazyJson = options.lazyJson === true;
   return async (request: Request, context: C): Promise<Response> => {
     let o: Opened;
     try {
-      o = await openIncoming(ctx, request, limit);
+      o = await openIncoming(ctx, request, limit, lazyJson);
     } catch (e) {
       return reject(ctx, e, request);
     }
@@ -57,7 +69,9 @@ export function withNen<C>(ctx: ServerContext, handler: NenHandler<C>, options: 
       if (o.refusal) return sealed(ctx, o.refusal, o, false);
       try {
         const value: unknown = await handler(o.handlerRequest, context, o.body);
-        if (value instanceof Response) {
+        if (value instanceof ResponseBytes) {
+          res = value;
+        } else if (value instanceof Response) {
           // Inline rather than an async helper: one promise less per request.
           const body = value.body ? await readAll(checkUnread(value).body!) : EMPTY;
           res = responsePlain(value, body);
@@ -65,7 +79,8 @@ export function withNen<C>(ctx: ServerContext, handler: NenHandler<C>, options: 
           res = valueToPlain(value);
         }
       } catch (e) {
-        res = handlerFailed(ctx, o, e);
+        // lazyJson: a handler that failed on a JSON body that does not parse gets step 8's answer
+        res = handlerFailed(ctx, o, (lazyJson && deferredJsonError(o.handlerRequest)) || e);
       }
       return sealed(ctx, res, o, compress);
     } catch (e) {
@@ -79,10 +94,11 @@ export function withNen<C>(ctx: ServerContext, handler: NenHandler<C>, options: 
 export function withNenStream<C>(ctx: ServerContext, handler: NenStreamHandler<C>, options: NenStreamRouteOptions = {}): NenRouteHandler<C> {
   const limit = options.maxBodyBytes ?? ctx.s.maxBody;
   const contentType = options.contentType ?? 'text/event-stream';
+  const lazyJson = options.lazyJson === true;
   return async (request: Request, context: C): Promise<Response> => {
     let o: Opened;
     try {
-      o = await openIncoming(ctx, request, limit);
+      o = await openIncoming(ctx, request, limit, lazyJson);
     } catch (e) {
       return reject(ctx, e, request);
     }
@@ -106,7 +122,7 @@ export function withNenStream<C>(ctx: ServerContext, handler: NenStreamHandler<C
       it = iteratorOf(r instanceof Promise ? await r : r);
     } catch (e) {
       try {
-        return sealed(ctx, handlerFailed(ctx, o, e), o, false);
+        return sealed(ctx, handlerFailed(ctx, o, (lazyJson && deferredJsonError(o.handlerRequest)) || e), o, false);
       } finally {
         release();
       }

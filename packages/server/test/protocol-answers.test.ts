@@ -562,4 +562,44 @@ describe('PROTOCOL.md answers for an independent implementer', () => {
     expect(await openJson(ses, cut, res)).toEqual(want.afterFirstRecord.body);
     await s.nen.close();
   });
+
+  it('step 8 deferred (lazyJson route): the handler runs on bad JSON it never parses; request.json() of bad JSON or bad UTF-8 gives a sealed 400 NEN_BAD_JSON; the eager route still refuses before the handler', async () => {
+    const s = await server();
+    const ses = await handshake(s);
+    const read: string[] = [];
+    const bytes = s.nen.withNen(async (req: Request) => ({ n: (await req.bytes()).length }), { lazyJson: true });
+    const parsed = s.nen.withNen(async (req: Request, _c: unknown, body: unknown) => ({ got: await req.json(), body: body ?? null }), { lazyJson: true });
+    const caught = s.nen.withNen(
+      async (req: Request) => {
+        try {
+          return await req.json();
+        } catch (e) {
+          read.push((e as { code?: string }).code ?? String(e));
+          return new Response('bad', { status: 422 });
+        }
+      },
+      { lazyJson: true },
+    );
+    const bad = enc.encode('{not json');
+    const type = 'application/json';
+    const a = seal(s, ses, 'POST', '/api/bytes', { type, body: bad });
+    expect(await openJson(ses, a, await bytes(a.request, {}))).toEqual({ n: bad.length });
+    const b = seal(s, ses, 'POST', '/api/json', { type, body: enc.encode('{"a":[1]}') });
+    expect(await openJson(ses, b, await parsed(b.request, {}))).toEqual({ got: { a: [1] }, body: null }); // no parsed body argument
+    for (const body of [bad, new Uint8Array([0x22, 0xff, 0x22])]) {
+      const c = seal(s, ses, 'POST', '/api/json', { type: 'application/vnd.x+json; charset=utf-8', body });
+      const res = await parsed(c.request, {});
+      expect(res.status).toBe(400);
+      expect(await openJson(ses, c, res)).toMatchObject({ error: { code: 'NEN_BAD_JSON' } });
+    }
+    const d = seal(s, ses, 'POST', '/api/caught', { type, body: bad });
+    expect((await open(ses, d, await caught(d.request, {}))).status).toBe(422); // the handler's own answer
+    expect(read).toEqual(['NEN_BAD_JSON']);
+    // the default (eager) route: unauthenticated 400 NEN_BAD_JSON, handler not run
+    const before = s.runs.n;
+    const e = seal(s, ses, 'POST', '/api/echo', { type, body: bad });
+    expect(await wireError(await s.route(e.request))).toEqual({ status: 400, code: 'NEN_BAD_JSON' });
+    expect(s.runs.n).toBe(before);
+    await s.nen.close();
+  });
 });

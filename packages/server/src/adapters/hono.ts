@@ -18,6 +18,11 @@
  *    the downstream body stream itself to the sealer (one record per read()), so the sealed
  *    response starts once the downstream handlers have returned their Response.
  *  - Hono's own error handler (onError) still runs downstream: its 500 goes back sealed.
+ *  - The downstream Response's bytes are taken from @hono/node-server's lightweight Response
+ *    when it still holds them (`knownBytes`), as that server itself writes it; any other Response
+ *    is read through its body.
+ *  - The downstream handlers read the body themselves, so a JSON body is not parsed before them
+ *    (`lazyJson`, PROTOCOL.md step 8): `c.req.json()` parses it once, as without Nen.
  *  - The Nen route is built once per middleware; the Hono context and `next` reach it per request
  *    as its route context.
  *  - Overlapping mounts (`app.use('/api/*', …)` and `app.use('/api/notes/*', …)`; note that
@@ -26,6 +31,8 @@
  */
 import type { Context, Handler, MiddlewareHandler, Next } from 'hono';
 import { preferWholeBodyRead } from '../http.js';
+import { deferredJsonError } from '../request-view.js';
+import { ResponseBytes } from '../respond.js';
 import type { Nen, NenRouteOptions, NenStreamRouteOptions } from '../nen.js';
 
 /** Replaces `c.res` without Hono merging the previous response's headers into it. */
@@ -48,12 +55,60 @@ interface Hop {
   started?: Promise<Response>;
 }
 
-/** Runs the downstream handlers on the decrypted request; resolves to their Response. */
+/**
+ * Runs the downstream handlers on the decrypted request; resolves to their Response. When they
+ * failed (Hono's onError made its 500) on a JSON body that does not parse, step 8's NEN_BAD_JSON
+ * is thrown instead, so that withNen answers the sealed 400 the eager check would have given.
+ */
 async function downstream(hop: Hop, request: Request): Promise<Response> {
   opened.add(request);
   hop.c.req.raw = request;
   await hop.next();
+  if (hop.c.error) {
+    const bad = deferredJsonError(request);
+    if (bad) throw bad;
+  }
   return hop.c.res;
+}
+
+const EMPTY = new Uint8Array(0);
+const utf8 = new TextEncoder();
+/** The own-symbol key of @hono/node-server's response cache, once seen. */
+let cacheKey: symbol | undefined;
+
+/**
+ * The downstream Response's bytes when they are known without reading it: @hono/node-server's
+ * lightweight Response keeps `[status, body, headers]` under an own symbol (`cache`) until
+ * something reads more than its status and headers, and writes it from there itself. Reading
+ * `body` instead builds an undici Response (a copy of the bytes and a web stream: ~10 µs at 1 KB).
+ * Anything else (another runtime, a stream or Blob body, a shape this does not recognise) is
+ * undefined: the Response is read as any other. Content types as undici's Response gives them.
+ */
+function knownBytes(res: Response): ResponseBytes | undefined {
+  let key = cacheKey;
+  if (key === undefined || !(key in res)) {
+    key = Object.getOwnPropertySymbols(res).find((k) => k.description === 'cache');
+    if (key === undefined) return undefined;
+    cacheKey = key;
+  }
+  const cache = (res as unknown as Record<symbol, unknown>)[key];
+  if (!Array.isArray(cache) || cache.length !== 3 || typeof cache[0] !== 'number') return undefined;
+  const body: unknown = cache[1];
+  let bytes: Uint8Array;
+  if (body === null) bytes = EMPTY;
+  else if (typeof body === 'string') bytes = utf8.encode(body);
+  else if (body instanceof Uint8Array) bytes = body;
+  else return undefined;
+  const text = typeof body === 'string' ? 'text/plain;charset=UTF-8' : '';
+  if (!cache[2]) return new ResponseBytes(cache[0], null, text, bytes);
+  const headers = res.headers;
+  return new ResponseBytes(cache[0], headers, headers.get('content-type') ?? text, bytes);
+}
+
+/** downstream() for nenMiddleware: the Response reduced to its bytes when they are known. */
+async function downstreamBytes(hop: Hop, request: Request): Promise<Response | ResponseBytes> {
+  const res = await downstream(hop, request);
+  return knownBytes(res) ?? res;
 }
 
 /**
@@ -69,7 +124,8 @@ function incoming(c: Context): Request {
 
 /** Middleware: a sealed request in, the downstream Response sealed out (one record). */
 export function nenMiddleware(nen: Pick<Nen, 'withNen'>, options?: NenRouteOptions): MiddlewareHandler {
-  const route = nen.withNen<Hop>((request, hop) => downstream(hop, request), options);
+  // The downstream handlers read the body themselves (c.req.json(), ...): step 8 is deferred to them.
+  const route = nen.withNen<Hop>((request, hop) => downstreamBytes(hop, request), { ...options, lazyJson: true });
   return async (c, next) => {
     if (opened.has(c.req.raw)) return next();
     replaceResponse(c, await route(incoming(c), { c, next }));
@@ -80,11 +136,14 @@ export function nenMiddleware(nen: Pick<Nen, 'withNen'>, options?: NenRouteOptio
 export function nenStreamMiddleware(nen: Pick<Nen, 'withNenStream'>, options?: NenStreamRouteOptions): MiddlewareHandler {
   // The downstream body stream goes to the sealer as is (one record per read(), cancelled with
   // the sealed stream); a downstream failure is a sealed 500.
-  const route = nen.withNenStream<Hop>((request, hop) => {
-    const started = downstream(hop, request);
-    hop.started = started;
-    return started.then((res): ReadableStream<Uint8Array> | Uint8Array[] => res.body ?? []);
-  }, options);
+  const route = nen.withNenStream<Hop>(
+    (request, hop) => {
+      const started = downstream(hop, request);
+      hop.started = started;
+      return started.then((res): ReadableStream<Uint8Array> | Uint8Array[] => res.body ?? []);
+    },
+    { ...options, lazyJson: true },
+  );
   return async (c, next) => {
     if (opened.has(c.req.raw)) return next();
     const hop: Hop = { c, next };

@@ -8,7 +8,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { serve as honoServe } from '@hono/node-server';
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNenClient, type NenClient } from '@nen/client';
 import { nenMiddleware, nenSessionRoutes } from '../../src/adapters/hono.js';
@@ -106,6 +106,19 @@ describe.each(NAMES)('%s adapter', (name) => {
     }
   });
 
+  it('sealed JSON that does not parse → 400 NEN_BAD_JSON (hono: step 8 deferred to c.req.json(), answered sealed)', async () => {
+    const c = client(url());
+    const sent = c.fetch('/api/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{not json' });
+    if (name === 'hono') {
+      const res = await sent;
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({ error: { code: 'NEN_BAD_JSON' } });
+    } else {
+      await expect(sent).rejects.toMatchObject({ code: 'NEN_BAD_JSON', status: 400 });
+    }
+    expect((await c.fetch('/api/echo?after=1')).status).toBe(200);
+  });
+
   it('an oversized sealed body → 413 NEN_TOO_LARGE, and the connection stays usable', async () => {
     const c = client(url());
     await expect(
@@ -139,6 +152,61 @@ describe('hono: overlapping middleware mounts', () => {
           }),
         ),
       ).toEqual({ status: 400, code: 'NEN_NOT_ENCRYPTED' });
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
+});
+
+describe("hono: the downstream Response's bytes", () => {
+  it('every response shape (c.json, c.text, c.body of bytes, a header record, null, new Response of a string or a stream) comes back sealed as the plain Hono route sends it', async () => {
+    const bytes = new Uint8Array([0, 1, 2, 250, 255]);
+    const shapes: Record<string, (c: Context) => Response> = {
+      json: (c) => c.json({ a: 1 }, 201),
+      text: (c) => c.text('hi there'),
+      bytes: (c) => c.body(bytes, 200, { 'content-type': 'application/octet-stream', 'x-extra': 'yes' }),
+      headerless: (c) => c.body(bytes),
+      empty: (c) => c.body(null, 204),
+      string: () => new Response('raw string', { status: 202, headers: { 'x-a': 'b' } }),
+      stream: () =>
+        new Response(
+          new ReadableStream<Uint8Array>({
+            start(ctl) {
+              ctl.enqueue(new TextEncoder().encode('streamed'));
+              ctl.close();
+            },
+          }),
+          { headers: { 'content-type': 'text/x-s' } },
+        ),
+    };
+    const app = new Hono();
+    app.all('/api/nen/:action', nenSessionRoutes(fx.nen));
+    app.use('/api/sealed/*', nenMiddleware(fx.nen));
+    for (const [name, make] of Object.entries(shapes)) {
+      app.post(`/api/sealed/${name}`, make);
+      app.post(`/api/plain/${name}`, make);
+    }
+    const server = honoServe({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }) as Server;
+    await new Promise<void>((r) => (server.listening ? r() : server.once('listening', () => r())));
+    try {
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const c = client(base);
+      const seen = async (res: Response) => ({
+        status: res.status,
+        type: res.headers.get('content-type')?.replace(/;\s*/g, ';').toLowerCase() ?? null,
+        extra: res.headers.get('x-extra') ?? res.headers.get('x-a'),
+        body: [...new Uint8Array(await res.arrayBuffer())],
+      });
+      for (const name of Object.keys(shapes)) {
+        const sealed = await seen(await c.fetch(`/api/sealed/${name}`, { method: 'POST' }));
+        const plain = await seen(await fetch(`${base}/api/plain/${name}`, { method: 'POST' }));
+        // Content types as undici's Response has them (what Nen sealed before it read the bytes
+        // directly): none for headerless bytes, text/plain for a string, where @hono/node-server
+        // sends its own default for the first and none for the second
+        const undiciType: Record<string, string | null> = { headerless: null, string: 'text/plain;charset=utf-8' };
+        expect({ name, ...sealed }).toEqual({ name, ...plain, ...(name in undiciType ? { type: undiciType[name] } : {}) });
+      }
     } finally {
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
