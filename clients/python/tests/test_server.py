@@ -8,15 +8,18 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import Callable
+from typing import Any
 
 import httpx
 import pytest
 
 import nen
 from nen import codec, hpke
+from nen.session import Session
 
-from .conftest import MLKEM_PIN, XWING_PIN, Server
+from .conftest import MLKEM_PIN, XWING_PIN, Server, start_server, stop_server
 
 Hook = Callable[[httpx.Request, httpx.Response], httpx.Response]
 
@@ -39,9 +42,16 @@ class Attacker(httpx.BaseTransport):
         return self.hook(request, res)
 
 
-def client(server: Server, pins: str | list[str] | None = XWING_PIN, attacker: Attacker | None = None, **kw: object) -> httpx.Client:
-    t = nen.Transport(pins, transport=attacker, unpinned=pins is None, **kw)  # type: ignore[arg-type]
+def client(server: Server, pins: str | list[str] | None = XWING_PIN, attacker: Attacker | None = None, **kw: Any) -> httpx.Client:
+    t = nen.Transport(pins, transport=attacker, unpinned=pins is None, **kw)
     return httpx.Client(transport=t, base_url=server.url)
+
+
+def session_of(c: httpx.Client) -> Session:
+    """The Nen session of a client made by ``client`` (asserting there is one)."""
+    t = c._transport
+    assert isinstance(t, nen.Transport) and t.session is not None
+    return t.session
 
 
 @pytest.mark.parametrize("pin", [XWING_PIN, MLKEM_PIN], ids=["xwing", "mlkem768"])
@@ -77,7 +87,31 @@ def test_confidential_query_and_unpinned(server: Server):
     with c:
         r = c.get("/api/echo?q=secret&x=1")
         assert r.json()["query"] == {"q": "secret", "x": "1"}
-        assert c._transport.session.kid is None  # type: ignore[attr-defined]
+        assert session_of(c).kid is None
+
+
+def test_unpinned_mlkem768(server: Server):
+    with pytest.warns(UserWarning):
+        import nen.options
+
+        nen.options._warned = False
+        c = client(server, None, kem="mlkem768")
+    with c:
+        assert c.put("/api/echo", content=b"pq", headers={"content-type": "text/plain"}).text == "pq"
+        assert session_of(c).kem is hpke.MLKEM768
+
+
+def test_idle_expiry_rehandshakes_and_retries():
+    s = start_server({"NEN_IDLE_TIMEOUT": "1"})
+    try:
+        with client(s) as c:
+            assert c.post("/api/echo", json={"n": 1}).status_code == 200
+            first = session_of(c)
+            time.sleep(1.4)  # the server now answers 401 NEN_SESSION_EXPIRED: re-handshake + retry
+            assert c.post("/api/echo", json={"n": 2}).json() == {"n": 2}
+            assert session_of(c) is not first
+    finally:
+        stop_server(s)
 
 
 def test_stream_response_is_incremental(server: Server):
@@ -102,7 +136,7 @@ def test_pin_fallback_and_wrong_key(server: Server):
     stale = "k0:" + XWING_PIN.split(":", 1)[1]  # a kid the server does not hold
     with client(server, [stale, XWING_PIN]) as c:
         assert c.post("/api/echo", json={}).status_code == 200
-        assert c._transport.session.kid == "k1"  # type: ignore[attr-defined]
+        assert session_of(c).kid == "k1"
     wrong = "k1:" + codec.b64url(hpke.XWING.public_key(bytes(32)))  # right kid, another key
     with client(server, wrong) as c, pytest.raises(nen.NenError) as e:
         c.post("/api/echo", json={})
@@ -115,19 +149,17 @@ def test_pin_fallback_and_wrong_key(server: Server):
 def test_session_loss_rehandshakes_and_retries(server: Server):
     with client(server) as c:
         assert c.post("/api/echo", json={"n": 1}).status_code == 200
-        first = c._transport.session  # type: ignore[attr-defined]
+        first = session_of(c)
         assert c.post("/api/nen/terminate").json() == {"terminated": True}
         r = c.post("/api/echo", json={"n": 2})  # 401 NEN_SESSION_UNKNOWN -> new handshake + retry
         assert r.json() == {"n": 2}
-        assert c._transport.session is not first  # type: ignore[attr-defined]
+        assert session_of(c) is not first
 
 
 def test_rotate_and_status(server: Server):
     with client(server) as c:
-        t: nen.Transport = c._transport  # type: ignore[assignment]
         assert c.post("/api/nen/rotate").json() == {"epoch": 1}
-        assert t.session is not None
-        t.session.rotate()
+        session_of(c).rotate()
         st = c.get("/api/nen/status").json()
         assert st["epoch"] == 1 and st["keyId"] == "k1" and st["kem"] == "xwing"
 
@@ -250,7 +282,7 @@ def test_concurrent_threads_share_one_session(server: Server):
     with client(server) as c, ThreadPoolExecutor(8) as pool:
         rs = list(pool.map(lambda i: c.post("/api/echo", json={"i": i}).json()["i"], range(64)))
         assert rs == list(range(64))
-        assert c._transport.session.counter.in_flight == 0  # type: ignore[attr-defined]
+        assert session_of(c).counter.in_flight == 0
 
 
 def test_server_json_error_is_sealed_data(server: Server):

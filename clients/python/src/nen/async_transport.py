@@ -237,16 +237,18 @@ class AsyncTransport(httpx.AsyncBaseTransport):
 
 
 async def _read_bounded(res: httpx.Response, limit: int, d: Deadline) -> bytes:
-    buf = bytearray()
+    chunks: list[bytes] = []
+    n = 0
     try:
         async for chunk in _araw(res):
-            buf += chunk
-            if len(buf) > limit:
+            chunks.append(chunk)
+            n += len(chunk)
+            if n > limit:
                 raise client_error("NEN_RESPONSE_UNAUTHENTICATED", f"response body larger than {limit} bytes (max_response_bytes + 16)")
             d.check()
     finally:
         await res.aclose()
-    return bytes(buf)
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
 
 
 async def _araw(res: httpx.Response) -> AsyncIterator[bytes]:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from . import hpke
 from .codec import b64url_decode
-from .errors import client_error
+from .errors import NenProtocolError, client_error
 
 INFO_E = b"nen/1 ephemeral"
 INFO_S = b"nen/1 static"
@@ -93,7 +93,10 @@ class HandshakeState:
         kem = self.kem
         if self._sk is None:
             raise client_error("NEN_HANDSHAKE_FAILED", "handshake state already used")
-        fail = lambda why: client_error("NEN_HANDSHAKE_FAILED", why)  # noqa: E731
+
+        def fail(why: str) -> NenProtocolError:
+            return client_error("NEN_HANDSHAKE_FAILED", why)
+
         if len(sh) != 36 + kem.enc_size + 32:
             raise fail("ServerHello has the wrong length")
         version, kem_id, flags = struct.unpack_from(">BHB", sh, 0)

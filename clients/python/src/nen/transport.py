@@ -252,16 +252,18 @@ class Transport(httpx.BaseTransport):
 
 
 def _read_bounded(res: httpx.Response, limit: int, d: Deadline) -> bytes:
-    buf = bytearray()
+    chunks: list[bytes] = []
+    n = 0
     try:
         for chunk in _raw(res):
-            buf += chunk
-            if len(buf) > limit:
+            chunks.append(chunk)
+            n += len(chunk)
+            if n > limit:
                 raise client_error("NEN_RESPONSE_UNAUTHENTICATED", f"response body larger than {limit} bytes (max_response_bytes + 16)")
             d.check()
     finally:
         res.close()
-    return bytes(buf)
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
 
 
 def _raw(res: httpx.Response) -> Iterator[bytes]:
