@@ -2,8 +2,9 @@
 /**
  * Writes the conformance vectors (conformance/vectors/*.vectors.json) from @nen/core, or with
  * `--check` verifies the committed files: every value recomputed from its inputs by @nen/core
- * (lib/check.mjs), and the files that need no randomness (errors, retry, canonical targets)
- * byte-identical to a fresh generation. Exit 1 on any difference.
+ * (lib/check.mjs), four error answers of the real @nen/server (lib/check-server.mjs), and the
+ * files that need no randomness (errors, retry, canonical targets) byte-identical to a fresh
+ * generation. Exit 1 on any difference.
  *
  * Pitfall: generating anew changes every encapsulation (fresh randomness) and hence most bytes;
  * only regenerate when the protocol changes, and commit the whole directory.
@@ -17,6 +18,7 @@ import { buildHandshakes } from './lib/build-handshake.mjs';
 import { buildMessages } from './lib/build-messages.mjs';
 import { buildStreams } from './lib/build-streams.mjs';
 import { checkVectors } from './lib/check.mjs';
+import { checkServerErrors } from './lib/check-server.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const coreTargets = join(here, '../../packages/core/src/protocol/canonical-target.vectors.json');
@@ -34,6 +36,7 @@ function canonicalTargets() {
 const backend = await core.loadBackend('wasm');
 if (process.argv.includes('--check')) {
   const results = await checkVectors(core, backend, here);
+  results.push(...(await checkServerErrors(JSON.parse(readFileSync(join(here, 'errors.vectors.json'), 'utf8')))));
   const fixed = { 'errors.vectors.json': buildErrors(core), 'retry.vectors.json': buildRetry(core), 'canonical-target.vectors.json': canonicalTargets() };
   for (const [f, want] of Object.entries(fixed)) {
     const ok = readFileSync(join(here, f), 'utf8') === json(want);
