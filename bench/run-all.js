@@ -26,6 +26,7 @@ import { collectEnvironment, benchDir } from './lib/env.js';
 import { createResultsDir, stageEnvelope, writeJson, mirrorLatest } from './lib/results.js';
 import { createMemorySampler, fetchMetrics } from './lib/memory.js';
 import { renderReport } from './lib/report.js';
+import { readMemoryAttribution } from './lib/memoryreport.js';
 import { createContext, loadClientModule } from './lib/context.js';
 import { createServerCpuProbe, isLoopback } from './lib/servercpu.js';
 import { buildSummary, formatSummaryTable } from './lib/summary.js';
@@ -184,6 +185,9 @@ export async function main(argv = process.argv.slice(2)) {
   });
   stages.memory = memory;
   writeJson(runDir, 'memory.json', memory);
+  // the dedicated by-mode attribution (bench/memory-attribution.js), shown in the report when present
+  const attribution = readMemoryAttribution(path.join(outRoot, 'memory-attribution.json'));
+  if (attribution) stages['memory-attribution'] = { data: attribution };
   const summary = buildSummary({ environment, stages, startedAt, finishedAt: new Date().toISOString(), failedStage, failure, runDir });
   const budgetVerdict = applyBudgets(summary, budgets, options.baseline);
   writeJson(runDir, 'summary.json', summary);

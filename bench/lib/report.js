@@ -11,6 +11,7 @@
 import { round } from './stats.js';
 import { escapeHtml, table, page, createChartSet, chart, stripEmpty } from './charts.js';
 import { browserSection } from './browserreport.js';
+import { memoryAttributionSection } from './memoryreport.js';
 
 export { escapeHtml } from './charts.js';
 
@@ -569,6 +570,7 @@ export function renderReport({ environment, stages, summary, history = [] }) {
   if (stages['cold-browser']?.data?.modes) add('browser', 'Browser weight and cold first response', () => browserSection(stages['cold-browser'].data, cs));
   if (stages.saturation?.data) add('saturation', 'Saturation', () => saturationSection(stages.saturation.data, cs));
   if (stages.memory?.data?.samples?.length) add('memory', 'Server memory over time', () => memorySection(stages.memory.data, cs));
+  if (stages['memory-attribution']?.data?.runs) sections.push(memoryAttributionSection(stages['memory-attribution'].data));
   add('history', 'History', () => historySection(history, cs));
   const body = `<p><strong>Overall: ${summary.ok ? 'all stages passed' : `stopped at stage ${escapeHtml(summary.failedStage ?? '?')}`}</strong> — ${escapeHtml(summary.startedAt)} … ${escapeHtml(summary.finishedAt)}</p>
 ${cs.gallery()}

@@ -1,5 +1,5 @@
 /**
- * Bench-only metrics, plain JSON: process memory, live Nen sessions, counters, the store kind.
+ * Bench-only metrics, plain JSON: process memory (rss, heapUsed, heapTotal, external, arrayBuffers), live Nen sessions, counters, the store kind.
  * Enabled only with NEN_BENCH_METRICS=1; otherwise the route answers 404 like any unknown path.
  */
 import { nen } from '../../../../lib/nen';
@@ -10,7 +10,7 @@ export const dynamic = 'force-dynamic';
 
 export async function GET(): Promise<Response> {
   if (process.env.NEN_BENCH_METRICS !== '1') return new Response('Not Found', { status: 404 });
-  const { rss, heapUsed, external } = process.memoryUsage();
+  const { rss, heapUsed, heapTotal, external, arrayBuffers } = process.memoryUsage();
   let sessions: number | null = null;
   try {
     sessions = await nen.store.size();
@@ -23,7 +23,9 @@ export async function GET(): Promise<Response> {
     {
       rss,
       heapUsed,
+      heapTotal,
       external,
+      arrayBuffers,
       sessions,
       counters: snapshot(),
       storeKind: nen.store.kind,

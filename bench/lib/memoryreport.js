@@ -1,0 +1,76 @@
+/**
+ * The report's "Memory attribution by mode" section, from the dedicated run of
+ * bench/memory-attribution.js (results/memory-attribution.json): per run (default glibc, then
+ * MALLOC_ARENA_MAX=2) and mode, the change of RSS and of each part (JS heap, external and
+ * ArrayBuffers, Wasm memory, glibc arenas, other anonymous memory) over that mode's windows, and
+ * the verdict the target asks for: encrypted RSS growth ≤ plain RSS growth for the same number
+ * of requests in the same run.
+ *
+ * Pitfall: the file is from its own run (its date and command are shown), not from this bench run.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { escapeHtml, table } from './charts.js';
+
+const MiB = 2 ** 20;
+const mib = (b) => (typeof b === 'number' ? (b / MiB).toFixed(1) : '–');
+
+/** The last dedicated attribution run (results/memory-attribution.json), or null. */
+export function readMemoryAttribution(file) {
+  try {
+    return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Encrypted vs plain RSS growth of one run: { plain, encrypted, ok } in MiB, or null. */
+export function attributionVerdict(run) {
+  const p = run.modes?.plain;
+  const e = run.modes?.encrypted;
+  if (!p || !e || p.requests !== e.requests) return null;
+  // 1 MiB of slack: page-granular RSS on a shared machine
+  return { requests: e.requests, plainMiB: p.delta.rss / MiB, encryptedMiB: e.delta.rss / MiB, ok: e.delta.rss <= p.delta.rss + MiB };
+}
+
+export function memoryAttributionSection(ma) {
+  const out = [`<h2 id="memory-attribution">Memory attribution by mode</h2>`];
+  out.push(
+    `<p>From a dedicated run (${escapeHtml(ma.generatedAt)}, ${escapeHtml(ma.node)}, ${escapeHtml(ma.seconds)} s): <code>${escapeHtml(ma.command)}</code>. ` +
+      'One fresh demo server (<code>next start</code>) per run, warmed up, then windows of one mode each (plain and encrypted alternating); ' +
+      "each figure is the change in MiB over that mode's windows. <em>Wasm</em> is the committed Wasm linear memory, " +
+      '<em>glibc arenas</em> the malloc heap (main + thread arenas) from /proc/&lt;pid&gt;/smaps, <em>other anon</em> the remaining ' +
+      'anonymous memory (mostly the V8 heap pages).</p>',
+  );
+  const rows = [];
+  for (const r of ma.runs ?? [])
+    for (const [mode, m] of Object.entries(r.modes ?? {})) {
+      const d = m.delta;
+      rows.push([
+        r.label,
+        mode,
+        m.requests,
+        Math.round(m.requests / m.seconds),
+        mib(d.rss),
+        mib(d.heapUsed),
+        mib(d.heapTotal),
+        mib(d.external),
+        mib(d.arrayBuffers),
+        mib(d.wasmCommitted),
+        mib(d.mallocArenas),
+        mib(d.otherAnon),
+      ]);
+    }
+  out.push(table(['run', 'mode', 'requests', 'req/s', 'RSS', 'heapUsed', 'heapTotal', 'external', 'arrayBuffers', 'Wasm', 'glibc arenas', 'other anon'], rows));
+  const verdicts = (ma.runs ?? []).map((r) => [r.label, attributionVerdict(r)]).filter(([, v]) => v);
+  if (verdicts.length)
+    out.push(
+      `<p>${verdicts
+        .map(
+          ([label, v]) =>
+            `${escapeHtml(label)}: ${v.requests} encrypted requests grew RSS by ${v.encryptedMiB.toFixed(1)} MiB, as many plain ones by ${v.plainMiB.toFixed(1)} MiB: ${v.ok ? 'encrypted ≤ plain (target met)' : 'encrypted &gt; plain (target missed)'}`,
+        )
+        .join('<br>')}</p>`,
+    );
+  if (ma.notes?.length) out.push(`<ul>${ma.notes.map((n) => `<li>${escapeHtml(n)}</li>`).join('')}</ul>`);
+  return out.join('\n');
+}
