@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The Python client's stage: ruff (lint + format check), pytest (vectors, unit, and the real
+# The Python client's stage: ruff (lint + format check), mypy --strict, pytest (vectors, unit, and the real
 # @nen/server integration tests: NEN_REQUIRE_SERVER=1 makes a missing server a failure), the
 # wheel build (hatchling, no network) with an import check of the built wheel, and a tiny bench
 # run. The conformance kit runs this client in its own stage (conformance/run.sh, drivers.json).
@@ -10,6 +10,7 @@ cd "$here"
 py="$here/.venv/bin/python"
 "$py" -m ruff check src tests bench.py conformance_driver.py
 "$py" -m ruff format --check src tests bench.py conformance_driver.py
+"$py" -m mypy --cache-dir "$here/.venv/.mypy_cache" src  # strict (pyproject.toml): the package ships py.typed
 NEN_REQUIRE_SERVER=1 "$py" -m pytest -p no:cacheprovider tests
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT

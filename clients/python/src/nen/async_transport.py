@@ -48,10 +48,17 @@ class _OpenedStream(httpx.AsyncByteStream):
 
 
 async def _acquire(counter: SequenceCounter, d: Deadline) -> int:
+    seq = counter.try_acquire()
+    if seq is not None:
+        return seq
     loop = asyncio.get_running_loop()
-    while True:
+    while True:  # register the waker first, then try again: a release in between is not lost
         ev = asyncio.Event()
-        counter.on_release(lambda ev=ev: loop.call_soon_threadsafe(ev.set))
+
+        def wake(ev: asyncio.Event = ev) -> None:
+            loop.call_soon_threadsafe(ev.set)
+
+        counter.on_release(wake)
         seq = counter.try_acquire()
         if seq is not None:
             return seq

@@ -16,6 +16,7 @@ import json
 import struct
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 import httpx
 
@@ -41,7 +42,7 @@ class Prepared:
     content_type: str
     body: bytes
     stream: Iterable[bytes] | AsyncIterable[bytes] | None
-    extensions: dict = field(default_factory=dict)
+    extensions: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -130,7 +131,7 @@ def seal_request(s: Session, p: Prepared, seq: int, *, confidential: bool, retry
         else:
             headers.append(("content-type", codec.SEALED))
             content = record
-    if sealer is not None:
+    if sealer is not None and p.stream is not None:
         content = _seal_async(p.stream, sealer) if isinstance(p.stream, AsyncIterable) else _seal_sync(p.stream, sealer)
     if isinstance(content, bytes):  # a ByteStream and our own content-length: ~20 us less than content=
         headers.append(("content-length", str(len(content))))
@@ -206,7 +207,7 @@ def clean_headers(headers: httpx.Headers, content_type: str) -> list[tuple[str, 
     return out
 
 
-def plain_response(status: int, headers: httpx.Headers, content_type: str, plain: bytes, extensions: dict) -> httpx.Response:
+def plain_response(status: int, headers: httpx.Headers, content_type: str, plain: bytes, extensions: dict[str, Any]) -> httpx.Response:
     """The application's response: the envelope's headers replaced, the plaintext as a ByteStream
     with its content-length (``content=`` would cost ~25 us more per response)."""
     out = clean_headers(headers, content_type)

@@ -81,7 +81,8 @@ class HandshakeState:
         self.kem = kem
         self.pin = pin
         self.lifetime = lifetime
-        self._sk, pk = kem.generate()
+        sk, pk = kem.generate()
+        self._sk: bytes | None = sk
         hello = struct.pack(">BHBI", 1, kem.kem_id, 1 if pin else 0, lifetime) + pk
         self._exported_s = b""
         if pin is not None:
@@ -91,7 +92,8 @@ class HandshakeState:
 
     def finish(self, sh: bytes) -> HandshakeResult:
         kem = self.kem
-        if self._sk is None:
+        sk = self._sk
+        if sk is None:
             raise client_error("NEN_HANDSHAKE_FAILED", "handshake state already used")
 
         def fail(why: str) -> NenProtocolError:
@@ -106,7 +108,7 @@ class HandshakeState:
         lifetime, idle, server_time = struct.unpack_from(">IIQ", sh, 20)
         enc_e = sh[36 : 36 + kem.enc_size]
         try:
-            exported_e = hpke.setup_base_r_export(kem, enc_e, self._sk, INFO_E, EXPORT, 32)
+            exported_e = hpke.setup_base_r_export(kem, enc_e, sk, INFO_E, EXPORT, 32)
         except ValueError as e:
             raise client_error("NEN_HANDSHAKE_FAILED", "invalid encapsulation in ServerHello", e) from e
         finally:

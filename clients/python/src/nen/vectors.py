@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import zlib
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -184,6 +185,10 @@ def _rule(r: dict[str, Any]) -> None:
         raise ValueError("rule differs from the catalog")
 
 
+def _target(t: dict[str, Any]) -> None:
+    _eq(canonical_target(t["target"]), t["canonical"], "canonical target")
+
+
 def check_dir(d: Path) -> list[dict[str, Any]]:
     results: list[dict[str, Any]] = []
 
@@ -195,35 +200,36 @@ def check_dir(d: Path) -> list[dict[str, Any]]:
             results.append({"file": file, "name": name, "ok": False, "detail": f"{type(e).__name__}: {e}"})
 
     def read(f: str) -> dict[str, Any]:
-        return json.loads((d / f).read_text())
+        data: dict[str, Any] = json.loads((d / f).read_text())
+        return data
 
     hs = read("handshake.vectors.json")
     sessions = {v["name"]: v for v in hs["vectors"]}
     for v in hs["vectors"]:
-        run("handshake.vectors.json", v["name"], lambda v=v: _handshake(v))
+        run("handshake.vectors.json", v["name"], partial(_handshake, v))
     msg = read("messages.vectors.json")
     requests = {r["name"]: r for r in msg["requests"]}
     f = "messages.vectors.json"
     for r in msg["requests"]:
-        run(f, f"request {r['name']}", lambda r=r: _request(sessions, r))
+        run(f, f"request {r['name']}", partial(_request, sessions, r))
     for r in msg["responses"]:
-        run(f, f"response {r['name']}", lambda r=r: _response(sessions, requests, r))
+        run(f, f"response {r['name']}", partial(_response, sessions, requests, r))
     for r in msg["rejects"]:
-        run(f, f"reject {r['name']}", lambda r=r: _reject(sessions, requests, r))
+        run(f, f"reject {r['name']}", partial(_reject, sessions, requests, r))
     st = read("streams.vectors.json")
     streams = {s["name"]: s for s in st["streams"]}
     for s in st["streams"]:
-        run("streams.vectors.json", s["name"], lambda s=s: _stream(sessions, s))
+        run("streams.vectors.json", s["name"], partial(_stream, sessions, s))
     for b in st["broken"]:
-        run("streams.vectors.json", f"broken {b['name']}", lambda b=b: _broken(sessions, streams, b))
+        run("streams.vectors.json", f"broken {b['name']}", partial(_broken, sessions, streams, b))
     er = read("errors.vectors.json")
     for w in er["wire"]:
-        run("errors.vectors.json", f"wire {w['code']}", lambda w=w: _wire(w))
+        run("errors.vectors.json", f"wire {w['code']}", partial(_wire, w))
     for c in er["classification"]:
-        run("errors.vectors.json", f"classify {c['name']}", lambda c=c: _classify(c))
+        run("errors.vectors.json", f"classify {c['name']}", partial(_classify, c))
     for r in read("retry.vectors.json")["rules"]:
-        run("retry.vectors.json", f"{r['answer']['code']} {r['request']}", lambda r=r: _rule(r))
+        run("retry.vectors.json", f"{r['answer']['code']} {r['request']}", partial(_rule, r))
     ct = read("canonical-target.vectors.json")
     for t in [*ct["targets"], *ct["urls"]]:
-        run("canonical-target.vectors.json", t["name"], lambda t=t: _eq(canonical_target(t["target"]), t["canonical"], "canonical target"))
+        run("canonical-target.vectors.json", t["name"], partial(_target, t))
     return results
