@@ -225,3 +225,18 @@ func TestContextAndBadInput(t *testing.T) {
 		t.Fatalf("another origin: %v", err)
 	}
 }
+
+func TestSessionRenewedBeforeExpiry(t *testing.T) {
+	base := startServer(t, "NEN_SESSION_TTL=3")
+	c, tr := newClient(t, base)
+	do(t, c, "POST", base+"/api/echo", "text/plain", "one")
+	first, _ := tr.Session()
+	if time.Until(first.ExpiresAt) > 3*time.Second {
+		t.Fatalf("granted more than the server maximum: %v", first.ExpiresAt)
+	}
+	time.Sleep(1100 * time.Millisecond) // less than 2 s left: the next request handshakes first
+	do(t, c, "POST", base+"/api/echo", "text/plain", "two")
+	if second, _ := tr.Session(); second.ID == first.ID {
+		t.Fatal("the session was not renewed ahead of its expiry")
+	}
+}
