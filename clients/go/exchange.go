@@ -28,8 +28,32 @@ import (
 // envelopeRequestHeaders are the application's headers the envelope owns.
 var envelopeRequestHeaders = []string{"Content-Type", "Content-Length", "Nen", "Nen-Type", "Nen-Body", "Nen-Retry"}
 
-// envelopeResponseHeaders describe the sealed envelope, not the plaintext.
-var envelopeResponseHeaders = []string{"Content-Type", "Content-Length", "Content-Encoding", "Nen", "Nen-Type", "Nen-Body"}
+// envelopeResponseHeader reports the (canonical) response headers that describe the sealed
+// envelope, not the plaintext: they are not handed to the application.
+func envelopeResponseHeader(k string) bool {
+	switch k {
+	case "Content-Type", "Content-Length", "Content-Encoding", "Nen", "Nen-Type", "Nen-Body":
+		return true
+	}
+	return false
+}
+
+// wireHeaderKey is the canonical form of the envelope's (lower-case) header names.
+func wireHeaderKey(k string) string {
+	switch k {
+	case "nen":
+		return "Nen"
+	case "nen-type":
+		return "Nen-Type"
+	case "nen-body":
+		return "Nen-Body"
+	case "nen-retry":
+		return "Nen-Retry"
+	case "content-type":
+		return "Content-Type"
+	}
+	return http.CanonicalHeaderKey(k)
+}
 
 // attempt is one send of p in session s; sent reports whether the request went on the wire (its
 // name is in ref). retry names the original for a 1.1 retry.
@@ -90,10 +114,10 @@ func (t *Transport) wireRequest(ctx context.Context, req *http.Request, p *prepa
 		h = http.Header{}
 	}
 	for _, k := range envelopeRequestHeaders {
-		h.Del(k)
+		delete(h, k)
 	}
 	for _, kv := range w.headers {
-		h.Set(kv[0], kv[1])
+		h[wireHeaderKey(kv[0])] = []string{kv[1]}
 	}
 	out := &http.Request{Method: p.method, URL: u, Header: h, Host: req.Host, Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1}
 	if w.body != nil {
@@ -155,12 +179,14 @@ func openSingle(wire *http.Response, method string, keys *epochKeys, seq uint64,
 
 // response is the application's view: the handler's status and headers, the plaintext body.
 func (t *Transport) response(req *http.Request, wire *http.Response, body io.ReadCloser, n int64, nenType string) *http.Response {
-	h := wire.Header.Clone()
-	for _, k := range envelopeResponseHeaders {
-		h.Del(k)
+	h := make(http.Header, len(wire.Header))
+	for k, v := range wire.Header {
+		if !envelopeResponseHeader(k) {
+			h[k] = v
+		}
 	}
 	if nenType != "" {
-		h.Set("Content-Type", nenType)
+		h["Content-Type"] = []string{nenType}
 	}
 	return &http.Response{
 		Status: wire.Status, StatusCode: wire.StatusCode, Proto: wire.Proto, ProtoMajor: wire.ProtoMajor, ProtoMinor: wire.ProtoMinor,
