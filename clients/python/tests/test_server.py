@@ -114,6 +114,21 @@ def test_idle_expiry_rehandshakes_and_retries():
         stop_server(s)
 
 
+def test_session_follows_the_origin(server: Server):
+    other = start_server()
+    try:
+        with client(server) as c:
+            assert c.post("/api/echo", json={"a": 1}).json() == {"a": 1}
+            first = session_of(c)
+            assert c.post(other.url + "/api/echo", json={"b": 2}).json() == {"b": 2}  # another origin: its own handshake
+            assert session_of(c) is not first and session_of(c).server == (
+                "http",
+                other.url.removeprefix("http://").encode(),
+            )
+    finally:
+        stop_server(other)
+
+
 def test_stream_response_is_incremental(server: Server):
     with client(server) as c, c.stream("POST", "/api/stream?n=20") as r:
         assert r.status_code == 200 and r.headers["content-type"].startswith("text/event-stream")

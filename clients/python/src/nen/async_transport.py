@@ -123,15 +123,19 @@ class AsyncTransport(httpx.AsyncBaseTransport):
 
     async def _ensure(self, url: httpx.URL, d: Deadline) -> Session:
         s = self._session
-        if s is not None and s.usable(now_ms()):
+        if s is not None and s.usable(now_ms()) and s.server == self._server_of(url):
             return s
         self._lock = self._lock or asyncio.Lock()
         async with self._lock:
             s = self._session
-            if s is None or not s.usable(now_ms()):
+            if s is None or not s.usable(now_ms()) or s.server != self._server_of(url):
                 s = await self._run_handshake(url, d)
                 self._session = s
             return s
+
+    def _server_of(self, url: httpx.URL) -> tuple[str, bytes] | None:
+        """The server a session belongs to: the request's origin, or None with a fixed ``base_url``."""
+        return None if self.options.base_url is not None else (url.scheme, url.netloc)
 
     def _invalidate(self, s: Session) -> None:
         if self._session is s:
@@ -164,7 +168,9 @@ class AsyncTransport(httpx.AsyncBaseTransport):
             raise server_error(res.status_code, res.headers.get("nen-error"), f"handshake HTTP {res.status_code}")
         if (res.headers.get("content-type") or "").split(";")[0].strip() != "application/nen-handshake":
             raise client_error("NEN_HANDSHAKE_FAILED", "handshake response has the wrong content type")
-        return Session(st.finish(body), t0, t1)
+        s = Session(st.finish(body), t0, t1)
+        s.server = self._server_of(url)
+        return s
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         d = Deadline(self.options.timeout, request.extensions.get("timeout"))

@@ -7,6 +7,9 @@ Pitfalls:
    caller waits (threads on a ``Condition``; asyncio callers poll the same counter through
    ``try_acquire`` and an ``asyncio.Event`` woken by ``release``).
  - State is bounded: the numbers in flight are at most the window, the released set is pruned.
+ - One session per transport and server origin: a request to another origin replaces it (one
+   transport per Nen server is the intended use). Python cannot wipe ``bytes``: a replaced
+   session's secrets are dropped for the garbage collector, not zeroed.
  - Expiry is counted on the local clock as ``t_received + lifetime``; a session with less than
    2 s left is replaced before a request (the idle timeout is not tracked, as in @nen/client).
 """
@@ -99,6 +102,8 @@ class Session:
         self.expires_at = t_received_ms + r.lifetime * 1000
         self.kid = r.kid
         self.kem = r.kem
+        #: The origin it was made with (set by the transport): a request to another origin re-handshakes.
+        self.server: tuple[str, bytes] | None = None
 
     def usable(self, now_ms: float) -> bool:
         return self.expires_at - now_ms > EXPIRY_MARGIN_MS
