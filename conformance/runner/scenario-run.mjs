@@ -95,7 +95,9 @@ export async function runScenario(sc, driver, ctx) {
   };
   const failed = await runSteps(sc.steps, driver, c);
   if (failed) return { name: sc.name, ...failed };
-  const { runs, bodyBytesSent } = await control(ctx.url, 'runs', sc.name);
+  const { runs, bodyBytesSent, requests } = await control(ctx.url, 'runs', sc.name);
+  if (sc.requests !== undefined && requests !== sc.requests)
+    return { name: sc.name, ok: false, detail: `the server received ${requests} requests, expected ${sc.requests}` };
   if (sc.runs !== undefined && runs !== sc.runs) return { name: sc.name, ok: false, detail: `handler ran ${runs} times server-side, expected ${sc.runs}` };
   if (sc.maxBodyBytesSent !== undefined && bodyBytesSent > sc.maxBodyBytesSent) {
     const detail = `the client read ${bodyBytesSent} bytes of the oversized answer (limit 1 MiB; at most ${sc.maxBodyBytesSent} may be in flight)`;

@@ -121,6 +121,15 @@ export async function applyFault(fault, res, state) {
   }
 }
 
+/** Applies a request-side fault before @nen/server sees the request (only tamper-request-once). */
+export async function requestFault(fault, request, state) {
+  state.requests += 1;
+  if (fault !== 'tamper-request-once' || state.requests > 1 || request.method === 'GET' || request.method === 'HEAD') return request;
+  const body = new Uint8Array(await request.arrayBuffer());
+  if (body.length) body[body.length - 1] ^= 0x01;
+  return new Request(request.url, { method: request.method, headers: request.headers, body });
+}
+
 /** Applies a fault to a session route answer (only the handshake is ever changed). */
 export async function applySessionFault(fault, action, res) {
   if (fault === 'downgrade-handshake' && action === 'handshake') {

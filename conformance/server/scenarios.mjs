@@ -4,7 +4,8 @@
  * driver (DRIVER.md commands, with symbolic pins) and the expected outcome of each step: exact
  * status and body bytes, or the ERROR_CODES.md code; `runs` = the handler runs counted server-side
  * after the last step (at most once, whatever the network did); `maxBodyBytesSent` = at most this
- * much of an oversized answer may have been pulled by the client (it must stop reading).
+ * much of an oversized answer may have been pulled by the client (it must stop reading); `requests`
+ * = the /api/echo requests the server received (the original and its retry).
  *
  * Step kinds: `client` / `handshake` / `fetch` / `close` (driver commands; `expect` is checked),
  * `control` (the runner asks the fault server, e.g. rotate its keys), `sleep` (ms).
@@ -257,6 +258,23 @@ export const SCENARIOS = [
     fault: 'stall-head',
     steps: [client(['k1'], { timeoutMs: 1500 }), post({ code: 'NEN_TIMEOUT' })],
     runs: 1,
+  },
+  {
+    name: 'tampered-request-once',
+    misbehaves: 'the first sealed request body is altered on the way (401 NEN_AUTH_FAILED, handler not run); the retry after the backoff is not',
+    fault: 'tamper-request-once',
+    needs: ['retry'],
+    steps: [client(['k1']), post(okPost)],
+    runs: 1,
+    requests: 2,
+  },
+  {
+    name: 'session-lifetime-expired',
+    misbehaves: 'the server grants 3 s sessions; the next request comes after the session ended (a new handshake, before or after a 401)',
+    fault: 'none',
+    server: { sessionTtlSeconds: 3 },
+    steps: [client(['k1']), post(okPost), { op: 'sleep', ms: 3300 }, post(okPost)],
+    runs: 2,
   },
   {
     name: 'session-idle-expired',

@@ -6,7 +6,8 @@
  *   /scenario/<name>/api/nen/<action>   session routes (handshake, rotate, terminate, status, keys)
  *   /scenario/<name>/api/echo           any method: {"method","query","body"} (DELETE/OPTIONS 204)
  *   /scenario/<name>/api/stream?n=3     POST: a response stream of n records "data: i\n\n"
- *   GET  /control/runs?scenario=<name>  {"runs": n, "bodyBytesSent": b}: handler runs and oversized bytes pulled since the reset
+ *   GET  /control/runs?scenario=<name>  {"runs", "bodyBytesSent", "requests"}: handler runs, oversized bytes
+ *                                       pulled and /api/echo requests received since the reset
  *   POST /control/reset?scenario=<name> fresh Nen instance, store and counters for the scenario
  *   POST /control/rotate-keys?scenario=<name>  the scenario's keys become [k2] (same store)
  *
@@ -18,7 +19,7 @@
 import { createServer } from 'node:http';
 import { createNen, memoryStore } from '@nen/server';
 import { sendWebResponse, toWebRequest } from '@nen/server/node';
-import { STALL_HEAD, applyFault, applySessionFault } from './faults.mjs';
+import { STALL_HEAD, applyFault, applySessionFault, requestFault } from './faults.mjs';
 import { serverKeys } from './keys.mjs';
 import { SCENARIOS } from './scenarios.mjs';
 
@@ -28,7 +29,7 @@ const byName = new Map(SCENARIOS.map((s) => [s.name, s]));
 function makeInstance(scenario, kids, store, shared) {
   const st = store ?? memoryStore();
   const nen = createNen({ serverKeys: serverKeys(...kids), store: st, handshakeRateLimit: 0, logger: () => {}, ...(scenario.server ?? {}) });
-  const state = shared ?? { runs: 0, answers: 0, stash: null, bodyBytesSent: 0 };
+  const state = shared ?? { runs: 0, answers: 0, stash: null, bodyBytesSent: 0, requests: 0 };
   const echo = nen.withNen(async (req) => {
     state.runs += 1;
     const url = new URL(req.url);
@@ -62,7 +63,10 @@ export async function startFaultServer({ port = 0 } = {}) {
 
   async function control(action, name, method) {
     if (!byName.has(name)) return json(404, { error: 'unknown scenario' });
-    if (action === 'runs' && method === 'GET') return json(200, { runs: instance(name).state.runs, bodyBytesSent: instance(name).state.bodyBytesSent });
+    if (action === 'runs' && method === 'GET') {
+      const { runs, bodyBytesSent, requests } = instance(name).state;
+      return json(200, { runs, bodyBytesSent, requests });
+    }
     if (action === 'reset' && method === 'POST') {
       await release(name);
       instance(name);
@@ -93,7 +97,7 @@ export async function startFaultServer({ port = 0 } = {}) {
       if (!handler) return json(405, { error: 'method' });
       return applySessionFault(sc.fault, action[1], await handler(request, { params: Promise.resolve({ action: action[1] }) }));
     }
-    if (rest === '/api/echo') return applyFault(sc.fault, await inst.echo(request, {}), inst.state);
+    if (rest === '/api/echo') return applyFault(sc.fault, await inst.echo(await requestFault(sc.fault, request, inst.state), {}), inst.state);
     if (rest === '/api/stream') return applyFault(sc.fault, await inst.stream(request, {}), inst.state);
     return json(404, { error: 'unknown route' });
   }
