@@ -10,6 +10,10 @@ if [ -x "$venv/bin/python" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; the
   exit 0
 fi
 echo "[setup] Python client: venv + $(grep -vc '^#' "$here/requirements-dev.txt") packages from PyPI"
-python3 -m venv "$venv"
+if ! python3 -m venv --clear "$venv" >/dev/null 2>&1; then  # Debian without python3-venv
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq python3-venv >/dev/null
+  python3 -m venv --clear "$venv"
+fi
 "$venv/bin/python" -m pip install -q --disable-pip-version-check -r "$here/requirements-dev.txt"
 echo "$want" > "$stamp"
