@@ -12,6 +12,7 @@ package nen
 
 import (
 	"encoding/binary"
+	"io"
 	"strconv"
 	"strings"
 )
@@ -43,7 +44,8 @@ type prepared struct {
 	path        string // escaped, dot segments resolved
 	rawQuery    string
 	contentType string
-	body        []byte // nil: no body
+	body        []byte        // nil: no body
+	upload      io.ReadCloser // a streamed upload (WithStreamedUploads), never buffered nor retried
 }
 
 // sealed is one attempt's wire form.
@@ -51,6 +53,7 @@ type sealedRequest struct {
 	headers [][2]string
 	opaque  string // the request-target path (and query when not confidential)
 	body    []byte // nil for GET/HEAD
+	upload  *uploadBody
 	ref     retryRef
 }
 
@@ -62,6 +65,9 @@ func bodyless(method string) bool { return method == "GET" || method == "HEAD" }
 // seal builds the wire form of p in session s with sequence number seq (retry: the original).
 func seal(s *session, p *prepared, seq uint64, now int64, confidential, compress bool, retry *retryRef) *sealedRequest {
 	m := requestMeta{sid: s.sid, epoch: s.epoch, seq: seq, ts: uint64(now + s.skewMs)}
+	if p.upload != nil {
+		return sealUpload(s, p, &m)
+	}
 	body := p.body
 	if compress {
 		m.flags |= flagAcceptCompressed
@@ -91,9 +97,7 @@ func seal(s *session, p *prepared, seq uint64, now int64, confidential, compress
 	aad := requestAAD(&m, p.method, target, p.contentType, retryValue)
 	n := nonce(&s.keys.c2sIV, 0, seq)
 	record := s.keys.c2s.Seal(make([]byte, 0, len(plain)+tagLen), n[:], plain, aad)
-	out := &sealedRequest{opaque: opaque, ref: retryRef{sidStr: s.sidStr, epoch: s.epoch, seq: seq, ts: m.ts}}
-	nenValue := "1." + out.ref.value() + "." + strconv.Itoa(int(m.flags))
-	out.headers = append(out.headers, [2]string{"nen", nenValue})
+	out := newSealed(s, p, &m, opaque)
 	if retry != nil {
 		out.headers = append(out.headers, [2]string{"nen-retry", retryValue})
 	}
@@ -106,6 +110,31 @@ func seal(s *session, p *prepared, seq uint64, now int64, confidential, compress
 		out.headers = append(out.headers, [2]string{"content-type", "application/nen"})
 		out.body = record
 	}
+	return out
+}
+
+// newSealed starts the wire form: the request target and the `nen` header.
+func newSealed(s *session, p *prepared, m *requestMeta, opaque string) *sealedRequest {
+	out := &sealedRequest{opaque: opaque, ref: retryRef{sidStr: s.sidStr, epoch: s.epoch, seq: m.seq, ts: m.ts}}
+	out.headers = append(out.headers, [2]string{"nen", "1." + out.ref.value() + "." + strconv.Itoa(int(m.flags))})
+	return out
+}
+
+// sealUpload is the wire form of a streamed upload (§6.4): flags exactly STREAM, the records
+// sealed as the body is read (./upload.go).
+func sealUpload(s *session, p *prepared, m *requestMeta) *sealedRequest {
+	m.flags = flagStream
+	opaque := p.path
+	if p.rawQuery != "" {
+		opaque += "?" + p.rawQuery
+	}
+	aad := requestAAD(m, p.method, p.canonical(), p.contentType, "")
+	out := newSealed(s, p, m, opaque)
+	if p.contentType != "" {
+		out.headers = append(out.headers, [2]string{"nen-type", p.contentType})
+	}
+	out.headers = append(out.headers, [2]string{"content-type", "application/nen-stream"})
+	out.upload = newUploadBody(p.upload, s.keys.c2s, s.keys.c2sIV, m.seq, aad)
 	return out
 }
 

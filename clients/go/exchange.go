@@ -120,7 +120,9 @@ func (t *Transport) wireRequest(ctx context.Context, req *http.Request, p *prepa
 		h[wireHeaderKey(kv[0])] = []string{kv[1]}
 	}
 	out := &http.Request{Method: p.method, URL: u, Header: h, Host: req.Host, Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1}
-	if w.body != nil {
+	if w.upload != nil {
+		out.Body, out.ContentLength = w.upload, -1
+	} else if w.body != nil {
 		b := w.body
 		out.Body = io.NopCloser(bytes.NewReader(b))
 		out.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(b)), nil }

@@ -118,3 +118,17 @@ func TestStreamFaultsOnTheWire(t *testing.T) {
 		}
 	}
 }
+
+func TestStreamedUploadIsNeverRetried(t *testing.T) {
+	base := startServer(t)
+	front := faultProxy(t, base, func(_ int, res *http.Response) { forge(res, 401, "NEN_SESSION_UNKNOWN") })
+	client, _ := newClient(t, front, WithPins(testPin), WithStreamedUploads(true))
+	pr, pw := io.Pipe()
+	go func() { pw.Write([]byte("once")); pw.Close() }()
+	req, _ := http.NewRequest("POST", front+"/api/echo", pr)
+	_, err := client.Do(req)
+	var e *Error
+	if CodeOf(err) != CodeOutcomeUnknown || !errors.As(err, &e) || CodeOf(e.Cause) != "NEN_SESSION_UNKNOWN" {
+		t.Fatalf("got %v", err)
+	}
+}

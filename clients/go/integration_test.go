@@ -240,3 +240,39 @@ func TestSessionRenewedBeforeExpiry(t *testing.T) {
 		t.Fatal("the session was not renewed ahead of its expiry")
 	}
 }
+
+func TestStreamedUpload(t *testing.T) {
+	base := startServer(t)
+	c, _ := newClient(t, base, WithPins(testPin), WithStreamedUploads(true))
+	pr, pw := io.Pipe()
+	go func() {
+		for i := 0; i < 3; i++ {
+			pw.Write([]byte(strings.Repeat(string(rune('a'+i)), 30000)))
+			time.Sleep(10 * time.Millisecond)
+		}
+		pw.Close()
+	}()
+	req, _ := http.NewRequestWithContext(ctxTimeout(t), "POST", base+"/api/echo", pr)
+	req.Header.Set("Content-Type", "application/octet-stream")
+	res, err := c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(res.Body)
+	res.Body.Close()
+	want := strings.Repeat("a", 30000) + strings.Repeat("b", 30000) + strings.Repeat("c", 30000)
+	if err != nil || res.StatusCode != 200 || string(b) != want {
+		t.Fatalf("streamed upload echo: %d, %d bytes, %v", res.StatusCode, len(b), err)
+	}
+	// A body the application breaks off: the server never gets a final record.
+	pr, pw = io.Pipe()
+	go func() {
+		pw.Write([]byte("partial"))
+		pw.CloseWithError(errors.New("the application gave up"))
+	}()
+	req, _ = http.NewRequestWithContext(ctxTimeout(t), "POST", base+"/api/echo", pr)
+	if res, err := c.Do(req); err == nil {
+		res.Body.Close()
+		t.Fatalf("a broken-off upload was answered %d", res.StatusCode)
+	}
+}

@@ -13,20 +13,21 @@ import (
 )
 
 type config struct {
-	pinStrings   []string
-	pins         []Pin
-	unpinned     bool
-	unpinnedKEM  uint16
-	sessionPath  string
-	baseURL      *url.URL
-	timeout      time.Duration
-	maxResponse  int64
-	maxRequest   int64
-	lifetime     uint32
-	confidential bool
-	compress     bool
-	retry        bool
-	badOption    *Error
+	pinStrings    []string
+	pins          []Pin
+	unpinned      bool
+	unpinnedKEM   uint16
+	sessionPath   string
+	baseURL       *url.URL
+	timeout       time.Duration
+	maxResponse   int64
+	maxRequest    int64
+	lifetime      uint32
+	confidential  bool
+	compress      bool
+	streamUploads bool
+	retry         bool
+	badOption     *Error
 }
 
 // Option configures a Transport.
@@ -94,6 +95,12 @@ func WithConfidentialQuery(on bool) Option { return func(c *config) { c.confiden
 // WithCompression compresses request bodies of at least 64 bytes (raw DEFLATE) and accepts
 // compressed responses (bounded by WithMaxResponseBytes).
 func WithCompression(on bool) Option { return func(c *config) { c.compress = on } }
+
+// WithStreamedUploads sends request bodies of unknown length (ContentLength 0 or -1 with a
+// body, e.g. an io.Pipe) as a record stream sealed as they are read (PROTOCOL.md §6.4) instead
+// of buffering them. Such a request is never retried: an unauthenticated 401-class answer to it
+// is NEN_OUTCOME_UNKNOWN.
+func WithStreamedUploads(on bool) Option { return func(c *config) { c.streamUploads = on } }
 
 // WithRetry enables (default) or disables the protocol 1.1 retry after an unauthenticated
 // 401-class answer; disabled, such an answer is reported as NEN_OUTCOME_UNKNOWN.

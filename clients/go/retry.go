@@ -52,11 +52,17 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	origin, err := t.bindOrigin(req.URL.Scheme, req.URL.Host)
 	if err != nil {
+		if p.upload != nil {
+			p.upload.Close()
+		}
 		return nil, err
 	}
 	ctx := req.Context()
 	s, err := t.sessions.ensure(ctx, origin, false)
 	if err != nil {
+		if p.upload != nil {
+			p.upload.Close()
+		}
 		return nil, err // not sent
 	}
 	sentAt := time.Now()
@@ -68,7 +74,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if ref == nil {
 		return nil, err // not sent
 	}
-	d := decide(err, false, time.Since(sentAt), false, t.cfg.retry)
+	d := decide(err, p.upload != nil, time.Since(sentAt), false, t.cfg.retry)
 	if recoveryOf(err) != recoverFail {
 		t.sessions.invalidate(s)
 	}

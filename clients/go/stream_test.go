@@ -122,3 +122,22 @@ func TestStreamFinalDetection(t *testing.T) {
 		t.Errorf("oversized record: %v", err)
 	}
 }
+
+func TestUploadBodyFramesRecords(t *testing.T) {
+	k := testKeys(t)
+	base := []byte("upload aad")
+	data := bytes.Repeat([]byte("0123456789"), 5000) // several reads, several records
+	u := newUploadBody(io.NopCloser(&smallReader{b: data, n: 7000}), k.c2s, k.c2sIV, 4, base)
+	wire, err := io.ReadAll(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sb := newStreamBody(context.Background(), io.NopCloser(bytes.NewReader(wire)), k.c2s, k.c2sIV, 4, base, func() {})
+	got, err := io.ReadAll(sb)
+	if err != nil || !bytes.Equal(got, data) {
+		t.Fatalf("round trip: %d bytes, %v", len(got), err)
+	}
+	if last := wire[len(wire)-20:]; binary.BigEndian.Uint32(last[:4]) != tagLen {
+		t.Fatal("the stream does not end with the empty final record")
+	}
+}

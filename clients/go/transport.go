@@ -112,7 +112,12 @@ func (t *Transport) prepare(req *http.Request) (*prepared, error) {
 		return nil, newError(CodeBadInput, "a confidential query is at most 65535 bytes", nil)
 	}
 	p.contentType = req.Header.Get("Content-Type")
-	if req.Body != nil && req.Body != http.NoBody {
+	if t.cfg.streamUploads && req.Body != nil && req.Body != http.NoBody && req.ContentLength <= 0 && !bodyless(p.method) {
+		if t.cfg.confidential && p.rawQuery != "" {
+			return nil, newError(CodeBadInput, "a confidential query cannot go with a streamed body", nil)
+		}
+		p.upload = req.Body // sealed as it is read (./upload.go); closed by the base transport
+	} else if req.Body != nil && req.Body != http.NoBody {
 		b, err := readBounded(req.Body, req.ContentLength, t.cfg.maxRequest)
 		req.Body.Close()
 		if err != nil {
