@@ -266,8 +266,8 @@ describe('demo app in chromium', () => {
         .toBe('Deleted');
       await expect.poll(() => page.getByTestId('note-item').filter({ hasText: title }).count()).toBe(0);
 
-      // The browser ran the Wasm backend, emitted by the bundler as a static asset with no config.
-      expect(traffic.sent.some((r) => /\.wasm(\?|$)/.test(new URL(r.url).pathname))).toBe(true);
+      // The browser ran the default backend (@noble, in the page's JS): it never fetched the .wasm.
+      expect(traffic.sent.some((r) => /\.wasm(\?|$)/.test(new URL(r.url).pathname))).toBe(false);
       const apiRequests = traffic.sent.filter((r) => new URL(r.url).pathname.startsWith('/api/'));
       expect(apiRequests.some((r) => r.body && r.body.length > 0 && new URL(r.url).pathname === '/api/notes')).toBe(true);
       expect(await traffic.leaks([tag, 'vault code', 'Launch plan'])).toEqual([]);
