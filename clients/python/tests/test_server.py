@@ -173,10 +173,15 @@ def test_session_loss_rehandshakes_and_retries(server: Server):
 
 def test_rotate_and_status(server: Server):
     with client(server) as c:
-        assert c.post("/api/nen/rotate").json() == {"epoch": 1}
-        session_of(c).rotate()
+        t = c._transport
+        assert isinstance(t, nen.Transport)
+        assert t.rotate(server.url) == 1 and session_of(c).keys.epoch == 1
         st = c.get("/api/nen/status").json()
         assert st["epoch"] == 1 and st["keyId"] == "k1" and st["kem"] == "xwing"
+        assert t.rotate(server.url) == 2 and c.post("/api/echo", json={"e": 2}).json() == {"e": 2}
+        t.terminate(server.url)
+        assert t.session is None
+        assert c.post("/api/echo", json={"after": 1}).json() == {"after": 1}  # a new handshake
 
 
 def test_tampered_and_swapped_answers_are_refused(server: Server):
@@ -285,6 +290,10 @@ def test_async_transport(server: Server):
 
             r = await c.post("/api/echo", content=gen(), headers={"content-type": "text/plain"})
             assert r.text == "async upload"
+            t = c._transport
+            assert isinstance(t, nen.AsyncTransport)
+            assert await t.rotate(server.url) == 1
+            assert (await c.post("/api/echo", json={"epoch": 1})).json() == {"epoch": 1}
             assert (await c.post("/api/nen/terminate")).status_code == 200
             assert (await c.post("/api/echo", json={"after": 1})).json() == {"after": 1}
 

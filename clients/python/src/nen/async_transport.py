@@ -10,6 +10,7 @@ on an event the counter sets at the next release, never busy-polls.
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from collections.abc import AsyncIterator
 
@@ -121,6 +122,35 @@ class AsyncTransport(httpx.AsyncBaseTransport):
             self._session = await self._run_handshake(httpx.URL(url), d)
             return self._session
 
+    async def rotate(self, url: httpx.URL | str) -> int:
+        """Rekeys the session without a KEM (PROTOCOL.md §8 ``rotate``): the server's sealed answer
+        names the next epoch, then this session switches to it (sequence numbers continue)."""
+        u = httpx.URL(url)
+        d = Deadline(self.options.timeout)
+        s = await self._ensure(u, d)
+        p = ex.prepare(httpx.Request("POST", self.options.session_url(u, "rotate")), b"")
+        res = await self._send(s, p, d, None)  # never retried: a rotate is not idempotent
+        body = await res.aread()
+        try:
+            epoch = json.loads(body)["epoch"]
+        except (ValueError, KeyError, TypeError) as e:
+            raise client_error("NEN_PROTOCOL_ERROR", f"rotate answered HTTP {res.status_code} without an epoch", e) from e
+        if res.status_code != 200 or epoch != s.keys.epoch + 1:
+            raise client_error("NEN_PROTOCOL_ERROR", f"rotate answered HTTP {res.status_code}, epoch {epoch!r}")
+        if self._session is s:
+            s.rotate()
+        return int(epoch)
+
+    async def terminate(self, url: httpx.URL | str) -> None:
+        """Ends the session on the server (sealed ``terminate``) and drops it here."""
+        u = httpx.URL(url)
+        s = self._session
+        if s is None:
+            return
+        self._session = None
+        p = ex.prepare(httpx.Request("POST", self.options.session_url(u, "terminate")), b"")
+        await (await self._send(s, p, Deadline(self.options.timeout), None)).aclose()
+
     async def _ensure(self, url: httpx.URL, d: Deadline) -> Session:
         s = self._session
         if s is not None and s.usable(now_ms()) and s.server == self._server_of(url):
@@ -155,7 +185,7 @@ class AsyncTransport(httpx.AsyncBaseTransport):
     async def _attempt_handshake(self, pin: Pin | None, url: httpx.URL, d: Deadline) -> Session:
         o = self.options
         st = HandshakeState(pin.kem if pin else o.kem, pin, o.lifetime)
-        req = httpx.Request("POST", o.handshake_url(url), headers={"content-type": "application/nen-handshake"}, content=st.hello)
+        req = httpx.Request("POST", o.session_url(url), headers={"content-type": "application/nen-handshake"}, content=st.hello)
         req.extensions["timeout"] = d.httpx_timeout()
         t0 = now_ms()
         try:

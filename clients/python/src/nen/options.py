@@ -33,9 +33,10 @@ class Options:
     confidential_query: bool
     retry: bool
 
-    def handshake_url(self, request_url: httpx.URL) -> httpx.URL:
+    def session_url(self, request_url: httpx.URL, action: str = "handshake") -> httpx.URL:
+        """``{base_url or the request's origin}{session_path}/{action}`` (PROTOCOL.md §8)."""
         base = str(self.base_url).rstrip("/") if self.base_url is not None else f"{request_url.scheme}://{request_url.netloc.decode('ascii')}"
-        return httpx.URL(f"{base}{self.session_path}/handshake")
+        return httpx.URL(f"{base}{self.session_path}/{action}")
 
 
 def make_options(
