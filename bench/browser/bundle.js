@@ -49,8 +49,7 @@ export async function bundleClient({ entry = DEFAULT_ENTRY, outdir, lazyOnFirstR
     write: true,
     logLevel: 'error',
   });
-  const outputs = result.metafile.outputs;
-  const key = (abs) => path.relative(process.cwd(), abs).split(path.sep).join('/');
+  const outputs = result.metafile.outputs; // keys and import paths relative to process.cwd()
   const entryKey = Object.keys(outputs).find((k) => outputs[k].entryPoint !== undefined || k.endsWith('/entry.js'));
   const initial = new Set();
   const visit = (k) => {
@@ -76,7 +75,6 @@ export async function bundleClient({ entry = DEFAULT_ENTRY, outdir, lazyOnFirstR
     }
   }
   const sum = (pick, field) => files.filter(pick).reduce((a, f) => a + f[field], 0);
-  void key;
   return {
     dir,
     files,

@@ -2,11 +2,13 @@
 /**
  * `node bench/browser/crypto-speed.js [--cpu 1,4] [--rounds N]`: the client's crypto in real
  * Chromium, @noble (pure JS) vs Wasm, to decide where the browser's lazily loaded Wasm wins:
- * backend load (the Wasm fetch + compile), one client handshake's crypto (X-Wing key expansion,
- * SetupBaseS to the pinned key, SetupBaseR of the server's reply; the figure also includes the
- * server's SetupBaseS that makes the reply, and `encaps` is one SetupBaseS alone), ChaCha20-Poly1305 seal + open
- * of 64 B (a stream record of one token) / 1 KB / 100 KB / 1 MB. Median of N rounds per figure, CPU throttled via CDP per run.
- * Prints a table and writes bench/results/browser-crypto.json. Loopback only; stops by itself.
+ *  - load: `loadBackend(kind)`, for Wasm the fetch + compile of the .wasm (loopback);
+ *  - handshake: one client handshake's crypto (X-Wing key expansion, SetupBaseS to the pinned
+ *    key, SetupBaseR of the server's reply) plus the server's SetupBaseS that makes the reply;
+ *    `encaps`: one SetupBaseS alone;
+ *  - ChaCha20-Poly1305 seal + open of 64 B (one streamed token's record), 1 KB, 100 KB, 1 MB.
+ * Median of N rounds per figure, CPU throttled via CDP per run. Prints a table and writes
+ * bench/results/browser-crypto.json. Loopback only; stops by itself.
  *
  * Pitfall: the first operations of each backend run cold (JIT, Wasm tier-up) and are reported
  * separately (`first`) from the warmed medians: a page's first request pays the cold figure.
