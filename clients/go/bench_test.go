@@ -1,3 +1,7 @@
+// In-process benchmarks of the client's own work per request (go test -bench Echo): an echo
+// stand-in seals the answers, so no network or server CPU is measured. Pitfall: wall-clock
+// ns/op on a loaded machine; cmd/nen-bench is the CPU comparison with net/http.
+
 package nen
 
 import (

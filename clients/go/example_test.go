@@ -1,3 +1,5 @@
+// The package example shown in the documentation (a pinned http.Client, errors.As on *nen.Error).
+
 package nen_test
 
 import (

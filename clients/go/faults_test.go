@@ -1,3 +1,7 @@
+// Forged and tampered answers, made by a reverse proxy in front of the real server after the
+// handler ran: the client never returns an unauthenticated body and never runs a request twice.
+// Pitfall: the proxy counts only /api/echo answers (handshakes pass untouched).
+
 package nen
 
 import (

@@ -1,3 +1,6 @@
+// Real traffic against the real @nen/server (./server_test.go starts it): each method and the
+// query, streams read incrementally, uploads, pins, concurrency on one session, expiry.
+
 package nen
 
 import (

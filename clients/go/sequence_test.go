@@ -1,3 +1,5 @@
+// Sequence-number flow control inside the replay window (./sequence.go).
+
 package nen
 
 import (

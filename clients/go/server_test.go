@@ -1,3 +1,7 @@
+// The test server: the repository's Hono target started once per configuration on 127.0.0.1.
+// Pitfall: it is stopped in TestMain; a missing Node or server build skips, or fails when
+// NEN_REQUIRE_SERVER=1 (the suite).
+
 package nen
 
 import (

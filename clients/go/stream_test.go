@@ -1,3 +1,6 @@
+// Record streams (./stream.go, ./upload.go): final-record detection, fuzzed corruption and
+// truncation (only authentic prefixes are released), upload framing.
+
 package nen
 
 import (

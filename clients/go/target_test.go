@@ -1,3 +1,6 @@
+// The request target (./target.go): PROTOCOL.md §5.3's table, dot segments, a fuzzed
+// idempotence check of the canonical query.
+
 package nen
 
 import (

@@ -1,3 +1,5 @@
+// The conformance kit's vectors (conformance/vectors) through CheckVectors, one subtest each.
+
 package nen
 
 import (
