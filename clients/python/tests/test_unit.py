@@ -144,3 +144,24 @@ def test_server_errors_are_hints_with_matching_status():
     assert forged.code == "NEN_RESPONSE_UNAUTHENTICATED" and recovery_of(forged) == "fail"
     assert recovery_of(server_error(401, "NEN_AUTH_FAILED", "x")) == "rehandshake-once"
     assert all(isinstance(server_error(st, c, ""), NenProtocolError) for c, (st, _) in WIRE_ERRORS.items())
+
+
+@pytest.mark.parametrize(
+    ("sent", "bound"),
+    [
+        ("/api/echo", "/api/echo"),
+        ("/a/b.json", "/a/b.json"),
+        ("/a/...", "/a/..."),
+        ("/a/%7e/~", "/a/%7e/~"),
+        ("/api/x/%2e%2E/y/%2E/z", "/api/y/z"),
+        ("/api\\notes", "/api/notes"),
+        ("/api/y/..", "/api/"),
+        ("/a/./", "/a/"),
+        ("/..", "/"),
+        ("/a b/é", "/a%20b/%C3%A9"),
+    ],
+)
+def test_whatwg_path(sent: str, bound: str):
+    from nen.target import whatwg_path
+
+    assert whatwg_path(sent) == bound

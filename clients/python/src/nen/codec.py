@@ -85,8 +85,8 @@ class EpochKeys:
 
 
 def nonce(iv: bytes, seq: int, index: int = 0) -> bytes:
-    x = int.from_bytes(iv, "big") ^ ((index << 64) | seq)
-    return x.to_bytes(12, "big")
+    """``iv XOR (u32(index) || u64(seq))`` (PROTOCOL.md §4)."""
+    return (int.from_bytes(iv, "big") ^ ((index << 64) | seq)).to_bytes(12, "big")
 
 
 def lp(b: bytes) -> bytes:

@@ -11,6 +11,8 @@ Pitfalls:
 
 from __future__ import annotations
 
+import re
+
 _HEX = b"0123456789abcdefABCDEF"
 _SAFE = frozenset(b"*-._0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
 _ENC = [chr(b) if b in _SAFE else ("+" if b == 0x20 else f"%{b:02X}") for b in range(256)]
@@ -66,9 +68,15 @@ _PATH_ENCODE = frozenset(b' "#<>?`{}')
 _DOTS = {".": 1, "%2e": 1, "..": 2, ".%2e": 2, "%2e.": 2, "%2e%2e": 2}
 
 
+_PLAIN_PATH = re.compile(r"^(?:/[A-Za-z0-9_.~!$&'()*+,;=:@%-]*)+$")
+
+
 def whatwg_path(path: str) -> str:
     """The path a WHATWG URL parser leaves unchanged (§5.3): ``\\`` as ``/``, dot segments
     (also ``%2e``) resolved, bytes outside printable ASCII and `` "#<>?`{}`` percent-encoded."""
+    tail = path + "/"
+    if _PLAIN_PATH.match(path) and "%2" not in path and "/./" not in tail and "/../" not in tail:
+        return path  # the common case: no dot segment, no backslash, nothing to encode (~0.4 us)
     segments = path.replace("\\", "/").split("/")[1:]
     out: list[str] = []
     for i, seg in enumerate(segments):
