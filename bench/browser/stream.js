@@ -70,11 +70,24 @@ const median = (xs) => {
 };
 const r2 = (x) => (x === null ? null : Math.round(x * 100) / 100);
 
+/** Rejects when `p` has not settled within `ms` (the bench must stop by itself). */
+function withTimeout(p, ms, what) {
+  let timer;
+  const t = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: no result within ${ms} ms`)), ms);
+  });
+  return Promise.race([p, t]).finally(() => clearTimeout(timer));
+}
+
 /** Runs the streams in `page` (already at the stream page) for each backend; returns the figures. */
 export async function measureStreams(page, { pin, tokens, iterations, backends = ['noble', 'wasm'] }) {
   const out = {};
   for (const backend of backends) {
-    const raw = await page.evaluate((cfg) => globalThis.runStream(cfg), { pin, tokens, iterations, backend });
+    const raw = await withTimeout(
+      page.evaluate((cfg) => globalThis.runStream(cfg), { pin, tokens, iterations, backend }),
+      60_000,
+      `browser stream (${backend})`,
+    );
     const m = (mode, k) => median(raw[mode].map((x) => x[k]));
     const plainTotal = m('plain', 'total');
     const nenTotal = m('nen', 'total');
