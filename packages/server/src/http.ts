@@ -13,6 +13,11 @@
  *  - The stream read stops once Content-Length bytes arrived (no final read() for `done`: fewer
  *    promises per request): the HTTP server's framing ends the body there. A body without
  *    Content-Length, or whose first chunks fall short of it, is read until done as before.
+ *  - Past the limit the body is cancelled but the cancellation is never awaited: under Next's Edge
+ *    runtime (`next start`) the handler's body is one branch of a `tee()` (Next clones the request),
+ *    and a branch's cancel promise settles only once the other branch is cancelled too, which Next
+ *    never does: awaiting it left the 413 unsent for ever. What happens to the unread rest is the
+ *    server's business (the Node adapter drains it, bounded: adapters/node-body.ts).
  *  - Error responses carry no session data and are not authenticated: clients treat them as hints.
  */
 import { HEADER, WIRE_ERRORS, type WireErrorCode, wireError } from '@nen/core';
@@ -85,7 +90,8 @@ async function readRest(reader: ReadableStreamDefaultReader<Uint8Array>, first: 
   while (value) {
     total += value.byteLength;
     if (total > limit) {
-      await reader.cancel().catch(() => undefined);
+      // Not awaited: the answer must not wait for the cancellation (see the module header).
+      reader.cancel().catch(() => undefined);
       throw wireError('NEN_TOO_LARGE', `body exceeds limit ${limit}`);
     }
     chunks.push(value);

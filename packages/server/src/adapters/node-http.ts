@@ -8,8 +8,12 @@
  *   app.post('/api/notes', toNodeHandler(nen.withNen(handler)))
  *
  * Pitfalls:
- *  - Backpressure both ways: the request body is `Readable.toWeb(req)` (the socket is paused while
- *    nobody reads it), the response is written one chunk at a time and waits for 'drain'.
+ *  - Backpressure both ways: the request body is node-body.ts's stream (the socket is paused while
+ *    64 KiB wait unread), the response is written one chunk at a time and waits for 'drain'.
+ *  - An answer given before the request body was read in full (413 past the limit, 400) goes out
+ *    with `connection: close` (and a content-length when it is a protocol error), then the rest of
+ *    the body is drained, bounded in bytes and time, before the connection closes: closing at once
+ *    would reset it under a client that is still sending, which then sees EPIPE, not the answer.
  *  - Don't run a body parser (express.json(), express.raw()) before a Nen route: the sealed body
  *    must reach the adapter unread; a consumed body is refused as NEN_MALFORMED, not a 5xx.
  *  - The URL comes from the Host header and `originalUrl` (Express strips mount paths from `url`);
@@ -19,9 +23,10 @@
  *    the adapter itself answers 500 when headers are unsent, else destroys the socket.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Readable } from 'node:stream';
-import { errorResponse } from '../http.js';
+import { HEADER } from '@nen/core';
+import { errorResponse, readAll } from '../http.js';
 import type { Nen } from '../nen.js';
+import { drainRequest, nodeBodyStream } from './node-body.js';
 
 /** A Web route handler: what `withNen`, `withNenStream` and the session routes are. */
 export type WebHandler<C> = (request: Request, context: C) => Promise<Response>;
@@ -66,7 +71,7 @@ export function toWebRequest(req: IncomingMessage, res?: ServerResponse, origin?
   }
   if (method !== 'GET' && method !== 'HEAD') {
     if (req.readableEnded || x.body !== undefined) throw new TypeError('the request body was already read (a body parser ran before the Nen route)');
-    init.body = Readable.toWeb(req) as ReadableStream<Uint8Array>;
+    init.body = nodeBodyStream(req);
     init.duplex = 'half';
   }
   return new Request(url, init);
@@ -85,6 +90,12 @@ function drained(res: ServerResponse): Promise<void> {
   });
 }
 
+/** Ends `res`; when the request body was not read in full, after the bounded drain (node-body.ts). */
+async function endAfterDrain(res: ServerResponse, req: IncomingMessage | undefined): Promise<void> {
+  if (req && !req.complete) await drainRequest(req);
+  res.end();
+}
+
 /** Writes a Web Response to `res`, one chunk at a time, waiting for 'drain' (backpressure). */
 export async function sendWebResponse(res: ServerResponse, response: Response, req?: IncomingMessage): Promise<void> {
   const out: Record<string, string | string[]> = {};
@@ -93,11 +104,21 @@ export async function sendWebResponse(res: ServerResponse, response: Response, r
   });
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) out['set-cookie'] = cookies;
-  // Answered without reading the whole request body (413, 400): don't reuse this connection.
-  if (req && !req.complete) out.connection = 'close';
+  // Answered without reading the whole request body (413, 400): don't reuse this connection, and
+  // let the client read the answer whole before the drain ends (endAfterDrain).
+  const early = req !== undefined && !req.complete;
+  if (early) out.connection = 'close';
+  if (early && response.body && response.headers.has(HEADER.error) && req.method !== 'HEAD') {
+    const body = await readAll(response.body);
+    out['content-length'] = String(body.byteLength);
+    res.writeHead(response.status, response.statusText || undefined, out);
+    res.write(body);
+    await endAfterDrain(res, req);
+    return;
+  }
   res.writeHead(response.status, response.statusText || undefined, out);
   if (!response.body || req?.method === 'HEAD') {
-    res.end();
+    await endAfterDrain(res, req);
     await response.body?.cancel().catch(() => undefined);
     return;
   }
@@ -112,7 +133,7 @@ export async function sendWebResponse(res: ServerResponse, response: Response, r
         return;
       }
     }
-    res.end();
+    await endAfterDrain(res, req);
   } catch {
     // The response stream failed (e.g. a handler's stream threw): cut the connection so the
     // client sees a truncated response, never a clean end.
