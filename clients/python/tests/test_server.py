@@ -129,6 +129,24 @@ def test_session_follows_the_origin(server: Server):
         stop_server(other)
 
 
+def test_compression_inside_the_envelope(server: Server):
+    seen: list[tuple[str, str]] = []
+
+    def spy(req: httpx.Request, res: httpx.Response) -> httpx.Response:
+        seen.append((req.headers["nen"].rsplit(".", 1)[1], res.headers.get("nen", "")))
+        return res
+
+    doc = json.dumps([{"id": i, "title": "a fairly repetitive note"} for i in range(200)]).encode()
+    with client(server, attacker=Attacker(spy), compress=True) as c:
+        r = c.post("/api/echo", content=doc, headers={"content-type": "application/json"})
+        assert r.content == doc and seen[-1] == ("9", "1.1")  # COMPRESSED | ACCEPT_COMPRESSED; a compressed answer
+        assert c.post("/api/echo", content=b"tiny", headers={"content-type": "text/plain"}).text == "tiny"
+        assert seen[-1] == ("8", "1.0")  # under 64 bytes: neither side compresses
+    with client(server, compress=True, max_response_bytes=len(doc) - 1) as c, pytest.raises(nen.NenError) as e:
+        c.post("/api/echo", content=doc, headers={"content-type": "application/json"})  # inflates past the bound
+    assert e.value.code == "NEN_RESPONSE_UNAUTHENTICATED"
+
+
 def test_stream_response_is_incremental(server: Server):
     with client(server) as c, c.stream("POST", "/api/stream?n=20") as r:
         assert r.status_code == 200 and r.headers["content-type"].startswith("text/event-stream")

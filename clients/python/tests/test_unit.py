@@ -165,3 +165,17 @@ def test_whatwg_path(sent: str, bound: str):
     from nen.target import whatwg_path
 
     assert whatwg_path(sent) == bound
+
+
+def test_inflate_is_bounded_and_strict():
+    import zlib
+
+    from nen.exchange import _inflate
+
+    c = zlib.compressobj(6, zlib.DEFLATED, -15)
+    data = c.compress(b"x" * 10000) + c.flush()
+    assert _inflate(data, 10000) == b"x" * 10000
+    for bad, limit in ((data, 9999), (data[:-2], 10000), (data + b"junk", 10000), (b"\xff\xff", 10)):
+        with pytest.raises(nen.NenError) as e:
+            _inflate(bad, limit)
+        assert e.value.code == "NEN_RESPONSE_UNAUTHENTICATED"

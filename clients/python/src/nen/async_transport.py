@@ -86,6 +86,7 @@ class AsyncTransport(httpx.AsyncBaseTransport):
         session_lifetime: int = 0,
         confidential_query: bool = False,
         retry: bool = True,
+        compress: bool = False,
     ):
         self.options = make_options(
             pins,
@@ -98,6 +99,7 @@ class AsyncTransport(httpx.AsyncBaseTransport):
             session_lifetime=session_lifetime,
             confidential_query=confidential_query,
             retry=retry,
+            compress=compress,
         )
         self._inner = transport if transport is not None else httpx.AsyncHTTPTransport()
         self._session: Session | None = None
@@ -246,7 +248,8 @@ class AsyncTransport(httpx.AsyncBaseTransport):
     async def _send(self, s: Session, p: ex.Prepared, d: Deadline, attempt: _Attempt | None, retry_of: str | None = None) -> httpx.Response:
         seq = await _acquire(s.counter, d)
         try:
-            sealed = ex.seal_request(s, p, seq, confidential=self.options.confidential_query, retry_of=retry_of)
+            o = self.options
+            sealed = ex.seal_request(s, p, seq, confidential=o.confidential_query, retry_of=retry_of, compress=o.compress, max_bytes=o.max_response_bytes)
             if attempt is not None:
                 attempt.ref, attempt.sent_at = sealed.ref, time.monotonic()
             sealed.request.extensions["timeout"] = d.httpx_timeout()

@@ -25,7 +25,7 @@ from .errors import NenError
 from .transport import Transport
 from .vectors import check_dir
 
-FEATURES = ["xwing", "mlkem768", "stream", "retry", "pin", "unpinned", "query"]
+FEATURES = ["xwing", "mlkem768", "stream", "retry", "pin", "unpinned", "query", "compression"]
 MAX_CLIENTS = 64
 
 

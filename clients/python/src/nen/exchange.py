@@ -7,13 +7,15 @@ Pitfalls:
    opens under this request's (session, epoch, seq) and the received status, flags and type.
  - GET/HEAD carry the sealed record in ``nen-body``; so do responses with a null-body status and
    every response to HEAD (their ``content-type`` is not checked).
- - A COMPRESSED response is refused: this client never sends ACCEPT_COMPRESSED.
+ - A COMPRESSED response is refused unless this request sent ACCEPT_COMPRESSED (``compress``,
+   off by default: THREAT_MODEL.md on compression); inflating is bounded by ``max_response_bytes``.
 """
 
 from __future__ import annotations
 
 import json
 import struct
+import zlib
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,6 +30,7 @@ from .session import Session
 from .target import canonical_target, whatwg_path
 
 BODYLESS = frozenset({"GET", "HEAD"})
+COMPRESS_MIN_BYTES = 64
 _REQUEST_ENVELOPE = frozenset({"content-type", "content-length", "transfer-encoding", "nen", "nen-type", "nen-body", "nen-retry"})
 _RESPONSE_ENVELOPE = frozenset({"content-type", "content-length", "content-encoding", "transfer-encoding", "nen", "nen-type", "nen-body"})
 
@@ -53,6 +56,9 @@ class Expect:
     sid: bytes
     seq: int
     method: str
+    #: Whether the request accepted a compressed answer (ACCEPT_COMPRESSED), and the inflate bound.
+    compress: bool = False
+    max_bytes: int = 0
 
 
 @dataclass
@@ -87,22 +93,39 @@ def prepare(request: httpx.Request, body: bytes | None) -> Prepared:
     return Prepared(method, url, headers, ctype, body or b"", stream, dict(request.extensions))
 
 
-def seal_request(s: Session, p: Prepared, seq: int, *, confidential: bool, retry_of: str | None = None) -> Sealed:
-    """Seals ``p`` as request ``seq`` of ``s`` (a 1.1 retry of ``retry_of`` when given)."""
+def seal_request(
+    s: Session,
+    p: Prepared,
+    seq: int,
+    *,
+    confidential: bool,
+    retry_of: str | None = None,
+    compress: bool = False,
+    max_bytes: int = 0,
+) -> Sealed:
+    """Seals ``p`` as request ``seq`` of ``s`` (a 1.1 retry of ``retry_of`` when given). With
+    ``compress``: ACCEPT_COMPRESSED, and a body of at least 64 bytes goes raw DEFLATE (COMPRESSED)."""
     keys = s.keys
     ts = s.timestamp()
     flags = codec.REQ_RETRY if retry_of else 0
     url = p.url
     raw = url.raw_path.decode("ascii")
     path, _, query = raw.partition("?")
-    plaintext = p.body
+    body = p.body
+    if compress:
+        flags |= codec.REQ_ACCEPT_COMPRESSED
+        if p.stream is None and len(body) >= COMPRESS_MIN_BYTES:
+            deflater = zlib.compressobj(6, zlib.DEFLATED, -15)
+            body = deflater.compress(body) + deflater.flush()
+            flags |= codec.REQ_COMPRESSED
+    plaintext = body
     if confidential and query:
         if p.stream is not None:
             raise client_error("NEN_BAD_INPUT", "a confidential query cannot go with a streamed body")
         q = query.encode("utf-8")
         if len(q) > 0xFFFF:
             raise client_error("NEN_BAD_INPUT", "query longer than 65535 bytes")
-        plaintext = struct.pack(">H", len(q)) + q + p.body
+        plaintext = struct.pack(">H", len(q)) + q + body
         flags |= codec.REQ_CONFIDENTIAL_QUERY
         url = url.copy_with(raw_path=path.encode("ascii"))
         target = path
@@ -141,7 +164,7 @@ def seal_request(s: Session, p: Prepared, seq: int, *, confidential: bool, retry
     else:
         req = httpx.Request(p.method, url, headers=headers, content=content, extensions=dict(p.extensions))
     ref = codec.retry_ref(s.id_str, keys.epoch, seq, ts)
-    return Sealed(req, Expect(keys, s.id, seq, p.method), ref, sealer)
+    return Sealed(req, Expect(keys, s.id, seq, p.method, compress, max_bytes), ref, sealer)
 
 
 def _seal_sync(chunks: Iterable[bytes], sealer: RecordSealer) -> Iterator[bytes]:
@@ -184,8 +207,24 @@ def open_single(x: Expect, head: Head, status: int, headers: httpx.Headers, body
     if plain is None:
         raise client_error("NEN_RESPONSE_UNAUTHENTICATED", "response failed authentication (tampered, substituted or forged)")
     if head.flags & codec.RES_COMPRESSED:
-        raise client_error("NEN_RESPONSE_UNAUTHENTICATED", "compressed response that was not asked for")
+        if not x.compress:
+            raise client_error("NEN_RESPONSE_UNAUTHENTICATED", "compressed response that was not asked for")
+        plain = _inflate(plain, x.max_bytes)
     return b"" if head.null_body else plain
+
+
+def _inflate(data: bytes, max_bytes: int) -> bytes:
+    """Bounded raw DEFLATE (RFC 1951): past ``max_bytes`` or invalid is NEN_RESPONSE_UNAUTHENTICATED."""
+    d = zlib.decompressobj(-15)
+    try:
+        out = d.decompress(data, max_bytes + 1)
+    except zlib.error as e:
+        raise client_error("NEN_RESPONSE_UNAUTHENTICATED", "compressed response is not valid deflate-raw", e) from e
+    if len(out) > max_bytes:
+        raise client_error("NEN_RESPONSE_UNAUTHENTICATED", "decompressed response exceeds max_response_bytes")
+    if not d.eof or d.unused_data:
+        raise client_error("NEN_RESPONSE_UNAUTHENTICATED", "compressed response is not valid deflate-raw")
+    return out
 
 
 def stream_opener(x: Expect, head: Head, status: int, headers: httpx.Headers) -> RecordOpener:

@@ -32,6 +32,7 @@ class Options:
     lifetime: int
     confidential_query: bool
     retry: bool
+    compress: bool
 
     def session_url(self, request_url: httpx.URL, action: str = "handshake") -> httpx.URL:
         """``{base_url or the request's origin}{session_path}/{action}`` (PROTOCOL.md §8)."""
@@ -51,6 +52,7 @@ def make_options(
     session_lifetime: int = 0,
     confidential_query: bool = False,
     retry: bool = True,
+    compress: bool = False,
 ) -> Options:
     global _warned
     parsed = parse_pins(pins)
@@ -79,4 +81,5 @@ def make_options(
         session_lifetime,
         confidential_query,
         retry,
+        compress,
     )

@@ -79,6 +79,7 @@ class Transport(httpx.BaseTransport):
         session_lifetime: int = 0,
         confidential_query: bool = False,
         retry: bool = True,
+        compress: bool = False,
     ):
         self.options = make_options(
             pins,
@@ -91,6 +92,7 @@ class Transport(httpx.BaseTransport):
             session_lifetime=session_lifetime,
             confidential_query=confidential_query,
             retry=retry,
+            compress=compress,
         )
         self._inner = transport if transport is not None else httpx.HTTPTransport()
         self._session: Session | None = None
@@ -246,7 +248,8 @@ class Transport(httpx.BaseTransport):
         if seq is None:
             raise client_error("NEN_TIMEOUT", "no sequence number within the timeout (window full)")
         try:
-            sealed = ex.seal_request(s, p, seq, confidential=self.options.confidential_query, retry_of=retry_of)
+            o = self.options
+            sealed = ex.seal_request(s, p, seq, confidential=o.confidential_query, retry_of=retry_of, compress=o.compress, max_bytes=o.max_response_bytes)
             if attempt is not None:
                 attempt.ref, attempt.sent_at = sealed.ref, time.monotonic()
             sealed.request.extensions["timeout"] = d.httpx_timeout()
