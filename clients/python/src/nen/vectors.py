@@ -115,11 +115,13 @@ def _response(sessions: dict[str, Any], requests: dict[str, Any], r: dict[str, A
     _eq(body, r["body"], "body")
     if "nen-body" in r["headers"]:
         _eq(codec.b64url_decode(r["headers"]["nen-body"]), r["sealed"], "nen-body")
-    if not r["flags"] & codec.RES_COMPRESSED:  # the client's own check accepts it (it never asks for compression)
-        method = requests[r["request"]]["method"]
-        hd = httpx.Headers(r["headers"])
-        got = ex.open_single(ex.Expect(k, sid, r["seq"], method), ex.response_head(r["status"], hd, method), r["status"], hd, h(r["wireBody"] or ""))
-        _eq(got, "" if r["status"] in codec.NULL_BODY_STATUSES or method == "HEAD" else r["body"], "client-opened body")
+    # The client's own response check accepts it (and inflates it when it asked for compression).
+    req = requests[r["request"]]
+    method = req["method"]
+    x = ex.Expect(k, sid, r["seq"], method, bool(req["flags"] & codec.REQ_ACCEPT_COMPRESSED), 1 << 22)
+    hd = httpx.Headers(r["headers"])
+    got = ex.open_single(x, ex.response_head(r["status"], hd, method), r["status"], hd, h(r["wireBody"] or ""))
+    _eq(got, "" if r["status"] in codec.NULL_BODY_STATUSES or method == "HEAD" else r["body"], "client-opened body")
 
 
 def _reject(sessions: dict[str, Any], requests: dict[str, Any], r: dict[str, Any]) -> None:
