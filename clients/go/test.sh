@@ -12,5 +12,8 @@ unformatted="$(gofmt -l .)"
 if [ -n "$unformatted" ]; then echo "gofmt: not formatted: $unformatted"; exit 1; fi
 go vet ./...
 NEN_REQUIRE_SERVER=1 go test -count=1 ./...
+# The concurrency paths again under the race detector (one session shared by 32 goroutines,
+# flow control, the handshake shared by waiting callers, retries).
+NEN_REQUIRE_SERVER=1 go test -count=1 -race -run 'Concurrent|Sequence|Faults|Expiry' .
 # The benchmark program still runs (a short smoke run; the figures in README.md come from full runs).
 go run ./cmd/nen-bench -rounds 1 -n 100 >/dev/null
