@@ -128,8 +128,8 @@ def in_process(a: argparse.Namespace, hs: nen.Transport) -> None:
     t = nen.Transport(a.pin)
     t._session = hs.session
     t._inner = _MemoryEcho(t)
-    plain = httpx.Client(transport=_MemoryEcho(), base_url="http://nen.invalid")
-    sealed = httpx.Client(transport=t, base_url="http://nen.invalid")
+    plain = httpx.Client(transport=_MemoryEcho(), base_url=a.url)  # same origin as the session (never contacted)
+    sealed = httpx.Client(transport=t, base_url=a.url)
     for size in (1024, 100 * 1024):
         body = os.urandom(size)
         hdr = {"content-type": "application/octet-stream"}
