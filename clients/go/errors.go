@@ -30,6 +30,7 @@ const (
 	CodeRetryCommitted          = "NEN_RETRY_COMMITTED"
 	CodeRetryUnknown            = "NEN_RETRY_UNKNOWN"
 	CodeUnknownKeyID            = "NEN_UNKNOWN_KEY_ID"
+	CodeProtocolError           = "NEN_PROTOCOL_ERROR"
 )
 
 // Error is the error type of this package. Status is the HTTP status of a server-reported

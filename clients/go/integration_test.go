@@ -279,3 +279,34 @@ func TestStreamedUpload(t *testing.T) {
 		t.Fatalf("a broken-off upload was answered %d", res.StatusCode)
 	}
 }
+
+func TestSessionActions(t *testing.T) {
+	base := startServer(t)
+	c, tr := newClient(t, base)
+	ctx := ctxTimeout(t)
+	if _, err := tr.Rotate(ctx); CodeOf(err) != CodeBadInput {
+		t.Fatalf("rotate without a session: %v", err)
+	}
+	do(t, c, "POST", base+"/api/echo", "text/plain", "epoch 0")
+	info, err := tr.Rotate(ctx)
+	if err != nil || info.Epoch != 1 {
+		t.Fatalf("rotate: %+v %v", info, err)
+	}
+	if res, b := do(t, c, "POST", base+"/api/echo", "text/plain", "epoch 1"); res.StatusCode != 200 || string(b) != "epoch 1" {
+		t.Fatalf("after rotate: %d %s", res.StatusCode, b)
+	}
+	st, err := tr.Status(ctx)
+	if err != nil || st["epoch"] != float64(1) || st["keyId"] != "k1" || st["kem"] != "xwing" || st["id"] != info.ID {
+		t.Fatalf("status: %v %v", st, err)
+	}
+	if err := tr.Terminate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := tr.Session(); ok {
+		t.Fatal("the session survived terminate")
+	}
+	do(t, c, "POST", base+"/api/echo", "text/plain", "new session")
+	if s, _ := tr.Session(); s.ID == info.ID || s.Epoch != 0 {
+		t.Fatalf("after terminate: %+v", s)
+	}
+}

@@ -32,6 +32,7 @@ type session struct {
 	sidStr    string
 	epoch     uint32
 	keys      *epochKeys
+	secret    []byte // the epoch secret S_n, for the next rotate
 	seq       *sequencer
 	expiresAt time.Time
 	skewMs    int64
@@ -169,7 +170,7 @@ func (m *sessions) attempt(origin string, pin *Pin) (*session, error) {
 	}
 	mid := t0.UnixMilli() + (t1.UnixMilli()-t0.UnixMilli())/2
 	s := &session{
-		sid: r.sid, sidStr: b64.EncodeToString(r.sid[:]), keys: keys, seq: newSequencer(),
+		sid: r.sid, sidStr: b64.EncodeToString(r.sid[:]), keys: keys, secret: r.secret, seq: newSequencer(),
 		expiresAt: t1.Add(time.Duration(r.lifetime) * time.Second),
 		skewMs:    int64(r.serverTime) - mid, keyID: st.kid, kem: st.kem,
 	}
