@@ -4,6 +4,7 @@
  *
  *   node bench/memory-attribution.js [--requests 200000] [--handshakes 4000] [--streams 2000]
  *        [--concurrency 32] [--rounds 4] [--no-arena2] [--out bench/results/memory-attribution.json]
+ *        [--demo apps/demo (a built copy of the demo app: next start runs there)]
  *
  * Starts the built demo (`next start`, NODE_ENV=production, NEN_BENCH_METRICS=1) on a free
  * 127.0.0.1 port, warms it up, then drives windows of one mode each: plain (POST /api/plain/echo,
@@ -12,7 +13,9 @@
  * in `rounds` windows each so that neither gets the early (or the late) part of the run. At each
  * window boundary it reads the server's RSS, heapUsed, heapTotal, external, arrayBuffers
  * (/api/bench/metrics) and the smaps breakdown (Wasm memories, glibc arenas, other anonymous
- * memory, files: lib/smaps.js). Each mode's figure is the sum of its windows' changes.
+ * memory, files: lib/smaps.js), then the same after a full GC in the server (?gc=1; the server runs
+ * with --expose-gc): live memory, not garbage waiting for the collector. Each mode's figure is the
+ * sum of its windows' changes.
  *
  * With arena2 (default on) the same sequence runs a second time on a fresh server started with
  * MALLOC_ARENA_MAX=2: growth that goes away there is glibc's per-thread arenas (allocator slack),
@@ -30,10 +33,10 @@ import { fileURLToPath } from 'node:url';
 import { loadClientModule } from './lib/context.js';
 import { fetchMetrics } from './lib/memory.js';
 import { smapsBreakdown } from './lib/smaps.js';
+import { request } from 'undici';
 import { createAgent, createFetch } from './lib/transport.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const demoDir = join(here, '../apps/demo');
 const MiB = 2 ** 20;
 const BODY = JSON.stringify({ pad: 'x'.repeat(1000) }).slice(0, 1024);
 
@@ -57,6 +60,7 @@ function options(argv) {
     else if (a === '--rounds') o.rounds = Number(v());
     else if (a === '--no-arena2') o.arena2 = false;
     else if (a === '--out') o.out = v();
+    else if (a === '--demo') o.demo = v();
     else throw new Error(`memory-attribution: unknown option ${a}`);
   }
   return o;
@@ -72,9 +76,17 @@ const freePort = () =>
     });
   });
 
-async function startDemo(extraEnv) {
+async function startDemo(demoDir, extraEnv) {
   const port = await freePort();
-  const env = { ...process.env, NODE_ENV: 'production', NEN_BENCH_METRICS: '1', NEN_HANDSHAKE_RATE: '100000000', NEN_LOG: 'silent', ...extraEnv };
+  const env = {
+    ...process.env,
+    NODE_ENV: 'production',
+    NEN_BENCH_METRICS: '1',
+    NEN_HANDSHAKE_RATE: '100000000',
+    NEN_LOG: 'silent',
+    NODE_OPTIONS: '--expose-gc', // lets /api/bench/metrics?gc=1 collect before it measures
+    ...extraEnv,
+  };
   const child = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '-H', '127.0.0.1', '-p', String(port)], {
     cwd: demoDir,
     env,
@@ -112,10 +124,22 @@ async function pool(n, concurrency, op) {
   return errors;
 }
 
+async function metricsAfterGc(s) {
+  const res = await request(`${s.base}/api/bench/metrics?gc=1`, { dispatcher: s.agent, headersTimeout: 30_000, bodyTimeout: 30_000 });
+  if (res.statusCode !== 200) {
+    await res.body.dump();
+    return {};
+  }
+  return res.body.json();
+}
+
+/** The server's memory as it is, then after a full GC (`gc*` fields; what is live, not garbage). */
 async function snapshot(s) {
   const r = await fetchMetrics(s.base, s.agent);
   const m = r.metrics ?? {};
   const sm = (await smapsBreakdown(s.pid)) ?? {};
+  const g = await metricsAfterGc(s);
+  const gsm = (await smapsBreakdown(s.pid)) ?? {};
   return {
     rss: m.rss,
     heapUsed: m.heapUsed,
@@ -128,10 +152,30 @@ async function snapshot(s) {
     mallocArenas: sm.mallocArenas ?? null,
     otherAnon: sm.otherAnon ?? null,
     files: sm.files ?? null,
+    gcRss: g.gc ? g.rss : null,
+    gcHeapUsed: g.gc ? g.heapUsed : null,
+    gcHeapTotal: g.gc ? (g.heapTotal ?? null) : null,
+    gcMallocArenas: g.gc ? (gsm.mallocArenas ?? null) : null,
+    gcOtherAnon: g.gc ? (gsm.otherAnon ?? null) : null,
   };
 }
 
-const FIELDS = ['rss', 'heapUsed', 'heapTotal', 'external', 'arrayBuffers', 'wasmCommitted', 'mallocArenas', 'otherAnon', 'files'];
+const FIELDS = [
+  'rss',
+  'heapUsed',
+  'heapTotal',
+  'external',
+  'arrayBuffers',
+  'wasmCommitted',
+  'mallocArenas',
+  'otherAnon',
+  'files',
+  'gcRss',
+  'gcHeapUsed',
+  'gcHeapTotal',
+  'gcMallocArenas',
+  'gcOtherAnon',
+];
 
 async function modeOps(s, createNenClient) {
   const fetch = createFetch({ agent: s.agent, targets: [s.base] });
@@ -168,7 +212,7 @@ async function modeOps(s, createNenClient) {
 
 async function runSequence(o, label, extraEnv) {
   const { createNenClient } = await loadClientModule();
-  const s = await startDemo(extraEnv);
+  const s = await startDemo(o.demo, extraEnv);
   try {
     const ops = await modeOps(s, createNenClient);
     const log = (m) => process.stderr.write(`[memory ${label}] ${m}\n`);
@@ -197,7 +241,7 @@ async function runSequence(o, label, extraEnv) {
       m.seconds += (Date.now() - t0) / 1000;
       for (const f of FIELDS) if (typeof after[f] === 'number' && typeof before[f] === 'number') m.delta[f] += after[f] - before[f];
       log(
-        `${mode} ${n}: rss ${(after.rss / MiB).toFixed(1)} MiB (${((after.rss - before.rss) / MiB).toFixed(1)}), heap ${(after.heapUsed / MiB).toFixed(1)}, arenas ${((after.mallocArenas ?? 0) / MiB).toFixed(1)}, wasm ${((after.wasmCommitted ?? 0) / MiB).toFixed(2)}`,
+        `${mode} ${n}: rss ${(after.rss / MiB).toFixed(1)} MiB (${((after.rss - before.rss) / MiB).toFixed(1)}), heap ${(after.heapUsed / MiB).toFixed(1)}, arenas ${((after.mallocArenas ?? 0) / MiB).toFixed(1)}, wasm ${((after.wasmCommitted ?? 0) / MiB).toFixed(2)}; after GC: rss ${((after.gcRss ?? 0) / MiB).toFixed(1)}, heap ${((after.gcHeapUsed ?? 0) / MiB).toFixed(1)} / ${((after.gcHeapTotal ?? 0) / MiB).toFixed(1)}`,
       );
       before = after;
     }
@@ -211,14 +255,14 @@ async function runSequence(o, label, extraEnv) {
 function table(runs) {
   const mib = (b) => (typeof b === 'number' ? (b / MiB).toFixed(1) : '–');
   const lines = [
-    '| run | mode | requests | req/s | RSS | heapUsed | heapTotal | external | arrayBuffers | Wasm | glibc arenas | other anon |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|',
+    '| run | mode | requests | req/s | RSS | heapUsed | heapTotal | external | arrayBuffers | Wasm | glibc arenas | other anon | RSS after GC | heapUsed after GC | heapTotal after GC |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const r of runs) {
     for (const [mode, m] of Object.entries(r.modes)) {
       const d = m.delta;
       lines.push(
-        `| ${r.label} | ${mode} | ${m.requests} | ${Math.round(m.requests / m.seconds)} | ${mib(d.rss)} | ${mib(d.heapUsed)} | ${mib(d.heapTotal)} | ${mib(d.external)} | ${mib(d.arrayBuffers)} | ${mib(d.wasmCommitted)} | ${mib(d.mallocArenas)} | ${mib(d.otherAnon)} |`,
+        `| ${r.label} | ${mode} | ${m.requests} | ${Math.round(m.requests / m.seconds)} | ${mib(d.rss)} | ${mib(d.heapUsed)} | ${mib(d.heapTotal)} | ${mib(d.external)} | ${mib(d.arrayBuffers)} | ${mib(d.wasmCommitted)} | ${mib(d.mallocArenas)} | ${mib(d.otherAnon)} | ${mib(d.gcRss)} | ${mib(d.gcHeapUsed)} | ${mib(d.gcHeapTotal)} |`,
       );
     }
   }

@@ -293,6 +293,13 @@ elif [ "$use_cluster" = 1 ]; then
 else
   instances=1
 fi
+# Memory growth by mode (plain / encrypted / handshake / stream), on its own fresh demo servers
+# (default glibc, then MALLOC_ARENA_MAX=2): bench/results/memory-attribution.json, shown in the
+# report ("Memory attribution by mode"). ~3 min per server on a quiet 2-core machine.
+ma_args=()
+[[ " ${bench_args[*]-} " == *" --quick "* ]] && ma_args=(--requests 20000 --handshakes 500 --streams 200 --no-arena2)
+log "memory attribution by mode (bench/memory-attribution.js ${ma_args[*]-})"
+node bench/memory-attribution.js "${ma_args[@]}" || log "warning: the memory attribution run failed; the report shows none"
 start_instances "$instances" "$server_keys"
 redis_args=()
 [ -n "$redis_nodes" ] && redis_args=(--redis "$redis_nodes")

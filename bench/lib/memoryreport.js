@@ -39,7 +39,8 @@ export function memoryAttributionSection(ma) {
       'One fresh demo server (<code>next start</code>) per run, warmed up, then windows of one mode each (plain and encrypted alternating); ' +
       "each figure is the change in MiB over that mode's windows. <em>Wasm</em> is the committed Wasm linear memory, " +
       '<em>glibc arenas</em> the malloc heap (main + thread arenas) from /proc/&lt;pid&gt;/smaps, <em>other anon</em> the remaining ' +
-      'anonymous memory (mostly the V8 heap pages).</p>',
+      'anonymous memory (mostly the V8 heap pages); the <em>after GC</em> columns are measured after a full collection in the server ' +
+      '(live memory, not garbage waiting for the collector).</p>',
   );
   const rows = [];
   for (const r of ma.runs ?? [])
@@ -58,9 +59,33 @@ export function memoryAttributionSection(ma) {
         mib(d.wasmCommitted),
         mib(d.mallocArenas),
         mib(d.otherAnon),
+        mib(d.gcRss),
+        mib(d.gcHeapUsed),
+        mib(d.gcHeapTotal),
       ]);
     }
-  out.push(table(['run', 'mode', 'requests', 'req/s', 'RSS', 'heapUsed', 'heapTotal', 'external', 'arrayBuffers', 'Wasm', 'glibc arenas', 'other anon'], rows));
+  out.push(
+    table(
+      [
+        'run',
+        'mode',
+        'requests',
+        'req/s',
+        'RSS',
+        'heapUsed',
+        'heapTotal',
+        'external',
+        'arrayBuffers',
+        'Wasm',
+        'glibc arenas',
+        'other anon',
+        'RSS after GC',
+        'heapUsed after GC',
+        'heapTotal after GC',
+      ],
+      rows,
+    ),
+  );
   const verdicts = (ma.runs ?? []).map((r) => [r.label, attributionVerdict(r)]).filter(([, v]) => v);
   if (verdicts.length)
     out.push(

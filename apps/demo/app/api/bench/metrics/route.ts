@@ -8,8 +8,11 @@ import { notesRepo } from '../../../../lib/notes';
 
 export const dynamic = 'force-dynamic';
 
-export async function GET(): Promise<Response> {
+export async function GET(request: Request): Promise<Response> {
   if (process.env.NEN_BENCH_METRICS !== '1') return new Response('Not Found', { status: 404 });
+  // ?gc=1: a full collection first, when the server runs with --expose-gc (bench/memory-attribution.js)
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (new URL(request.url).searchParams.get('gc') === '1' && gc) gc();
   const { rss, heapUsed, heapTotal, external, arrayBuffers } = process.memoryUsage();
   let sessions: number | null = null;
   try {
@@ -32,6 +35,7 @@ export async function GET(): Promise<Response> {
       notesKind: repo.kind,
       notes,
       pid: process.pid,
+      gc: Boolean(gc),
       uptime: process.uptime(),
     },
     { headers: { 'cache-control': 'no-store' } },
