@@ -331,3 +331,50 @@ def test_server_json_error_is_sealed_data(server: Server):
     with client(server) as c:
         r = c.get("/api/notes/does-not-exist")
         assert r.status_code == 404 and "error" in json.loads(r.content)
+
+
+class AsyncAttacker(httpx.AsyncBaseTransport):
+    """The async twin of ``Attacker``."""
+
+    def __init__(self, hook: Hook):
+        self.inner = httpx.AsyncHTTPTransport()
+        self.hook = hook
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        res = await self.inner.handle_async_request(request)
+        if request.url.path.endswith("/handshake"):
+            return res
+        body = await res.aread()
+        return self.hook(request, httpx.Response(res.status_code, headers=res.headers, content=body))
+
+
+def test_async_retry_rules_and_truncation(server: Server):
+    calls = {"n": 0}
+
+    def once(req: httpx.Request, res: httpx.Response) -> httpx.Response:
+        calls["n"] += 1
+        return _forged(401, "NEN_SESSION_EXPIRED")(req, res) if calls["n"] == 1 else res
+
+    def cut(req: httpx.Request, res: httpx.Response) -> httpx.Response:
+        return httpx.Response(res.status_code, headers=res.headers, content=res.content[:-20])
+
+    async def main() -> None:
+        t = nen.AsyncTransport(XWING_PIN, transport=AsyncAttacker(once))
+        async with httpx.AsyncClient(transport=t, base_url=server.url) as c:
+            with pytest.raises(nen.NenError) as e:
+                await c.post("/api/notes", json={"title": "async once", "body": "b"})
+            assert (e.value.code, e.value.status) == ("NEN_RETRY_COMMITTED", 409)
+        t = nen.AsyncTransport(XWING_PIN, transport=AsyncAttacker(_forged(401, "NEN_TIMESTAMP")))
+        async with httpx.AsyncClient(transport=t, base_url=server.url) as c:
+            with pytest.raises(nen.NenError) as e:
+                await c.post("/api/echo", json={})
+            assert e.value.code == "NEN_OUTCOME_UNKNOWN"
+        t = nen.AsyncTransport(XWING_PIN, transport=AsyncAttacker(cut))
+        async with httpx.AsyncClient(transport=t, base_url=server.url) as c, c.stream("POST", "/api/stream?n=3") as r:
+            got = []
+            with pytest.raises(nen.NenError) as e:
+                async for chunk in r.aiter_bytes():
+                    got.append(chunk)
+            assert e.value.code == "NEN_STREAM_TRUNCATED" and b"".join(got).count(b"token-") == 3
+
+    asyncio.run(main())
