@@ -310,3 +310,32 @@ func TestSessionActions(t *testing.T) {
 		t.Fatalf("after terminate: %+v", s)
 	}
 }
+
+func TestStreamCancelledMidway(t *testing.T) {
+	base := startServer(t)
+	c, tr := newClient(t, base)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "POST", base+"/api/stream?n=50&delay=20", strings.NewReader("{}"))
+	req.Header.Set("Content-Type", "application/json")
+	res, err := c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	buf := make([]byte, 4096)
+	if _, err := res.Body.Read(buf); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	_, err = io.ReadAll(res.Body)
+	if CodeOf(err) != CodeAborted || !errors.Is(err, context.Canceled) {
+		t.Fatalf("read after cancel: %v", err)
+	}
+	if tr.sessions.current().seq.pending() != 0 {
+		t.Fatal("a sequence number stayed in flight")
+	}
+	if res, b := do(t, c, "POST", base+"/api/echo", "text/plain", "still fine"); res.StatusCode != 200 || string(b) != "still fine" {
+		t.Fatalf("after a cancelled stream: %d %s", res.StatusCode, b)
+	}
+}
