@@ -88,7 +88,7 @@ func main() {
 func (d *driver) handle(c *command) answer {
 	switch c.Op {
 	case "hello":
-		return answer{"ok": true, "client": "go", "version": "0.1.0", "features": []string{"xwing", "mlkem768", "stream", "retry", "pin", "unpinned", "query", "compression"}}
+		return answer{"ok": true, "client": "go", "version": nen.Version, "features": []string{"xwing", "mlkem768", "stream", "retry", "pin", "unpinned", "query", "compression"}}
 	case "vectors":
 		res, err := nen.CheckVectors(c.Dir)
 		if err != nil {
