@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 /**
- * `node bench/targets/hono-ab.mjs --a <dist> --b <dist> [--rounds 8] [--slice 2] [--concurrency 10] [--modes plain,encrypted] [--size 1024] [--no-pin]`:
+ * `node bench/targets/hono-ab.mjs --a <dist> --b <dist> [--rounds 8] [--slice 2] [--concurrency 10] [--modes plain,encrypted] [--size 1024] [--no-pin] [--target hono|node-http]`:
  * two builds of @nen/server side by side in one run, each serving the Hono bench target
  * (bench/targets/hono.mjs --server-dist <dist>), for an A/B of Nen's per-request cost without
  * Next.js. Both servers run at once; the JSON echo (`--size` bytes, default 1 KB: `POST /api/echo`
  * through the real client vs `POST /api/plain/echo`) is driven in interleaved slices (A plain, A encrypted, B plain,
- * B encrypted, the order rotated each round) so that machine drift hits all four alike. Per slice:
+ * B encrypted, the order rotated each round) so that machine drift hits all four alike.
+ * `--target node-http`: the same routes on bare node:http with `@nen/server/node`
+ * (bench/targets/node-http.mjs) instead of Hono. Per slice:
  * req/s, server CPU µs per request (/proc/<pid>/stat of that server), client CPU µs per request;
  * printed as medians over the rounds, with encrypted/plain ratios per build. `--modes` may add
  * `handshake` (a fresh unpinned session per operation: the session routes) and `stream` (a sealed
@@ -41,6 +43,7 @@ const { values: v } = parseArgs({
     modes: { type: 'string' },
     size: { type: 'string' },
     'no-pin': { type: 'boolean' },
+    target: { type: 'string' },
   },
   strict: true,
 });
@@ -52,6 +55,8 @@ const pin = !v['no-pin'];
 const size = Number(v.size ?? 1024);
 const BODY = size === 1024 ? ECHO_1K : realisticJson(size, 7);
 const modes = (v.modes ?? 'plain,encrypted').split(',');
+const target = v.target ?? 'hono';
+if (!['hono', 'node-http'].includes(target)) throw new Error('hono-ab: --target takes hono or node-http');
 if (!modes.every((m) => ['plain', 'encrypted', 'handshake', 'stream'].includes(m))) throw new Error('hono-ab: --modes takes plain,encrypted,handshake,stream');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const freePort = () =>
@@ -68,7 +73,7 @@ const median = (xs) => {
 
 async function start(name, dist) {
   const port = await freePort();
-  const args = [path.join(here, 'hono.mjs'), '--port', String(port), '--server-dist', path.resolve(dist)];
+  const args = [path.join(here, `${target}.mjs`), '--port', String(port), '--server-dist', path.resolve(dist)];
   const child = spawn(pin ? 'taskset' : process.execPath, pin ? ['-c', '0', process.execPath, ...args] : args, {
     env: { ...process.env, NEN_HANDSHAKE_RATE: '100000000', NEN_LOG: 'silent' },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -153,7 +158,7 @@ async function main() {
       };
     });
     console.log(
-      `${size} B JSON echo, c=${concurrency}, ${rounds} rounds × ${sliceMs / 1000} s slices, ${pin ? 'servers pinned to core 0, load generator core 1' : 'shared cores'}`,
+      `${target}: ${size} B JSON echo, c=${concurrency}, ${rounds} rounds × ${sliceMs / 1000} s slices, ${pin ? 'servers pinned to core 0, load generator core 1' : 'shared cores'}`,
     );
     console.log('| build | mode | req/s | server µs/req | client µs/req | errors |\n|---|---|---|---|---|---|');
     for (const r of rows) console.log(`| ${r.build} | ${r.mode} | ${r.rps} | ${r.serverUsPerRequest} | ${r.clientUsPerRequest} | ${r.errors} |`);

@@ -148,6 +148,8 @@ export function sealed(ctx: ServerContext, res: PlainResult, o: Opened, compress
     });
   }
   if (!cacheControl) headers.push(['cache-control', 'no-store']);
+  // The sealed length, known here: a Node adapter sends head and body in one write, not chunked.
+  if (out.body) headers.push(['content-length', String(out.body.length)]);
   if (timing) headers.push(['server-timing', timingHeader(o, performance.now() - t0)]);
   // Headers as a list and no empty statusText: each is measurably cheaper for undici's Response
   // constructor on Node 20 (a header record or a statusText goes through more WebIDL conversion).

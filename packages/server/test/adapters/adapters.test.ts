@@ -106,6 +106,25 @@ describe.each(NAMES)('%s adapter', (name) => {
     }
   });
 
+  it('sealed requests keep their connection (the body read to its Content-Length is a complete request, not one answered early)', async () => {
+    const conn: (string | null)[] = [];
+    const c = client(url(), async (input, init) => {
+      const res = await fetch(input, init);
+      if (String(input).includes('/api/echo')) conn.push(res.headers.get('connection'));
+      return res;
+    });
+    for (let i = 0; i < 3; i++) {
+      const res = await c.fetch('/api/echo', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ i, pad: 'x'.repeat(2000) }),
+      });
+      expect(res.status).toBe(200);
+      await res.arrayBuffer();
+    }
+    expect(conn).toEqual(['keep-alive', 'keep-alive', 'keep-alive']);
+  });
+
   it('sealed JSON that does not parse → 400 NEN_BAD_JSON (hono: step 8 deferred to c.req.json(), answered sealed)', async () => {
     const c = client(url());
     const sent = c.fetch('/api/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{not json' });

@@ -1,0 +1,94 @@
+#!/usr/bin/env node
+/**
+ * `node bench/targets/node-http.mjs [--port 3100] [--server-dist <dir>]`: the bench target on bare
+ * `node:http` (no framework), with `@nen/server/node` (`toNodeHandler`), for the routes
+ * bench/targets/hono-ab.mjs drives: the session routes, `POST /api/echo` (sealed), `POST
+ * /api/plain/echo` (the same echo as a plain node:http handler), `POST /api/stream` (a sealed
+ * stream of `n` SSE records) and `GET /api/bench/metrics`. Both echoes answer the body with its
+ * content type (204 when empty); the sealed one is a `lazyJson` route (it reads bytes, never JSON).
+ *
+ *   node bench/targets/hono-ab.mjs --target node-http --a <dist> --b packages/server/dist
+ *
+ * Pitfalls: listens on 127.0.0.1 only; SIGINT/SIGTERM close the server and release Nen's keys;
+ * `--server-dist` must sit inside packages/server (its own imports resolve from there).
+ */
+import { createServer } from 'node:http';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const { values } = parseArgs({ options: { port: { type: 'string' }, 'server-dist': { type: 'string' } }, strict: true });
+const port = Number(values.port ?? process.env.PORT ?? 3100);
+const dist = values['server-dist'] ? (f) => pathToFileURL(path.resolve(values['server-dist'], f)).href : null;
+const { createNen } = await import(dist ? dist('index.js') : '@nen/server');
+const { toNodeHandler, nodeSessionRoutes } = await import(dist ? dist('adapters/node-http.js') : '@nen/server/node');
+const nen = createNen({ logger: (e) => (e.level === 'error' ? console.error(`nen: ${e.event} ${e.code ?? ''} ${e.reason ?? ''}`) : undefined) });
+const MAX_PLAIN = 4 * 1024 * 1024;
+
+const sealedEcho = toNodeHandler(
+  nen.withNen(
+    async (req) => {
+      const bytes = await req.bytes();
+      if (bytes.byteLength === 0) return new Response(null, { status: 204 });
+      return new Response(bytes, { headers: { 'content-type': req.headers.get('content-type') ?? 'application/octet-stream' } });
+    },
+    { compress: true, lazyJson: true },
+  ),
+);
+const enc = new TextEncoder();
+const sealedStream = toNodeHandler(
+  nen.withNenStream(function* (req) {
+    const n = Math.min(10_000, Math.max(1, Number(new URL(req.url).searchParams.get('n')) || 32));
+    for (let i = 0; i < n; i++) yield enc.encode(`data: ${JSON.stringify({ i, token: `token-${i} ` })}\n\n`);
+    yield enc.encode('data: [DONE]\n\n');
+  }),
+);
+const sessions = nodeSessionRoutes(nen);
+
+/** The plain echo: the body back with its content type, as a bare node:http handler writes it. */
+function plainEcho(req, res) {
+  const chunks = [];
+  let total = 0;
+  req.on('data', (c) => {
+    total += c.length;
+    if (total > MAX_PLAIN) req.destroy();
+    else chunks.push(c);
+  });
+  req.on('end', () => {
+    const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total);
+    if (body.length === 0) {
+      res.writeHead(204).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': req.headers['content-type'] ?? 'application/octet-stream', 'content-length': body.length }).end(body);
+  });
+}
+
+const server = createServer((req, res) => {
+  const url = req.url ?? '/';
+  const p = url.split('?')[0];
+  if (p.startsWith('/api/nen/')) return void sessions(req, res);
+  if (p === '/api/echo' && req.method === 'POST') return void sealedEcho(req, res);
+  if (p === '/api/plain/echo' && req.method === 'POST') return plainEcho(req, res);
+  if (p === '/api/stream' && req.method === 'POST') return void sealedStream(req, res);
+  if (p === '/api/bench/metrics') {
+    const m = process.memoryUsage();
+    const body = JSON.stringify({
+      rss: m.rss,
+      heapUsed: m.heapUsed,
+      external: m.external,
+      sessions: null,
+      counters: {},
+      storeKind: 'memory',
+      pid: process.pid,
+    });
+    return void res.writeHead(200, { 'content-type': 'application/json' }).end(body);
+  }
+  res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+});
+
+await nen.ready();
+server.listen(port, '127.0.0.1', () => console.log(`nen bench target (node:http) listening on http://127.0.0.1:${server.address().port}`));
+const shutdown = () => server.close(() => void nen.close().then(() => process.exit(0)));
+process.once('SIGINT', shutdown);
+process.once('SIGTERM', shutdown);
