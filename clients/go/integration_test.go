@@ -339,3 +339,27 @@ func TestStreamCancelledMidway(t *testing.T) {
 		t.Fatalf("after a cancelled stream: %d %s", res.StatusCode, b)
 	}
 }
+
+func TestLimitsRefusedBeforeSending(t *testing.T) {
+	base := startServer(t)
+	c, _ := newClient(t, base, WithPins(testPin), WithMaxRequestBytes(1000))
+	for name, req := range map[string]func() *http.Request{
+		"body over WithMaxRequestBytes": func() *http.Request {
+			r, _ := http.NewRequest("POST", base+"/api/echo", strings.NewReader(strings.Repeat("x", 1001)))
+			return r
+		},
+		"nen-type over 256 bytes": func() *http.Request {
+			r, _ := http.NewRequest("POST", base+"/api/echo", strings.NewReader("x"))
+			r.Header.Set("Content-Type", "text/"+strings.Repeat("a", 260))
+			return r
+		},
+		"request target over 65535 bytes": func() *http.Request {
+			r, _ := http.NewRequest("GET", base+"/api/echo?q="+strings.Repeat("%FF", 8000), nil)
+			return r
+		},
+	} {
+		if _, err := c.Do(req()); CodeOf(err) != CodeBadInput {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}

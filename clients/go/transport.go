@@ -133,8 +133,14 @@ func (t *Transport) prepare(req *http.Request) (*prepared, error) {
 			p.body = b
 		}
 	}
-	if len(p.contentType) > 256 || len(p.path) > 65535 {
-		return nil, newError(CodeBadInput, "content type or path too long", nil)
+	// The AAD's lp() fields hold at most 65535 bytes; the canonical query is at most 9 times the
+	// raw one (one ill-formed byte becomes %EF%BF%BD), so it is computed only when it may be long.
+	long := len(p.path) > 65535
+	if !(t.cfg.confidential && p.rawQuery != "") && len(p.path)+9*len(p.rawQuery) > 65535 {
+		long = len(p.canonical()) > 65535
+	}
+	if len(p.contentType) > 256 || long {
+		return nil, newError(CodeBadInput, "content type (256 bytes) or request target (65535 bytes) too long", nil)
 	}
 	return p, nil
 }
