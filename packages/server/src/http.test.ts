@@ -99,6 +99,29 @@ describe('readBody', () => {
     } as RequestInit);
     await expect(readBody(broken, 4096)).rejects.toMatchObject({ code: 'NEN_MALFORMED' });
   });
+
+  it('past the limit on one branch of a tee() (Next Edge clones the request) is 413 at once, the other branch never cancelled', async () => {
+    // A tee branch's cancel settles only once both branches are cancelled: awaiting it hung the 413.
+    let pulled = 0;
+    const source = new ReadableStream<Uint8Array>({
+      pull(c) {
+        pulled++;
+        c.enqueue(new Uint8Array(16 * 1024));
+      },
+    });
+    const [mine, kept] = source.tee();
+    const req = new Request('http://127.0.0.1/x', { method: 'POST', body: mine, duplex: 'half' } as RequestInit);
+    const outcome = await Promise.race([
+      readBody(req, 64 * 1024).then(
+        () => 'read',
+        (e: { code?: string }) => e.code,
+      ),
+      new Promise((r) => setTimeout(r, 1000, 'hang')),
+    ]);
+    expect(outcome).toBe('NEN_TOO_LARGE');
+    expect(pulled).toBeLessThan(16); // stopped at the limit, not read on
+    await kept.cancel();
+  });
 });
 
 describe('readAll', () => {
