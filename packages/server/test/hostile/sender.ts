@@ -35,6 +35,8 @@ export interface HostileRequest {
   readonly pace: 'full' | 'paced';
   /** Keep writing the rest of the body after the answer arrived (a blind uploader). Default true. */
   readonly keepWriting?: boolean;
+  /** Stay connected after a complete answer until the server closes (to time its drain). Default false. */
+  readonly awaitClose?: boolean;
   readonly timeoutMs?: number;
 }
 
@@ -48,6 +50,8 @@ export interface HostileResult {
   readonly bodyBytesWritten: number;
   /** A socket error seen (after the answer, or instead of it), e.g. 'ECONNRESET', 'EPIPE'; or 'timeout'. */
   readonly error: string | null;
+  /** With `awaitClose`: milliseconds from the first response byte to the server's close. */
+  readonly closedAfterAnswerMs: number;
 }
 
 export const PACED_BYTES = 64 * 1024;
@@ -107,6 +111,7 @@ export function sendHostile(req: HostileRequest): Promise<HostileResult> {
         answerAfterCrossingMs: Number.isNaN(firstByteAt) || Number.isNaN(crossedAt) ? Number.NaN : firstByteAt - crossedAt,
         bodyBytesWritten: written,
         error,
+        closedAfterAnswerMs: performance.now() - firstByteAt,
       });
     };
     const deadline = setTimeout(() => {
@@ -118,7 +123,7 @@ export function sendHostile(req: HostileRequest): Promise<HostileResult> {
       if (Number.isNaN(firstByteAt)) firstByteAt = performance.now();
       if (gotBytes < 64 * 1024) got.push(d);
       gotBytes += d.length;
-      if (complete(Buffer.concat(got))) finish(); // a keep-alive answer: read in full is enough
+      if (!req.awaitClose && complete(Buffer.concat(got))) finish(); // a keep-alive answer: read in full is enough
     });
     sock.on('error', (e: NodeJS.ErrnoException) => {
       error ??= e.code ?? e.message;

@@ -84,6 +84,19 @@ describe.each(SURFACES)('%s: hostile uploads', (s) => {
   });
 });
 
+describe('the drain after an early answer is bounded in time', () => {
+  it.each(['express', 'node'] as const)(
+    '%s: a client that declared 2^32 bytes and stops sending is disconnected ~DRAIN_MAX_MS (2 s) after its 413',
+    async (s) => {
+      const lie = CASES.find((c) => c.framing.kind === 'lying-length')!;
+      const r = await sendHostile({ ...requestFor(lie, url(s), PATHS), awaitClose: true, timeoutMs: 6000 });
+      expect([r.status, r.code, r.headers.connection, r.headers['content-length']]).toEqual([413, 'NEN_TOO_LARGE', 'close', expect.stringMatching(/^\d+$/)]);
+      expect(r.closedAfterAnswerMs).toBeGreaterThan(1500);
+      expect(r.closedAfterAnswerMs).toBeLessThan(3000);
+    },
+  );
+});
+
 describe('server memory after the hostile uploads', () => {
   it('heap + array buffers (after a full GC) within 16 MiB of the baseline', async () => {
     // Each encrypted case reads up to the 4 MiB limit (fetch offered up to 64 MiB); one retained
