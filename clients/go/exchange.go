@@ -55,8 +55,8 @@ func wireHeaderKey(k string) string {
 	return http.CanonicalHeaderKey(k)
 }
 
-// attempt is one send of p in session s; sent reports whether the request went on the wire (its
-// name is in ref). retry names the original for a 1.1 retry.
+// attempt is one send of p in session s. ref names the request once it was sealed and handed to
+// the base transport (nil: not sent); retry names the original for a 1.1 retry.
 func (t *Transport) attempt(ctx context.Context, req *http.Request, p *prepared, s *session, retry *retryRef) (res *http.Response, ref *retryRef, err error) {
 	seq, err := s.seq.acquire(ctx)
 	if err != nil {
