@@ -131,6 +131,8 @@ function streamTable(stream) {
     r.plain.totalMs ?? null,
     r.nen.totalMs ?? null,
     r.wholeStreamRatio ?? null,
+    r.plain.reads ?? null,
+    r.nen.reads ?? null,
   ]);
   return `<h3>AI stream through the browser client (warm session, paced tokens; targets: tokens/s >= 0.95x plain, first token <= plain + 2 ms; the plain stream is gzipped by Next, the browser asks for it)</h3>${table(
     [
@@ -146,6 +148,8 @@ function streamTable(stream) {
       'plain whole stream ms',
       'nen whole stream ms',
       'whole-stream ratio',
+      'plain chunks read',
+      'nen chunks read',
     ],
     rows,
   )}`;
