@@ -11,6 +11,7 @@
 import { round } from './stats.js';
 import { escapeHtml, table, page, createChartSet, chart, stripEmpty } from './charts.js';
 import { browserSection } from './browserreport.js';
+import { variantCharts } from './variantcharts.js';
 import { memoryAttributionSection } from './memoryreport.js';
 
 export { escapeHtml } from './charts.js';
@@ -165,6 +166,7 @@ function loadSection(load, cs) {
         }),
       ),
     );
+    out.push(variantCharts(vs, cs));
     out.push('</div>');
     out.push(
       table(
