@@ -83,14 +83,21 @@ async function start(name, dist) {
   const fetch = createFetch({ agent, targets: [base] });
   let pid = null;
   for (let i = 0; i < 150 && pid === null; i++) {
-    if (child.exitCode !== null) throw new Error(`hono-ab: server ${name} exited (${child.exitCode})`);
+    if (child.exitCode !== null) {
+      await agent.close();
+      throw new Error(`hono-ab: server ${name} exited (${child.exitCode})`);
+    }
     try {
       pid = (await (await fetch(`${base}/api/bench/metrics`)).json()).pid;
     } catch {
       await sleep(200);
     }
   }
-  if (pid === null) throw new Error(`hono-ab: server ${name} not ready`);
+  if (pid === null) {
+    child.kill('SIGTERM');
+    await agent.close();
+    throw new Error(`hono-ab: server ${name} not ready`);
+  }
   const headers = { 'content-type': 'application/json' };
   const client = createNenClient({ baseUrl: base, fetch, unpinned: true });
   await client.handshake();
@@ -119,8 +126,11 @@ async function start(name, dist) {
 
 async function main() {
   if (pin) execFileSync('taskset', ['-a', '-c', '-p', '1', String(process.pid)], { stdio: 'ignore' });
-  const servers = [await start('A', v.a), await start('B', v.b)];
+  // pushed one by one: a B that fails to start still stops A (finally)
+  const servers = [];
   try {
+    servers.push(await start('A', v.a));
+    servers.push(await start('B', v.b));
     const cells = servers.flatMap((s) => modes.map((mode) => ({ s, mode, rps: [], serverUs: [], clientUs: [], errors: 0 })));
     for (const c of cells) await runSlice({ op: c.s.ops[c.mode], concurrency, requests: 1500 }); // warm-up (JIT)
     for (let r = 0; r < rounds; r++) {

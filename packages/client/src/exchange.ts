@@ -13,6 +13,7 @@
  *    the records that read completed, each opened and checked first), not one per record: record
  *    boundaries are not message boundaries for the application, as with any HTTP body. One pull
  *    reads on while the application keeps up; a cancel during a read ends it quietly.
+ *  - An opened body reaches the application as a stream of one chunk (no copy of it in Response).
  *  - Redirects are not followed: a followed redirect would re-send this request's Nen headers to
  *    another URL (rejected there); in Node the sealed 3xx itself is verified and returned.
  */
@@ -176,10 +177,25 @@ async function singleResponse(
   }
   if (!sealed) throw bad;
   const plain = await openResponse(x, head, res.status, sealed);
-  return new Response(head.nullBody ? null : (plain as Uint8Array<ArrayBuffer>), {
+  return new Response(head.nullBody ? null : oneChunk(plain), {
     status: res.status,
     statusText: res.statusText,
     headers: cleanHeaders(res.headers, head.contentType),
+  });
+}
+
+/**
+ * The opened plaintext as a body of one chunk: handed to Response as a stream, not as bytes,
+ * because undici's Response copies a byte body (100 KB: ~20 µs; Node 20) and builds a stream
+ * around it anyway (1 KB: 15.2 vs 12.8 µs construct + read).
+ */
+function oneChunk(plain: Uint8Array): BodyInit {
+  if (plain.length === 0) return plain as Uint8Array<ArrayBuffer>; // an empty body, as before (not null)
+  return new ReadableStream<Uint8Array>({
+    start(c) {
+      c.enqueue(plain);
+      c.close();
+    },
   });
 }
 

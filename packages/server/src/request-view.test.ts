@@ -104,6 +104,23 @@ describe('handlerRequest', () => {
     expect(await handlerRequest(sealed(), head({ method: 'GET' }), null, null).text()).toBe('');
   });
 
+  it('bytes() and arrayBuffer(): a view of a larger buffer (or a Buffer) is copied to its own exact buffer; an array that owns its exact buffer is handed over as is', async () => {
+    const pool = new Uint8Array(64).fill(0x41);
+    pool.set([1, 2, 3], 10);
+    const view = pool.subarray(10, 13);
+    const b = await handlerRequest(sealed(), head({ contentType: '' }), null, view).bytes();
+    expect([...b]).toEqual([1, 2, 3]);
+    expect(b.buffer.byteLength).toBe(3); // the pool never shows through .buffer
+    expect((await handlerRequest(sealed(), head({ contentType: '' }), null, view).arrayBuffer()).byteLength).toBe(3);
+    const pooled = Buffer.from([4, 5]); // a Buffer (maybe pooled): always copied into a plain Uint8Array
+    const pb = await handlerRequest(sealed(), head({ contentType: '' }), null, pooled).bytes();
+    expect(pb).not.toBe(pooled);
+    expect(Object.getPrototypeOf(pb)).toBe(Uint8Array.prototype);
+    expect(pb.buffer.byteLength).toBe(2);
+    const own = new Uint8Array([7, 8, 9]);
+    expect(await handlerRequest(sealed(), head({ contentType: '' }), null, own).bytes()).toBe(own);
+  });
+
   it('json() returns the value the pipeline parsed (no second parse), the same object the handler got as body', async () => {
     const value = { a: [1, 2, 3] };
     const bytes = new TextEncoder().encode('{"a":"not what json() returns if it re-parsed"}');

@@ -9,6 +9,9 @@
  *    Request plus its abort-signal link costs more than the whole AEAD open on Node 20).
  *  - `json()` returns the value the pipeline already parsed (the handler's `body` argument is the
  *    same object): a 100 KB body is not parsed twice (~400 µs). Mutating one mutates the other.
+ *  - `bytes()` (and `arrayBuffer()`) hand over the decrypted array itself when it owns its exact
+ *    buffer, as the handler's `body` argument does for non-JSON bodies: what the handler writes
+ *    into it, a later `text()` or `json()` of the same request sees.
  *  - A route with `lazyJson` (PROTOCOL.md step 8, deferred) has nothing parsed: `json()` of a
  *    JSON-typed body is then the step 8 check itself (strict UTF-8, NEN_BAD_JSON), on first use.
  */
@@ -189,8 +192,11 @@ class DecryptedRequestView implements ProxyHandler<Request> {
     const body = this.body;
     if (body === null) return new Uint8Array(0);
     if (body instanceof ReadableStream) return new Uint8Array(await this.materialise().arrayBuffer());
-    // A fresh Uint8Array over its own exact-size buffer: `body` may be a Buffer view into a larger
-    // pool (zlib's inflate output), and Buffer#slice returns a view, so `.buffer` would leak it.
+    // The decrypted array itself when it is a plain Uint8Array over its own exact-size buffer (the
+    // AEAD's fresh output: a 100 KB copy saved), as the `body` argument already is; else a fresh
+    // copy: `body` may be a Buffer view into a larger pool (zlib's inflate output), whose `.buffer`
+    // would leak the pool.
+    if (body.byteOffset === 0 && body.byteLength === body.buffer.byteLength && Object.getPrototypeOf(body) === Uint8Array.prototype) return body;
     return new Uint8Array(body);
   }
 
