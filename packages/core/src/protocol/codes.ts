@@ -47,6 +47,13 @@ export const WIRE_ERRORS = {
   NEN_METHOD_NOT_ALLOWED: { status: 405, message: 'method not allowed', client: 'fail' },
   NEN_INTERNAL: { status: 500, message: 'internal error', client: 'fail' },
   NEN_STORE_UNAVAILABLE: { status: 503, message: 'session store unavailable, retry later', client: 'fail' },
+  NEN_OHTTP_MALFORMED: { status: 400, message: 'malformed OHTTP encapsulation', client: 'fail' },
+  NEN_OHTTP_KEY_UNKNOWN: { status: 400, message: 'unknown OHTTP key configuration', client: 'fail' },
+  NEN_OHTTP_UNSUPPORTED_SUITE: { status: 400, message: 'OHTTP KDF / AEAD not offered by this key configuration', client: 'fail' },
+  NEN_OHTTP_DECRYPT: { status: 400, message: 'OHTTP decryption failed', client: 'fail' },
+  NEN_OHTTP_TRUNCATED: { status: 400, message: 'chunked OHTTP message ended before its final chunk', client: 'fail' },
+  NEN_OHTTP_BHTTP: { status: 400, message: 'invalid binary HTTP message', client: 'fail' },
+  NEN_OHTTP_DATE: { status: 400, message: 'date field in request outside of acceptable range', client: 'fail' },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type WireErrorCode = keyof typeof WIRE_ERRORS;

@@ -1,0 +1,222 @@
+/**
+ * The HPKE contexts OHTTP needs (RFC 9180 §5.1, §5.2, §5.3): a sender / recipient context that
+ * seals / opens many messages (sequence numbers) and exports secrets from the same key schedule.
+ * The Nen session protocol uses only single-shot export (../backend); RFC 9458 needs Seal + Export
+ * on one context, and chunked OHTTP needs Seal with a growing sequence number.
+ *
+ * Suites:
+ *  - KEMs: X-Wing 0x647a (default) and ML-KEM-768 0x0041 through the @noble backend's KEM
+ *    (../backend/noble-kem.ts), DHKEM(X25519, HKDF-SHA256) 0x0020 (RFC 9180 §4.1, NOT
+ *    post-quantum: for clients without PQ support);
+ *  - KDF: HKDF-SHA256 0x0001 only; AEADs: AES-128-GCM 0x0001, AES-256-GCM 0x0002,
+ *    ChaCha20-Poly1305 0x0003.
+ *
+ * Pitfalls:
+ *  - nonce = base_nonce XOR I2OSP(seq, Nn); seq never repeats and is bounded (2^32 here, far below
+ *    RFC 9180's 2^96 - 1): the context refuses to seal / open past it.
+ *  - Decapsulation never fails on a wrong ML-KEM ciphertext; a wrong enc shows up as an AEAD
+ *    failure on open. An X25519 low-order share throws NEN_CRYPTO_KEY.
+ *  - `sk` for DHKEM(X25519) is the raw 32-byte scalar (RFC 9180 §7.1.2 SerializePrivateKey).
+ */
+import { gcm } from '@noble/ciphers/aes.js';
+import { chacha20poly1305 } from '@noble/ciphers/chacha.js';
+import { x25519 } from '@noble/curves/ed25519.js';
+import { expand as hkdfExpand, extract as hkdfExtract } from '@noble/hashes/hkdf.js';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { hpkeSuiteId, kemSuiteId, keyScheduleBase, labeledExpand, labeledExtract, hpkeExport, type HkdfSha256 } from '../backend/hpke.js';
+import { decap, encapDerand, expandKey, type ExpandedKey } from '../backend/noble-kem.js';
+import { randomBytes } from '../backend/random.js';
+import { KEM_ID, KEM_SIZES, type KemId } from '../backend/types.js';
+import { wipe } from '../backend/util.js';
+import { NenCryptoError } from '../errors.js';
+import { concatBytes } from '../protocol/bytes.js';
+
+/** HPKE KEM ids usable for OHTTP key configs. */
+export const OHTTP_KEM = { XWING: KEM_ID.XWING, MLKEM768: KEM_ID.MLKEM768, X25519: 0x0020 } as const;
+export type OhttpKemId = (typeof OHTTP_KEM)[keyof typeof OHTTP_KEM];
+/** HPKE KDF / AEAD ids (RFC 9180 §7.2, §7.3). */
+export const OHTTP_KDF = { HKDF_SHA256: 0x0001 } as const;
+export const OHTTP_AEAD = { AES_128_GCM: 0x0001, AES_256_GCM: 0x0002, CHACHA20_POLY1305: 0x0003 } as const;
+
+/** Npk, Nsk, Nenc per KEM; `pq` is false for the classical DHKEM(X25519). */
+export const OHTTP_KEM_INFO: Record<OhttpKemId, { publicKey: number; privateKey: number; enc: number; pq: boolean; name: string }> = {
+  [OHTTP_KEM.XWING]: { ...KEM_SIZES[KEM_ID.XWING], pq: true, name: 'X-Wing' },
+  [OHTTP_KEM.MLKEM768]: { ...KEM_SIZES[KEM_ID.MLKEM768], pq: true, name: 'ML-KEM-768' },
+  [OHTTP_KEM.X25519]: { publicKey: 32, privateKey: 32, enc: 32, pq: false, name: 'DHKEM(X25519, HKDF-SHA256)' },
+};
+/** Nk, Nn per AEAD. */
+export const OHTTP_AEAD_INFO: Record<number, { nk: number; nn: number }> = {
+  [OHTTP_AEAD.AES_128_GCM]: { nk: 16, nn: 12 },
+  [OHTTP_AEAD.AES_256_GCM]: { nk: 32, nn: 12 },
+  [OHTTP_AEAD.CHACHA20_POLY1305]: { nk: 32, nn: 12 },
+};
+export const AEAD_TAG = 16;
+const MAX_SEQ = 2 ** 32;
+
+export const hkdf: HkdfSha256 = {
+  extract: (salt, ikm) => hkdfExtract(sha256, ikm, salt),
+  expand: (prk, info, length) => hkdfExpand(sha256, prk, info, length),
+};
+
+export function isOhttpKem(id: number): id is OhttpKemId {
+  return id === OHTTP_KEM.XWING || id === OHTTP_KEM.MLKEM768 || id === OHTTP_KEM.X25519;
+}
+export function isOhttpAead(id: number): boolean {
+  return OHTTP_AEAD_INFO[id] !== undefined;
+}
+
+/** One AEAD call with an explicit key and nonce (the response side of RFC 9458 §4.4 too). */
+export function aeadSeal(aeadId: number, key: Uint8Array, nonce: Uint8Array, aad: Uint8Array, pt: Uint8Array): Uint8Array {
+  return aeadId === OHTTP_AEAD.CHACHA20_POLY1305 ? chacha20poly1305(key, nonce, aad).encrypt(pt) : gcm(key, nonce, aad).encrypt(pt);
+}
+/** Throws NenCryptoError('NEN_CRYPTO_AEAD') when the tag does not verify. */
+export function aeadOpen(aeadId: number, key: Uint8Array, nonce: Uint8Array, aad: Uint8Array, ct: Uint8Array): Uint8Array {
+  try {
+    return aeadId === OHTTP_AEAD.CHACHA20_POLY1305 ? chacha20poly1305(key, nonce, aad).decrypt(ct) : gcm(key, nonce, aad).decrypt(ct);
+  } catch {
+    throw new NenCryptoError('NEN_CRYPTO_AEAD', 'nen: message authentication failed');
+  }
+}
+
+/** nonce XOR I2OSP(seq, Nn) (RFC 9180 §5.2; chunked OHTTP's chunk_nonce). */
+export function xorNonce(base: Uint8Array, seq: number): Uint8Array {
+  const n = base.slice();
+  let s = seq;
+  for (let i = n.length - 1; i >= 0 && s > 0; i--) {
+    n[i] = (n[i] as number) ^ (s & 0xff);
+    s = Math.floor(s / 256);
+  }
+  return n;
+}
+
+function x25519Error(e: unknown): NenCryptoError {
+  return new NenCryptoError('NEN_CRYPTO_KEY', 'nen: invalid X25519 share', { cause: e });
+}
+
+/** RFC 9180 §4.1 ExtractAndExpand for DHKEM(X25519, HKDF-SHA256). */
+function dhkemSharedSecret(dh: Uint8Array, enc: Uint8Array, pkR: Uint8Array): Uint8Array {
+  const sid = kemSuiteId(OHTTP_KEM.X25519);
+  const prk = labeledExtract(hkdf, sid, new Uint8Array(0), 'eae_prk', dh);
+  try {
+    return labeledExpand(hkdf, sid, prk, 'shared_secret', concatBytes(enc, pkR), 32);
+  } finally {
+    wipe(prk, dh);
+  }
+}
+
+/** Encap(pkR) with caller-given randomness: X-Wing 64 bytes, ML-KEM-768 32, X25519 the 32-byte skE. */
+export function encap(kem: OhttpKemId, pkR: Uint8Array, randomness?: Uint8Array): { sharedSecret: Uint8Array; enc: Uint8Array } {
+  if (pkR.length !== OHTTP_KEM_INFO[kem].publicKey) throw new NenCryptoError('NEN_CRYPTO_LENGTH', 'nen: public key has the wrong length');
+  if (kem !== OHTTP_KEM.X25519) {
+    const rnd = randomness ?? randomBytes(kem === OHTTP_KEM.XWING ? 64 : 32);
+    return encapDerand(kem, pkR, rnd);
+  }
+  const skE = randomness ?? randomBytes(32);
+  try {
+    const enc = x25519.getPublicKey(skE);
+    return { sharedSecret: dhkemSharedSecret(x25519.getSharedSecret(skE, pkR), enc, pkR), enc };
+  } catch (e) {
+    if (e instanceof NenCryptoError) throw e;
+    throw x25519Error(e);
+  }
+}
+
+/** A recipient private key (gateway side), expanded once. Secret: dispose() wipes it. */
+export class OhttpPrivateKey {
+  readonly kem: OhttpKemId;
+  readonly publicKey: Uint8Array;
+  #sk: Uint8Array;
+  #expanded: ExpandedKey | undefined;
+  constructor(kem: OhttpKemId, sk: Uint8Array) {
+    if (!isOhttpKem(kem)) throw new NenCryptoError('NEN_CRYPTO_UNSUPPORTED', `nen: unsupported OHTTP KEM ${String(kem)}`);
+    if (sk.length !== OHTTP_KEM_INFO[kem].privateKey) throw new NenCryptoError('NEN_CRYPTO_LENGTH', 'nen: private key has the wrong length');
+    this.kem = kem;
+    this.#sk = sk.slice();
+    if (kem === OHTTP_KEM.X25519) {
+      this.publicKey = x25519.getPublicKey(this.#sk);
+    } else {
+      this.#expanded = expandKey(kem as KemId, this.#sk);
+      this.publicKey = this.#expanded.publicKey;
+    }
+  }
+  /** Decap(enc, skR). */
+  decap(enc: Uint8Array): Uint8Array {
+    if (enc.length !== OHTTP_KEM_INFO[this.kem].enc) throw new NenCryptoError('NEN_CRYPTO_LENGTH', 'nen: enc has the wrong length');
+    if (this.#expanded) return decap(this.kem as KemId, this.#expanded, undefined, enc);
+    let dh: Uint8Array;
+    try {
+      dh = x25519.getSharedSecret(this.#sk, enc);
+    } catch (e) {
+      throw x25519Error(e);
+    }
+    return dhkemSharedSecret(dh, enc, this.publicKey);
+  }
+  dispose(): void {
+    wipe(this.#sk, this.#expanded?.dkM, this.#expanded?.skX);
+  }
+}
+
+/** RFC 9180 §5.2 encryption context (either role) with §5.3 Export. */
+export class HpkeContext {
+  readonly aeadId: number;
+  #key: Uint8Array;
+  #baseNonce: Uint8Array;
+  #exporterSecret: Uint8Array;
+  #suiteId: Uint8Array;
+  #seq = 0;
+  constructor(kem: OhttpKemId, aeadId: number, sharedSecret: Uint8Array, info: Uint8Array) {
+    const a = OHTTP_AEAD_INFO[aeadId];
+    if (!a) throw new NenCryptoError('NEN_CRYPTO_UNSUPPORTED', `nen: unsupported AEAD ${aeadId}`);
+    this.aeadId = aeadId;
+    this.#suiteId = hpkeSuiteId(kem, OHTTP_KDF.HKDF_SHA256, aeadId);
+    const ks = keyScheduleBase(hkdf, this.#suiteId, sharedSecret, info, a.nk, a.nn);
+    this.#key = ks.key;
+    this.#baseNonce = ks.baseNonce;
+    this.#exporterSecret = ks.exporterSecret;
+  }
+  #nonce(): Uint8Array {
+    if (this.#seq >= MAX_SEQ) throw new NenCryptoError('NEN_CRYPTO_LENGTH', 'nen: HPKE sequence number exhausted');
+    return xorNonce(this.#baseNonce, this.#seq++);
+  }
+  seal(aad: Uint8Array, pt: Uint8Array): Uint8Array {
+    return aeadSeal(this.aeadId, this.#key, this.#nonce(), aad, pt);
+  }
+  /** The sequence number advances only when the tag verifies (RFC 9180 §5.2 ContextR.Open). */
+  open(aad: Uint8Array, ct: Uint8Array): Uint8Array {
+    if (this.#seq >= MAX_SEQ) throw new NenCryptoError('NEN_CRYPTO_LENGTH', 'nen: HPKE sequence number exhausted');
+    const pt = aeadOpen(this.aeadId, this.#key, xorNonce(this.#baseNonce, this.#seq), aad, ct);
+    this.#seq++;
+    return pt;
+  }
+  export(exporterContext: Uint8Array, length: number): Uint8Array {
+    return hpkeExport(hkdf, this.#suiteId, this.#exporterSecret, exporterContext, length);
+  }
+  dispose(): void {
+    wipe(this.#key, this.#baseNonce, this.#exporterSecret);
+  }
+}
+
+/** SetupBaseS(pkR, info): the sender context and enc. `randomness` only for vectors / tests. */
+export function setupBaseS(kem: OhttpKemId, aeadId: number, pkR: Uint8Array, info: Uint8Array, randomness?: Uint8Array): { enc: Uint8Array; ctx: HpkeContext } {
+  const { sharedSecret, enc } = encap(kem, pkR, randomness);
+  try {
+    return { enc, ctx: new HpkeContext(kem, aeadId, sharedSecret, info) };
+  } finally {
+    wipe(sharedSecret);
+  }
+}
+
+/** SetupBaseR(enc, skR, info). */
+export function setupBaseR(sk: OhttpPrivateKey, aeadId: number, enc: Uint8Array, info: Uint8Array): HpkeContext {
+  const ss = sk.decap(enc);
+  try {
+    return new HpkeContext(sk.kem, aeadId, ss, info);
+  } finally {
+    wipe(ss);
+  }
+}
+
+/** GenerateKeyPair() serialized private key: X-Wing / ML-KEM seed, X25519 scalar (random bytes). */
+export function generateOhttpPrivateKey(kem: OhttpKemId): Uint8Array {
+  return randomBytes(OHTTP_KEM_INFO[kem].privateKey);
+}

@@ -1,0 +1,183 @@
+/**
+ * OHTTP key configurations (RFC 9458 §3): one config and the `application/ohttp-keys` list
+ * (§3.2: each config prefixed with its 2-byte length), and the gateway's key set.
+ *
+ * Public API:
+ *  - encodeKeyConfig / parseKeyConfig: one Key Config;
+ *  - encodeKeyConfigs / parseKeyConfigs: the application/ohttp-keys body (unknown KEMs skipped);
+ *  - OhttpGatewayKeys: the gateway's private keys by key id (several live during a rotation);
+ *  - formatOhttpKey / parseOhttpKey: the `keyId:kem:base64url(sk)` string form the NEN_OHTTP_KEYS
+ *    variable holds (comma-separated for rotation; the first is the current one).
+ *
+ * Pitfalls:
+ *  - Key ids are 8 bits: 0..255, unique within a gateway's set.
+ *  - A config offers KDF / AEAD pairs; Nen offers HKDF-SHA256 with ChaCha20-Poly1305 and
+ *    AES-128-GCM. A client picks one pair it supports; the gateway refuses pairs it did not offer.
+ *  - X25519 (0x0020) is not post-quantum: `pq` says so, clients that require PQ must refuse it.
+ *  - OHTTP keys are separate from the session keys (RFC 9458 §6.4): never reuse one for both.
+ */
+import { fromBase64Url, toBase64Url, u16, concatBytes } from '../protocol/bytes.js';
+import { wireError } from '../protocol/codes.js';
+import { NenCryptoError } from '../errors.js';
+import { OHTTP_AEAD, OHTTP_KDF, OHTTP_KEM, OHTTP_KEM_INFO, OhttpPrivateKey, generateOhttpPrivateKey, isOhttpKem, type OhttpKemId } from './hpke.js';
+import { ByteReader, Truncated } from './varint.js';
+
+export interface SymmetricSuite {
+  readonly kdfId: number;
+  readonly aeadId: number;
+}
+
+export interface OhttpKeyConfig {
+  readonly keyId: number;
+  readonly kemId: OhttpKemId;
+  readonly publicKey: Uint8Array;
+  readonly suites: readonly SymmetricSuite[];
+}
+
+/** The pairs a Nen gateway offers, preferred first. */
+export const DEFAULT_SUITES: readonly SymmetricSuite[] = [
+  { kdfId: OHTTP_KDF.HKDF_SHA256, aeadId: OHTTP_AEAD.CHACHA20_POLY1305 },
+  { kdfId: OHTTP_KDF.HKDF_SHA256, aeadId: OHTTP_AEAD.AES_128_GCM },
+];
+
+const KEM_NAMES: Record<string, OhttpKemId> = { xwing: OHTTP_KEM.XWING, mlkem768: OHTTP_KEM.MLKEM768, x25519: OHTTP_KEM.X25519 };
+
+function badConfig(reason: string): Error {
+  return new NenCryptoError('NEN_OHTTP_BAD_KEY_CONFIG', `nen: invalid OHTTP key configuration: ${reason}`);
+}
+
+export function encodeKeyConfig(c: OhttpKeyConfig): Uint8Array {
+  if (!Number.isInteger(c.keyId) || c.keyId < 0 || c.keyId > 255) throw badConfig('key id must be 0..255');
+  if (c.publicKey.length !== OHTTP_KEM_INFO[c.kemId].publicKey) throw badConfig('public key length');
+  if (c.suites.length === 0 || c.suites.length > 16383) throw badConfig('1..16383 symmetric suites');
+  const suites = concatBytes(...c.suites.map((s) => concatBytes(u16(s.kdfId), u16(s.aeadId))));
+  return concatBytes(Uint8Array.of(c.keyId), u16(c.kemId), c.publicKey, u16(suites.length), suites);
+}
+
+/** Parses one Key Config; null when its KEM is not one Nen supports (the caller may skip it). */
+function readConfig(r: ByteReader): OhttpKeyConfig | null {
+  const keyId = r.u8();
+  const kemId = r.u16();
+  if (!isOhttpKem(kemId)) return null;
+  const publicKey = r.bytes(OHTTP_KEM_INFO[kemId].publicKey).slice();
+  const len = r.u16();
+  if (len < 4 || len % 4 !== 0) throw badConfig('symmetric algorithms length');
+  const suites: SymmetricSuite[] = [];
+  for (let i = 0; i < len; i += 4) suites.push({ kdfId: r.u16(), aeadId: r.u16() });
+  return { keyId, kemId, publicKey, suites };
+}
+
+/** Exactly one Key Config (no trailing bytes), with a supported KEM. */
+export function parseKeyConfig(bytes: Uint8Array): OhttpKeyConfig {
+  const r = new ByteReader(bytes);
+  try {
+    const c = readConfig(r);
+    if (!c) throw badConfig('unsupported KEM');
+    if (r.remaining !== 0) throw badConfig('trailing bytes');
+    return c;
+  } catch (e) {
+    if (e instanceof Truncated) throw badConfig('truncated');
+    throw e;
+  }
+}
+
+/** application/ohttp-keys: each config as a 2-byte length and the config. */
+export function encodeKeyConfigs(configs: readonly OhttpKeyConfig[]): Uint8Array {
+  return concatBytes(
+    ...configs.map((c) => {
+      const b = encodeKeyConfig(c);
+      return concatBytes(u16(b.length), b);
+    }),
+  );
+}
+
+/** Parses application/ohttp-keys; configs with unknown KEMs are skipped, malformed ones throw. */
+export function parseKeyConfigs(bytes: Uint8Array): OhttpKeyConfig[] {
+  const r = new ByteReader(bytes);
+  const out: OhttpKeyConfig[] = [];
+  try {
+    while (r.remaining > 0) {
+      const len = r.u16();
+      const sub = new ByteReader(r.bytes(len));
+      const c = readConfig(sub);
+      if (c && sub.remaining !== 0) throw badConfig('config length mismatch');
+      if (c) out.push(c);
+    }
+  } catch (e) {
+    if (e instanceof Truncated) throw badConfig('truncated');
+    throw e;
+  }
+  if (out.length === 0) throw badConfig('no supported key configuration');
+  return out;
+}
+
+export interface OhttpKeyEntry {
+  readonly keyId: number;
+  readonly key: OhttpPrivateKey;
+  readonly suites: readonly SymmetricSuite[];
+}
+
+/** `keyId:kem:base64url(sk)`, kem one of xwing, mlkem768, x25519. */
+export function formatOhttpKey(keyId: number, kemId: OhttpKemId, sk: Uint8Array): string {
+  const name = Object.keys(KEM_NAMES).find((k) => KEM_NAMES[k] === kemId);
+  return `${keyId}:${name}:${toBase64Url(sk)}`;
+}
+
+export function parseOhttpKey(s: string): { keyId: number; kemId: OhttpKemId; sk: Uint8Array } {
+  const m = /^(\d{1,3}):([a-z0-9]+):([A-Za-z0-9_-]+)$/.exec(s.trim());
+  const keyId = m ? Number(m[1]) : -1;
+  const kemId = m ? KEM_NAMES[m[2] as string] : undefined;
+  const sk = m ? fromBase64Url(m[3] as string) : null;
+  if (!m || keyId > 255 || kemId === undefined || !sk || sk.length !== OHTTP_KEM_INFO[kemId].privateKey) {
+    throw badConfig('an OHTTP key must read keyId:xwing|mlkem768|x25519:base64url(private key)');
+  }
+  return { keyId, kemId, sk };
+}
+
+/** A fresh key string for `nen keygen --ohttp`. */
+export function generateOhttpKey(keyId: number, kemId: OhttpKemId = OHTTP_KEM.XWING): string {
+  return formatOhttpKey(keyId, kemId, generateOhttpPrivateKey(kemId));
+}
+
+/** The gateway's private keys by key id; the first is the current one (rotation order). */
+export class OhttpGatewayKeys {
+  readonly #byId = new Map<number, OhttpKeyEntry>();
+  readonly entries: readonly OhttpKeyEntry[];
+  constructor(entries: readonly OhttpKeyEntry[]) {
+    if (entries.length === 0) throw badConfig('no OHTTP key');
+    for (const e of entries) {
+      if (this.#byId.has(e.keyId)) throw badConfig(`duplicate key id ${e.keyId}`);
+      this.#byId.set(e.keyId, e);
+    }
+    this.entries = entries;
+  }
+  /** From NEN_OHTTP_KEYS-style text: comma- or newline-separated key strings. */
+  static parse(text: string, suites: readonly SymmetricSuite[] = DEFAULT_SUITES): OhttpGatewayKeys {
+    const items = text
+      .split(/[,\n]/)
+      .map((s) => s.trim())
+      .filter((s) => s.length > 0);
+    return new OhttpGatewayKeys(
+      items.map((s) => {
+        const { keyId, kemId, sk } = parseOhttpKey(s);
+        return { keyId, key: new OhttpPrivateKey(kemId, sk), suites };
+      }),
+    );
+  }
+  /** The public key configs (application/ohttp-keys order = rotation order). */
+  configs(): OhttpKeyConfig[] {
+    return this.entries.map((e) => ({ keyId: e.keyId, kemId: e.key.kem, publicKey: e.key.publicKey, suites: e.suites }));
+  }
+  /** RFC 9458 §4.3 step 1a/1b: the key for key_id if its KEM and the suite match, else a typed error. */
+  select(keyId: number, kemId: number, kdfId: number, aeadId: number): OhttpKeyEntry {
+    const e = this.#byId.get(keyId);
+    if (!e || e.key.kem !== kemId) throw wireError('NEN_OHTTP_KEY_UNKNOWN', `key id ${keyId} / KEM ${kemId} not configured`);
+    if (!e.suites.some((s) => s.kdfId === kdfId && s.aeadId === aeadId)) {
+      throw wireError('NEN_OHTTP_UNSUPPORTED_SUITE', `KDF ${kdfId} / AEAD ${aeadId} not offered for key ${keyId}`);
+    }
+    return e;
+  }
+  dispose(): void {
+    for (const e of this.entries) e.key.dispose();
+  }
+}
