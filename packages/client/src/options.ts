@@ -47,7 +47,7 @@ export interface NenClientOptions {
   /** KEM when no key is pinned (default X-Wing). */
   kem?: 'xwing' | 'mlkem768';
   /**
-   * Crypto backend (default 'auto': node:crypto + Wasm on Node.js, Wasm on Edge, @noble in browsers,
+   * Crypto backend (default 'auto': node:crypto + Wasm on Node.js, Wasm on Edge, `@noble` in browsers,
    * so a page downloads no .wasm; 'wasm' in a browser fetches and compiles it on first use).
    */
   backend?: BackendKind | Backend;
