@@ -47,12 +47,15 @@ export async function startHarness({ dir, pages = {}, target }) {
     }
     const fwd = http.request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (up) => {
       res.writeHead(up.statusCode ?? 502, up.headers);
+      up.on('error', () => res.destroy()); // the target dropped the connection mid-response
       up.pipe(res);
     });
     fwd.on('error', () => {
       if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
       res.end('harness: target unreachable');
     });
+    req.on('error', () => fwd.destroy());
+    res.on('error', () => fwd.destroy());
     req.pipe(fwd);
   });
   server.on('connection', (s) => {
