@@ -1,13 +1,18 @@
 import type { NextConfig } from 'next';
+import { edgeBodyLimitRewrites } from './lib/edge-body-limit';
 
-// Nothing here is needed for Nen: @nen/client and @nen/server (and the Wasm inside @nen/core) load
-// with no bundler configuration. This file exists only to keep the demo's own settings explicit.
+// No bundler configuration is needed for Nen: @nen/client and @nen/server (and the Wasm inside
+// @nen/core) load as they are. The rewrites refuse an over-limit declared length on the Edge
+// routes at once (Next holds an Edge route's answer until the request body ends: lib/edge-body-limit.ts).
 const nextConfig: NextConfig = {
   // NEXT_DIST_DIR lets a test suite build and serve its own copy (e.g. `.next-e2e`) while another
   // `next build` / `next start` uses `.next` in the same checkout.
   distDir: process.env.NEXT_DIST_DIR || '.next',
   reactStrictMode: true,
   poweredByHeader: false,
+  async rewrites() {
+    return { beforeFiles: edgeBodyLimitRewrites(), afterFiles: [], fallback: [] };
+  },
 };
 
 export default nextConfig;

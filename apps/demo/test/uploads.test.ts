@@ -9,10 +9,11 @@
  * Pitfalls:
  *  - Under `next start` Next sends an Edge route's answer only once the request body has ended
  *    (its Edge sandbox awaits the body's `finalize()`, next/dist/server/web/sandbox/sandbox.js),
- *    whatever the route does. So on Edge a chunked or paced body is answered when it ends (within
- *    1 s of the crossing for these bodies), and a Content-Length that lies is not answered while the
- *    client waits: that row pins Next's behaviour (it fails, and should be turned into a 413 row,
- *    when a Next release answers it).
+ *    whatever the route does: the "Next holds an Edge answer" rows pin that with no Nen code on
+ *    the request (the catch-all's 404). So the demo's next.config.ts rewrites an over-limit
+ *    declared length on /api/edge/* to a Node route that answers 413 at once
+ *    (lib/edge-body-limit.ts), and a chunked body on Edge is answered when it ends (within 1 s of
+ *    the crossing for these bodies).
  *  - Memory comes from memory-probe.cjs, preloaded with --expose-gc: SIGUSR2 → GC → JSON file.
  */
 import { existsSync, readFileSync, rmSync } from 'node:fs';
@@ -21,8 +22,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNenClient } from '@nen/client';
-import { CASES, type HostileCase, requestFor, requestHeaders } from '../../../packages/server/test/hostile/cases';
-import { sendHostile } from '../../../packages/server/test/hostile/sender';
+import { CASES, DEFAULT_LIMIT, HANDSHAKE_HEADERS, HELLO_LIMIT, requestFor, requestHeaders } from '../../../packages/server/test/hostile/cases';
+import { type Framing, sendHostile } from '../../../packages/server/test/hostile/sender';
+import { decimalOver, sealedLimit } from '../lib/edge-body-limit';
 import { type LiveServer, sleep, startNext } from './live';
 
 const probeFile = join(tmpdir(), `nen-uploads-memory-${process.pid}`);
@@ -60,19 +62,24 @@ const ROUTES = {
   edge: { echo: '/api/edge/echo', handshake: '/api/edge/nen/handshake', sessionPath: '/api/edge/nen' },
 } as const;
 
-/** On Edge a declared length that the client never completes gets no answer (see the header). */
-const edgeWaitsForTheBody = (c: HostileCase) => c.framing.kind === 'lying-length';
-
 describe.each(['node', 'edge'] as const)('next start, %s routes: hostile uploads', (runtime) => {
   const routes = ROUTES[runtime];
 
   it.each(CASES.map((c) => [`${c.name}, ${c.pace}`, c] as const))('%s', async (_n, c) => {
-    if (runtime === 'edge' && edgeWaitsForTheBody(c)) {
-      const r = await sendHostile({ ...requestFor(c, server.url, routes), timeoutMs: 1500 });
-      expect({ status: r.status, error: r.error }).toEqual({ status: 0, error: 'timeout' });
-      return;
-    }
     const r = await sendHostile(requestFor(c, server.url, routes));
+    expect({ status: r.status, code: r.code }, `error: ${r.error}`).toEqual({ status: 413, code: 'NEN_TOO_LARGE' });
+    expect(r.answerAfterCrossingMs).toBeLessThan(1000);
+  });
+
+  it('a ClientHello declaring 5000 bytes (limit 4096) that sends 100 and waits: 413 at once', async () => {
+    const r = await sendHostile({
+      url: server.url,
+      path: routes.handshake,
+      headers: { ...HANDSHAKE_HEADERS },
+      framing: { kind: 'lying-length', declared: 5000, send: 100 },
+      limit: HELLO_LIMIT,
+      pace: 'paced',
+    });
     expect({ status: r.status, code: r.code }, `error: ${r.error}`).toEqual({ status: 413, code: 'NEN_TOO_LARGE' });
     expect(r.answerAfterCrossingMs).toBeLessThan(1000);
   });
@@ -92,9 +99,51 @@ describe.each(['node', 'edge'] as const)('next start, %s routes: hostile uploads
   });
 });
 
+describe('next start: Next holds an Edge answer until the request body ends (no Nen code on the request)', () => {
+  // The catch-all Edge route answers 404 for an unknown path without reading the body; Next's own
+  // Node-side 404 is the control.
+  const bare = { edge: '/api/edge/no-such-route', node: '/api/no-such-route' } as const;
+  const send = (path: string, framing: Framing) =>
+    sendHostile({ url: server.url, path, headers: {}, framing, limit: 0, pace: 'paced', keepWriting: false, timeoutMs: 1500 });
+
+  it("a declared length under the rewrites' threshold, never completed: Edge does not answer, Node does", async () => {
+    const framing: Framing = { kind: 'lying-length', declared: 1000, send: 100 };
+    const edge = await send(bare.edge, framing);
+    expect({ status: edge.status, error: edge.error }).toEqual({ status: 0, error: 'timeout' });
+    const node = await send(bare.node, framing);
+    expect(node.status).toBe(404);
+  });
+
+  it('a chunked body: Edge answers only once all of it was sent, Node before', async () => {
+    const framing: Framing = { kind: 'chunked', total: 1 << 20 };
+    const edge = await send(bare.edge, framing);
+    expect([edge.status, edge.bodyBytesWritten]).toEqual([404, 1 << 20]);
+    const node = await send(bare.node, framing);
+    expect(node.status).toBe(404);
+    expect(node.bodyBytesWritten).toBeLessThan(1 << 20);
+  });
+});
+
+describe("lib/edge-body-limit: the rewrites' content-length pattern", () => {
+  it('matches exactly the decimal integers over the limit (leading zeros too)', () => {
+    for (const limit of [0, 9, 10, 99, 4096, HELLO_LIMIT, DEFAULT_LIMIT, sealedLimit({}), 1_000_000, 4_199_999]) {
+      const re = new RegExp(`^(?:${decimalOver(limit)})$`);
+      const values = [0, 1, limit - 1, limit, limit + 1, limit + 9, limit + 10, limit * 10, 4294967296, 2 ** 53];
+      for (let i = 0; i < 200; i++) values.push(Math.floor(Math.random() * limit * 3));
+      for (const v of values.filter((x) => x >= 0)) {
+        expect(re.test(String(v)), `${v} vs ${limit}`).toBe(v > limit);
+        expect(re.test(`00${v}`), `00${v} vs ${limit}`).toBe(v > limit);
+      }
+      expect(re.test('99999999999999999999999')).toBe(true);
+      for (const bad of ['', '-1', '1e9', ' 5000000', '5000000x', 'abc']) expect(re.test(bad), bad).toBe(false);
+    }
+    expect(sealedLimit({})).toBe(DEFAULT_LIMIT);
+  });
+});
+
 describe('next start: memory after the hostile uploads', () => {
   it('heap + array buffers (after a full GC) within 24 MiB of the baseline', async () => {
-    const full = CASES.filter((c) => c.pace === 'full' && !edgeWaitsForTheBody(c));
+    const full = CASES.filter((c) => c.pace === 'full');
     const round = async () => {
       for (const runtime of ['node', 'edge'] as const) for (const c of full) await sendHostile(requestFor(c, server.url, ROUTES[runtime]));
     };
