@@ -85,6 +85,8 @@ fi
 bash "$root/clients/python/setup.sh"
 # The Go client (clients/go): its module dependencies from the Go module proxy.
 bash "$root/clients/go/setup.sh"
+# The JVM client (clients/jvm): its Maven dependencies and plugins from Maven Central.
+bash "$root/clients/jvm/setup.sh"
 
 log "pnpm install"
 if [ -f pnpm-lock.yaml ]; then

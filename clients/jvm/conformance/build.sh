@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Builds the JVM client and its conformance driver for conformance/runner (offline: the
+# dependencies were resolved by clients/jvm/setup.sh). Output: clients/jvm/target/classes and
+# target/lib/*.jar (the runtime classpath), started as dev.nen.conformance.Driver.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mvn -q -o -B package -DskipTests dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory=target/lib >&2

@@ -1,0 +1,59 @@
+// The client's CPU cost per request (`bash bench.sh`): process CPU time (not wall) of this JVM for
+// 1 KB and 100 KB echoes on one warm session through NenHttpClient (/api/echo) against the plain
+// java.net.http client (/api/plain/echo) on the same real server, in alternating rounds of one
+// run, and per handshake; prints µs per request, the CPU Nen adds, and the ratios.
+//
+// Pitfalls: the JIT must be warm (warm-up rounds are discarded); process CPU includes the JDK
+// HTTP client's selector thread and GC, for both modes alike; the server is another process.
+package dev.nen
+
+import java.lang.management.ManagementFactory
+import java.net.URI
+import java.net.http.HttpClient
+import java.net.http.HttpRequest
+import java.net.http.HttpResponse.BodyHandlers
+
+object Bench {
+    private val os = ManagementFactory.getOperatingSystemMXBean() as com.sun.management.OperatingSystemMXBean
+
+    private fun cpuUs(n: Int, f: () -> Unit): Double {
+        val t0 = os.processCpuTime
+        repeat(n) { f() }
+        return (os.processCpuTime - t0) / 1000.0 / n
+    }
+
+    @JvmStatic
+    fun main(args: Array<String>) {
+        val n = args.indexOf("--n").let { if (it >= 0) args[it + 1].toInt() else 2000 }
+        val hs = args.indexOf("--handshakes").let { if (it >= 0) args[it + 1].toInt() else 200 }
+        val rounds = args.indexOf("--rounds").let { if (it >= 0) args[it + 1].toInt() else 3 }
+        TestServer.start().use { srv ->
+            val plain = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()
+            val nen = NenHttpClient(NenOptions.pinned(TestServer.XWING_PIN))
+            fun req(path: String, body: ByteArray) =
+                HttpRequest.newBuilder(URI(srv.url + path)).header("content-type", "application/octet-stream").POST(HttpRequest.BodyPublishers.ofByteArray(body)).build()
+            println("JVM client CPU per request (process CPU time, µs), ${Runtime.version()}, n=$n x $rounds rounds")
+            println("size     plain    nen      added    ratio")
+            for (size in listOf(1024, 100 * 1024)) {
+                val body = ByteArray(size) { (it % 251).toByte() }
+                val p = req("/api/plain/echo", body)
+                val e = req("/api/echo", body)
+                val doPlain = { check(plain.send(p, BodyHandlers.ofByteArray()).body().size == size) }
+                val doNen = { check(nen.send(e, BodyHandlers.ofByteArray()).body().size == size) }
+                cpuUs(maxOf(n, 500), doPlain)
+                cpuUs(maxOf(n, 500), doNen)
+                var bp = Double.MAX_VALUE
+                var bn = Double.MAX_VALUE
+                repeat(rounds) {
+                    bp = minOf(bp, cpuUs(n, doPlain))
+                    bn = minOf(bn, cpuUs(n, doNen))
+                }
+                println(String.format("%-8s %-8.1f %-8.1f %-8.1f %.2f", "${size / 1024} KB", bp, bn, bn - bp, bn / bp))
+            }
+            val uri = URI(srv.url)
+            cpuUs(maxOf(hs / 4, 5)) { nen.handshake(uri) }
+            val h = cpuUs(hs) { nen.handshake(uri) }
+            println(String.format("handshake (X-Wing, pinned): %.1f µs CPU each", h))
+        }
+    }
+}
