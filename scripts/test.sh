@@ -34,6 +34,7 @@ stage "rust: cargo clippy -D warnings" bash -c 'cargo clippy --manifest-path cra
   cargo clippy --manifest-path crates/Cargo.toml --lib --target wasm32-unknown-unknown --locked -- -D warnings &&
   cargo clippy --manifest-path crates/nen-core/fuzz/Cargo.toml --all-targets -- -D warnings'
 stage "rust: cargo fuzz, every target 20 s from the committed seeds" bash crates/nen-core/fuzz/run.sh "${NEN_FUZZ_SECONDS:-20}"
+stage "formal: ProVerif models (every query proves, every mutant's attack is found)" node formal/run.mjs
 stage "typecheck (turbo)" pnpm turbo run typecheck --output-logs=errors-only
 stage "lint: Biome (turbo, every package)" pnpm turbo run lint --output-logs=errors-only
 stage "format: Biome format check (JS/TS/JSON/CSS; pnpm format applies it)" pnpm format:check
