@@ -61,14 +61,14 @@ internal class Engine(val options: NenOptions) {
         val st = HandshakeState(pin?.kem ?: options.kem, pin, options.sessionLifetimeSeconds)
         val uri = URI(origin + options.sessionPath + "/handshake")
         val t0 = System.currentTimeMillis()
-        val res = send(wire, WireRequest("POST", uri, listOf("content-type" to Codec.HANDSHAKE), st.hello, deadline))
+        val res = send(wire, WireRequest("POST", uri, listOf("content-type" to Codec.HANDSHAKE), st.hello, deadline, MAX_SERVER_HELLO))
         val body: ByteArray
         res.use {
             if (res.status != 200) throw NenException.server(res.status, res.header("nen-error"), "handshake HTTP ${res.status}")
             if (Codec.mediaType(res.header("content-type")) != Codec.HANDSHAKE) throw NenException.client("NEN_HANDSHAKE_FAILED", "handshake response has the wrong content type")
             body =
                 try {
-                    Exchange.readBounded(res.body, 65536, deadline)
+                    Exchange.readBounded(res, MAX_SERVER_HELLO, deadline)
                 } catch (e: NenException) {
                     if (e.code == "NEN_TIMEOUT") throw e
                     throw NenException.client("NEN_HANDSHAKE_FAILED", "handshake response too large", e)
@@ -148,7 +148,7 @@ internal class Engine(val options: NenOptions) {
         val sealed: Sealed
         val res: WireResponse
         try {
-            sealed = Exchange.seal(s, p, seq, options.confidentialQuery, retryOf, d)
+            sealed = Exchange.seal(s, p, seq, options.confidentialQuery, retryOf, d, options.maxResponseBytes)
             if (attempt != null) {
                 attempt.ref = sealed.ref
                 attempt.sentAt = System.nanoTime()
@@ -162,5 +162,6 @@ internal class Engine(val options: NenOptions) {
 
     companion object {
         const val RETRY_HORIZON_NS = 60_000_000_000L
+        const val MAX_SERVER_HELLO = 65536L
     }
 }

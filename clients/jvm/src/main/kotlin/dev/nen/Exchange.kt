@@ -6,7 +6,8 @@
 // and type. GET/HEAD carry the sealed record in `nen-body`; so do responses with a null-body status
 // and every response to HEAD (their content-type is not checked). A COMPRESSED response is refused
 // (this client never sends ACCEPT_COMPRESSED). A body over the limit is refused after reading at
-// most limit + 16 bytes; a stalled body ends at the deadline (the watchdog closes it).
+// most limit + 16 bytes; a stalled body ends at the deadline (the watchdog closes it); the
+// deadline ends at a stream's head, as in @nen/client.
 package dev.nen
 
 import java.io.ByteArrayInputStream
@@ -38,7 +39,7 @@ internal object Exchange {
         return AppRequest(m, u, kept, b)
     }
 
-    fun seal(s: Session, p: AppRequest, seq: Long, confidential: Boolean, retryOf: String?, deadline: Deadline): Sealed {
+    fun seal(s: Session, p: AppRequest, seq: Long, confidential: Boolean, retryOf: String?, deadline: Deadline, maxBytes: Long): Sealed {
         val keys = s.keys
         val ts = s.timestamp()
         var flags = if (retryOf != null) Codec.REQ_RETRY else 0
@@ -74,7 +75,7 @@ internal object Exchange {
             body = record
         }
         val ref = Codec.retryRef(s.idStr, keys.epoch, seq, ts)
-        return Sealed(WireRequest(p.method, uri, headers, body, deadline), ref, keys, s.id, seq, p.method)
+        return Sealed(WireRequest(p.method, uri, headers, body, deadline, maxBytes + Codec.TAG), ref, keys, s.id, seq, p.method)
     }
 
     /** Verifies [res] as the answer to [x]; the returned body is authenticated (or, for a stream, authenticates as read). */
@@ -95,9 +96,8 @@ internal object Exchange {
                 throw unauthenticated("stream envelope with a wrong content type, status or flags")
             }
             val opener = RecordOpener(x.keys.s2cKey, x.keys.s2cIv, x.seq, aad)
-            val guard = Watchdog.guard(x.wire.deadline, res.body)
-            val stream = AuthenticatedStream(DeadlineStream(res.body, x.wire.deadline), opener) { guard.cancel(false) }
-            return AppResponse(200, kept, ctype, stream, -1, true)
+            // As @nen/client: the timeout ends at a stream's head (a stream may last as long as it lasts).
+            return AppResponse(200, kept, ctype, AuthenticatedStream(res.body, opener), -1, true)
         }
         val record: ByteArray?
         if (nullBody) {
@@ -108,7 +108,7 @@ internal object Exchange {
                 res.close()
                 throw unauthenticated("sealed response with the wrong content type")
             }
-            record = readBounded(res.body, maxBytes + Codec.TAG, x.wire.deadline)
+            record = readBounded(res, maxBytes + Codec.TAG, x.wire.deadline)
         }
         if (record == null) throw unauthenticated("response envelope without a sealed record")
         val plain = Codec.open(x.keys.s2cKey, Codec.nonce(x.keys.s2cIv, x.seq), aad, record) ?: throw unauthenticated("response failed authentication (tampered, substituted or forged)")
@@ -118,7 +118,12 @@ internal object Exchange {
     }
 
     /** Reads at most [limit] bytes (more is NEN_RESPONSE_UNAUTHENTICATED, as @nen/client) before [deadline]. */
-    fun readBounded(body: InputStream, limit: Long, deadline: Deadline): ByteArray {
+    fun readBounded(res: WireResponse, limit: Long, deadline: Deadline): ByteArray {
+        res.bytes?.let {
+            if (it.size > limit) throw tooLarge(limit)
+            return it
+        }
+        val body = res.body
         val guard = Watchdog.guard(deadline, body)
         try {
             val out = ByteArrayOutputStream()
@@ -133,7 +138,7 @@ internal object Exchange {
                     }
                 if (n < 0) break
                 out.write(buf, 0, n)
-                if (out.size() > limit) throw unauthenticated("response body larger than ${limit - Codec.TAG} bytes (maxResponseBytes)")
+                if (out.size() > limit) throw tooLarge(limit)
                 deadline.check()
             }
             return out.toByteArray()
@@ -154,24 +159,9 @@ internal object Exchange {
         return NenException.outcomeUnknown(NenException(code, "nen: the server cannot prove the original request did not run; the retry did not run", 409))
     }
 
+    fun tooLarge(limit: Long) = unauthenticated("response body larger than ${limit - Codec.TAG} bytes (maxResponseBytes)")
+
     fun unauthenticated(m: String) = NenException.client("NEN_RESPONSE_UNAUTHENTICATED", m)
-}
-
-/** Reports a read that failed because the deadline passed as NEN_TIMEOUT. */
-internal class DeadlineStream(private val inner: InputStream, private val deadline: Deadline) : InputStream() {
-    private fun <T> guarded(f: () -> T): T =
-        try {
-            f()
-        } catch (e: IOException) {
-            if (deadline.expired()) throw Deadline.timeout(e)
-            throw e
-        }
-
-    override fun read(): Int = guarded { inner.read() }
-
-    override fun read(b: ByteArray, off: Int, len: Int): Int = guarded { inner.read(b, off, len) }
-
-    override fun close() = inner.close()
 }
 
 /** Closes a response body when its exchange's deadline passes (one shared daemon thread). */

@@ -10,6 +10,7 @@
 // read whole before sealing (streamed uploads are not offered by this client).
 package dev.nen
 
+import java.io.ByteArrayInputStream
 import java.io.ByteArrayOutputStream
 import java.io.IOException
 import java.io.InputStream
@@ -19,11 +20,12 @@ import java.net.http.HttpHeaders
 import java.net.http.HttpRequest
 import java.net.http.HttpResponse
 import java.nio.ByteBuffer
-import java.time.Duration
 import java.util.Optional
 import java.util.concurrent.CompletableFuture
 import java.util.concurrent.ExecutionException
 import java.util.concurrent.Flow
+import java.util.concurrent.TimeUnit
+import java.util.concurrent.TimeoutException
 import java.util.concurrent.atomic.AtomicInteger
 import java.util.concurrent.atomic.AtomicLong
 import javax.net.ssl.SSLSession
@@ -57,14 +59,70 @@ class NenHttpClient
         /** Drops the session (no network call). */
         fun dropSession() = engine.drop()
 
+        /**
+         * One HTTP exchange: a stream answer (`nen: 1.4`) as an InputStream at its head, any other
+         * answer read whole (at most r.maxResponseBytes, then refused) before the deadline.
+         */
         private fun exchange(r: WireRequest): WireResponse {
             val b = HttpRequest.newBuilder(r.uri).method(r.method, r.body?.let { HttpRequest.BodyPublishers.ofByteArray(it) } ?: HttpRequest.BodyPublishers.noBody())
             for ((k, v) in r.headers) if (k.lowercase() !in RESTRICTED) b.header(k, v)
+            val handler =
+                HttpResponse.BodyHandler<Pair<InputStream, ByteArray?>> { info ->
+                    if (info.headers().firstValue("nen").orElse("") == "1.4") {
+                        HttpResponse.BodySubscribers.mapping(HttpResponse.BodySubscribers.ofInputStream()) { it to null }
+                    } else {
+                        HttpResponse.BodySubscribers.mapping(BoundedBytes(r.maxResponseBytes)) { ByteArrayInputStream(it) to it }
+                    }
+                }
+            val future = http.sendAsync(b.build(), handler)
             val left = r.deadline.remainingMs()
-            if (left != Long.MAX_VALUE) b.timeout(Duration.ofMillis(maxOf(1, left)))
-            val res = http.send(b.build(), HttpResponse.BodyHandlers.ofInputStream())
+            val res =
+                try {
+                    if (left == Long.MAX_VALUE) future.get() else future.get(maxOf(1, left), TimeUnit.MILLISECONDS)
+                } catch (e: TimeoutException) {
+                    future.cancel(true)
+                    throw Deadline.timeout(e)
+                } catch (e: ExecutionException) {
+                    val c = e.cause
+                    throw (c as? IOException) ?: IOException(c)
+                }
             val headers = res.headers().map().flatMap { (k, vs) -> vs.map { k.lowercase() to it } }
-            return WireResponse(res.statusCode(), headers, res.body())
+            return WireResponse(res.statusCode(), headers, res.body().first, res.body().second)
+        }
+
+        /** Collects a body up to [limit] bytes; past it, cancels the download and fails (as @nen/client). */
+        private class BoundedBytes(private val limit: Long) : HttpResponse.BodySubscriber<ByteArray> {
+            private val out = ByteArrayOutputStream()
+            private val result = CompletableFuture<ByteArray>()
+            private lateinit var subscription: Flow.Subscription
+
+            override fun getBody(): CompletableFuture<ByteArray> = result
+
+            override fun onSubscribe(s: Flow.Subscription) {
+                subscription = s
+                s.request(Long.MAX_VALUE)
+            }
+
+            override fun onNext(items: List<ByteBuffer>) {
+                if (result.isDone) return
+                for (b in items) {
+                    val a = ByteArray(b.remaining())
+                    b.get(a)
+                    out.write(a)
+                }
+                if (out.size() > limit) {
+                    subscription.cancel()
+                    result.completeExceptionally(Exchange.tooLarge(limit))
+                }
+            }
+
+            override fun onError(t: Throwable) {
+                result.completeExceptionally(t)
+            }
+
+            override fun onComplete() {
+                result.complete(out.toByteArray())
+            }
         }
 
         private fun <T> deliver(request: HttpRequest, app: AppResponse, handler: HttpResponse.BodyHandler<T>): HttpResponse<T> {

@@ -74,7 +74,7 @@ internal class RecordSealer(private val key: ByteArray, private val iv: ByteArra
 }
 
 /** The plaintext of a response stream: each network read's completed records opened in order. */
-internal class AuthenticatedStream(private val raw: InputStream, private val opener: RecordOpener, private val onClose: () -> Unit = {}) : InputStream() {
+internal class AuthenticatedStream(private val raw: InputStream, private val opener: RecordOpener) : InputStream() {
     private var cur = ByteArray(0)
     private var pos = 0
     private var ended = false
@@ -115,11 +115,5 @@ internal class AuthenticatedStream(private val raw: InputStream, private val ope
 
     override fun available(): Int = cur.size - pos
 
-    override fun close() {
-        try {
-            raw.close()
-        } finally {
-            onClose()
-        }
-    }
+    override fun close() = raw.close()
 }

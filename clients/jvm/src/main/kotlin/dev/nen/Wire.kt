@@ -15,12 +15,16 @@ internal class WireRequest(
     val headers: List<Pair<String, String>>,
     val body: ByteArray?,
     val deadline: Deadline,
+    /** The most response body bytes the engine will take (more is refused without reading on). */
+    val maxResponseBytes: Long,
 )
 
 internal class WireResponse(
     val status: Int,
     val headers: List<Pair<String, String>>,
     val body: InputStream,
+    /** The whole body when the adapter already read it (bounded by maxResponseBytes), else null. */
+    val bytes: ByteArray? = null,
 ) : Closeable {
     fun header(name: String): String? = headers.firstOrNull { it.first == name }?.second
 

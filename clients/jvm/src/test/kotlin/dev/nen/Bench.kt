@@ -34,7 +34,8 @@ object Bench {
                 HttpRequest.newBuilder(URI(srv.url + path)).header("content-type", "application/octet-stream").POST(HttpRequest.BodyPublishers.ofByteArray(body)).build()
             println("JVM client CPU per request (process CPU time, µs), ${Runtime.version()}, n=$n x $rounds rounds")
             println("size     plain    nen      added    ratio")
-            for (size in listOf(1024, 100 * 1024)) {
+            val sizes = args.indexOf("--sizes").let { if (it >= 0) args[it + 1].split(',').map { s -> s.toInt() } else listOf(1024, 100 * 1024) }
+            for (size in sizes) {
                 val body = ByteArray(size) { (it % 251).toByte() }
                 val p = req("/api/plain/echo", body)
                 val e = req("/api/echo", body)
@@ -50,6 +51,7 @@ object Bench {
                 }
                 println(String.format("%-8s %-8.1f %-8.1f %-8.1f %.2f", "${size / 1024} KB", bp, bn, bn - bp, bn / bp))
             }
+            if (hs == 0) return
             val uri = URI(srv.url)
             cpuUs(maxOf(hs / 4, 5)) { nen.handshake(uri) }
             val h = cpuUs(hs) { nen.handshake(uri) }
