@@ -7,6 +7,7 @@
  *   transport.ts request normalisation, deadlines     exchange.ts  seal → send → verify (one attempt)
  *   sequence.ts  sequence numbers + flow control      errors.ts    typed errors, recovery table
  *   retry.ts     one request: send, and the 1.1 retry after an unauthenticated 401-class error
+ *   ohttp/       the Oblivious HTTP mode (`mode: 'ohttp'`), loaded on first use
  *
  * Pitfalls:
  *  - Unauthenticated protocol errors are hints only, never proof that the handler did not run (an
@@ -24,6 +25,7 @@ import { type NenClientOptions, type WireExchange, resolveConfig } from './optio
 import { type NenSessionInfo, type SessionState, Sessions } from './session.js';
 import { sendWithRetry } from './retry.js';
 import { prepare } from './transport.js';
+import { obliviousClient } from './ohttp/mode.js';
 
 export type { NenClientOptions, WireExchange } from './options.js';
 export type { NenSessionInfo } from './session.js';
@@ -44,6 +46,7 @@ export interface NenClient {
 
 export function createNenClient(options: NenClientOptions = {}): NenClient {
   const cfg = resolveConfig(options);
+  if (options.mode === 'ohttp') return obliviousClient(cfg);
   const sessions = new Sessions(cfg);
   const backoff = { ms: 0 };
 

@@ -65,6 +65,25 @@ export interface NenClientOptions {
   onExchange?: (e: WireExchange) => void;
   /** Largest decompressed response accepted, bytes (default 64 MiB). */
   maxResponseBytes?: number;
+  /**
+   * 'session' (default): handshake, then sealed requests. 'ohttp': Oblivious HTTP (RFC 9458), no
+   * handshake: each request is encapsulated to `keyConfig` and posted to `relay`.
+   */
+  mode?: 'session' | 'ohttp';
+  /** OHTTP: where encapsulated requests are posted (a relay, or the gateway itself). */
+  relay?: string | URL;
+  /**
+   * OHTTP: the gateway's Key Config, pinned: base64url (or bytes) of one encoded Key Config, or
+   * 1-16 `sha256:<base64url>` digests of one (then fetched from `keyConfigUrl`; a served config
+   * matching no pin is NEN_OHTTP_KEY_MISMATCH).
+   */
+  keyConfig?: string | Uint8Array | readonly string[];
+  /** OHTTP: the gateway's `application/ohttp-keys` resource (e.g. https://gw/.well-known/ohttp-gateway). */
+  keyConfigUrl?: string | URL;
+  /** OHTTP: accept an X25519 (not post-quantum) key config. */
+  allowClassical?: boolean;
+  /** OHTTP: chunked OHTTP for every request (default: only `stream()`). */
+  chunked?: boolean;
 }
 
 /** Options after validation, with defaults applied. */
@@ -119,6 +138,7 @@ function warnUnpinned(): void {
 
 export function resolveConfig(options: NenClientOptions): ClientConfig {
   const pins = parsePins(options.serverKey);
+  if (options.mode === 'ohttp') return baseConfig(options, pins);
   if (options.unpinned && pins.length > 0) throw clientError('NEN_BAD_INPUT', 'serverKey and unpinned: true exclude each other');
   if (pins.length === 0 && options.unpinned !== true) {
     throw clientError(
@@ -127,6 +147,10 @@ export function resolveConfig(options: NenClientOptions): ClientConfig {
     );
   }
   if (pins.length === 0) warnUnpinned();
+  return baseConfig(options, pins);
+}
+
+function baseConfig(options: NenClientOptions, pins: readonly ServerKeyPin[]): ClientConfig {
   const lifetime = options.sessionLifetimeSeconds ?? 0;
   if (!Number.isInteger(lifetime) || lifetime < 0) throw clientError('NEN_BAD_INPUT', 'sessionLifetimeSeconds must be a non-negative integer');
   const userFetch = options.fetch;

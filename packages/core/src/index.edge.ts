@@ -2,3 +2,4 @@
 export { loadBackend } from './backend/index.edge.js';
 export type { BackendKind } from './backend/index.edge.js';
 export * from './public.js';
+export * from './ohttp/index.js';

@@ -9,3 +9,4 @@
 export { loadBackend } from './backend/index.js';
 export type { BackendKind } from './backend/index.js';
 export * from './public.js';
+export * from './ohttp/index.js';

@@ -2,3 +2,4 @@
 export { loadBackend } from './backend/index.workerd.js';
 export type { BackendKind } from './backend/index.workerd.js';
 export * from './public.js';
+export * from './ohttp/index.js';

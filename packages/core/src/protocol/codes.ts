@@ -74,6 +74,7 @@ export const CLIENT_ERRORS = {
   NEN_BAD_INPUT: 'invalid arguments to the Nen client',
   NEN_PROTOCOL_ERROR: 'the server reported a Nen protocol error',
   NEN_OUTCOME_UNKNOWN: 'the request was sent and no authenticated answer came back: the handler may or may not have run',
+  NEN_OHTTP_KEY_MISMATCH: 'the OHTTP key configuration does not match the pinned one',
 } as const;
 
 export type ClientErrorCode = keyof typeof CLIENT_ERRORS;

@@ -1,0 +1,298 @@
+/**
+ * The client's Oblivious HTTP mode (RFC 9458, Binary HTTP RFC 9292, chunked OHTTP): each request
+ * is encoded as Binary HTTP, encapsulated to the gateway's pinned key config (HPKE, X-Wing by
+ * default) and POSTed to the relay (or the gateway itself); the answer is opened and handed back
+ * as a standard Response. No handshake: the first request is one round trip.
+ * Loaded lazily by ./mode.ts (createNenClient({ mode: 'ohttp' })): session-mode pages do not carry it.
+ *
+ * Pitfalls:
+ *  - Unencapsulated answers (non-200, or not message/ohttp-res) come from the relay or the
+ *    gateway before decapsulation and are unauthenticated: only a hint (`serverError`).
+ *    NEN_OHTTP_KEY_UNKNOWN refetches a digest-pinned key config and re-sends once (the gateway
+ *    could not open the request, so it never ran).
+ *  - An encapsulated NEN_OHTTP_DATE answer (RFC 9458 §6.5.2) carries the gateway's Date: the
+ *    client corrects its clock offset and re-sends once with a fresh encapsulation (the handler
+ *    did not run: the Date is checked before the replay id is claimed).
+ *  - Streamed answers (`stream()`, or `chunked: true`) use chunked OHTTP: the body is readable as
+ *    chunks open; a stream that ends without its final chunk errors NEN_OHTTP_TRUNCATED, a
+ *    tampered chunk NEN_OHTTP_DECRYPT. Request bodies are sent whole (one final chunk).
+ *  - The inner request carries the application's headers (cookies included: they go to the
+ *    gateway encrypted, never to the relay) plus `date`; the outer request carries only the media type.
+ */
+import { NenProtocolError, WIRE_ERRORS, clientError, isWireErrorCode } from '@nen/core';
+import { type FieldLine, OHTTP_MEDIA, decodeBhttpResponse, encapsulateChunkedRequest, encapsulateRequest, encodeBhttpRequest } from '@nen/core/ohttp';
+import type { NenClient } from '../client.js';
+import { serverError } from '../errors.js';
+import type { ClientConfig } from '../options.js';
+import { type PreparedRequest, deadline, prepare, readBodyLimited } from '../transport.js';
+import { BhttpResponseStream, type ResponseHead } from './bhttp-stream.js';
+import { PinnedKeyConfig } from './key-config.js';
+
+export interface ObliviousConfig {
+  readonly relay: URL;
+  readonly keys: PinnedKeyConfig;
+  readonly chunked: boolean;
+}
+
+/** The NenClient of OHTTP mode (no session: handshake / rotate / terminate / status throw NEN_BAD_INPUT). */
+export function obliviousNenClient(cfg: ClientConfig): NenClient {
+  const o = cfg.options;
+  const keys = new PinnedKeyConfig({
+    keyConfig: o.keyConfig as string | Uint8Array | readonly string[],
+    ...(o.keyConfigUrl === undefined ? {} : { keyConfigUrl: cfg.resolveUrl(o.keyConfigUrl) }),
+    allowClassical: o.allowClassical === true,
+    fetch: cfg.fetch,
+  });
+  const t = new ObliviousTransport(cfg, { relay: cfg.resolveUrl(o.relay as string | URL), keys, chunked: o.chunked === true });
+  const send = async (input: RequestInfo | URL, init: RequestInit | undefined, stream: boolean) => t.send(await prepare(cfg.resolveUrl, input, init), stream);
+  const noSession = (what: string) => Promise.reject(clientError('NEN_BAD_INPUT', `OHTTP mode has no session to ${what}`));
+  return {
+    fetch: (input, init) => send(input, init, false),
+    stream: (input, init) => ({
+      async *[Symbol.asyncIterator]() {
+        const res = await send(input, init, true);
+        if (!res.body) return;
+        const reader = res.body.getReader();
+        try {
+          for (;;) {
+            const r = await reader.read();
+            if (r.done) return;
+            yield r.value;
+          }
+        } finally {
+          reader.releaseLock();
+          await res.body.cancel().catch(() => undefined);
+        }
+      },
+    }),
+    handshake: () => noSession('handshake'),
+    rotate: () => noSession('rotate'),
+    terminate: () => noSession('terminate'),
+    status: () => noSession('read'),
+    session: null,
+  };
+}
+
+const NO_BODY_STATUS = new Set([101, 204, 205, 304]);
+
+export class ObliviousTransport {
+  readonly #cfg: ClientConfig;
+  readonly #o: ObliviousConfig;
+  #clockOffsetMs = 0;
+
+  constructor(cfg: ClientConfig, o: ObliviousConfig) {
+    this.#cfg = cfg;
+    this.#o = o;
+  }
+
+  async send(p: PreparedRequest, stream: boolean): Promise<Response> {
+    const body = p.body instanceof ReadableStream ? await collect(p.body, this.#cfg.maxResponseBytes) : p.body;
+    const chunked = stream || this.#o.chunked;
+    const dl = deadline(p.signal, this.#cfg.timeoutMs);
+    let keyRetried = false;
+    let dateRetried = false;
+    try {
+      for (;;) {
+        try {
+          const res = await this.#attempt(p, body, chunked, dl.signal);
+          const dateFix = res.status === 400 && problemCode(res) === 'NEN_OHTTP_DATE' ? res.headers.get('date') : null;
+          if (dateFix && !dateRetried && Number.isFinite(Date.parse(dateFix))) {
+            dateRetried = true;
+            await res.body?.cancel().catch(() => undefined);
+            this.#clockOffsetMs = Date.parse(dateFix) - Date.now();
+            continue;
+          }
+          throwOnProblem(res);
+          if (!chunked) {
+            dl.done();
+            return res;
+          }
+          return withDeadline(res, dl); // the deadline ends with the streamed body
+        } catch (e) {
+          if (e instanceof NenProtocolError && e.code === 'NEN_OHTTP_KEY_UNKNOWN' && !keyRetried && this.#o.keys.refresh()) {
+            keyRetried = true;
+            continue;
+          }
+          throw e;
+        }
+      }
+    } catch (e) {
+      dl.done();
+      throw dl.map(e);
+    }
+  }
+
+  async #attempt(p: PreparedRequest, body: Uint8Array | null, chunked: boolean, signal: AbortSignal): Promise<Response> {
+    const config = await this.#o.keys.get();
+    const bhttp = encodeBhttpRequest({
+      method: p.method,
+      scheme: p.url.protocol.replace(/:$/, ''),
+      authority: p.url.host,
+      path: `${p.url.pathname}${p.url.search}`,
+      headers: this.#innerHeaders(p),
+      content: body ?? new Uint8Array(0),
+      trailers: [],
+    });
+    if (!chunked) {
+      const e = encapsulateRequest(config, bhttp);
+      const res = await this.#post(OHTTP_MEDIA.REQUEST, e.encapsulatedRequest, signal);
+      await expectMedia(res, OHTTP_MEDIA.RESPONSE);
+      const wire = await readBodyLimited(res, this.#cfg.maxResponseBytes + 4096, () =>
+        clientError('NEN_RESPONSE_UNAUTHENTICATED', 'encapsulated response over maxResponseBytes'),
+      );
+      const r = decodeBhttpResponse(e.openResponse(wire), { maxContent: this.#cfg.maxResponseBytes });
+      return toResponse(r, r.content.length > 0 ? (r.content as Uint8Array<ArrayBuffer>) : null);
+    }
+    const c = encapsulateChunkedRequest(config);
+    const wire = concat(c.header, c.sealChunk(bhttp, true));
+    const res = await this.#post(OHTTP_MEDIA.CHUNKED_REQUEST, wire, signal);
+    await expectMedia(res, OHTTP_MEDIA.CHUNKED_RESPONSE);
+    return openChunked(res.body as ReadableStream<Uint8Array>, c.responseOpener());
+  }
+
+  #innerHeaders(p: PreparedRequest): FieldLine[] {
+    const h: FieldLine[] = [];
+    p.headers.forEach((v, n) => {
+      if (n !== 'date' && n !== 'host') h.push([n, v]);
+    });
+    if (p.contentType) h.push(['content-type', p.contentType]);
+    h.push(['date', new Date(Date.now() + this.#clockOffsetMs).toUTCString()]);
+    return h;
+  }
+
+  #post(type: string, body: Uint8Array, signal: AbortSignal): Promise<Response> {
+    return this.#cfg.fetch(this.#o.relay, { method: 'POST', headers: { 'content-type': type }, body: body as Uint8Array<ArrayBuffer>, signal });
+  }
+}
+
+/** An outer answer that is not the expected OHTTP media type: unauthenticated, a hint only. */
+async function expectMedia(res: Response, type: string): Promise<void> {
+  const got = (res.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
+  if (res.status === 200 && got === type && res.body) return;
+  await res.body?.cancel().catch(() => undefined);
+  throw serverError(res, `the relay / gateway answered ${res.status} ${got ?? ''} instead of ${type}`);
+}
+
+/** The Nen code of an encapsulated (hence authenticated) gateway problem answer, if any. */
+function problemCode(res: Response): string | null {
+  const code = res.headers.get('nen-error');
+  const type = (res.headers.get('content-type') ?? '').split(';')[0]?.trim();
+  if (!code || type !== 'application/problem+json' || !isWireErrorCode(code) || WIRE_ERRORS[code].status !== res.status) return null;
+  return code;
+}
+
+function throwOnProblem(res: Response): void {
+  const code = problemCode(res);
+  if (!code || !isWireErrorCode(code)) return;
+  void res.body?.cancel().catch(() => undefined);
+  throw new NenProtocolError(code, `nen: ${WIRE_ERRORS[code].message}`, { status: res.status });
+}
+
+function toResponse(head: ResponseHead, body: BodyInit | null): Response {
+  const headers = new Headers();
+  for (const [n, v] of head.headers) {
+    try {
+      headers.append(n, v);
+    } catch {
+      // a field the Fetch API forbids or cannot represent: dropped
+    }
+  }
+  return new Response(NO_BODY_STATUS.has(head.status) ? null : body, { status: head.status, headers });
+}
+
+/** A chunked OHTTP answer: resolves with the head once its chunk opened; the body streams the rest. */
+async function openChunked(
+  wire: ReadableStream<Uint8Array>,
+  opener: ReturnType<ReturnType<typeof encapsulateChunkedRequest>['responseOpener']>,
+): Promise<Response> {
+  const reader = wire.getReader();
+  const parser = new BhttpResponseStream();
+  const queued: Uint8Array[] = [];
+  let ended = false;
+  /** Reads wire bytes until something for the application is ready (or the end). */
+  async function step(): Promise<ResponseHead | undefined> {
+    const r = await reader.read();
+    let out: ReturnType<BhttpResponseStream['push']>;
+    if (r.done) {
+      ended = true;
+      const last = parser.push(opener.end());
+      const fin = parser.finish();
+      out = { ...(last.head ? { head: last.head } : fin.head ? { head: fin.head } : {}), content: [...last.content, ...fin.content] };
+    } else {
+      out = { content: [] };
+      for (const pt of opener.push(r.value)) {
+        const o = parser.push(pt);
+        if (o.head) out.head = o.head;
+        out.content.push(...o.content);
+      }
+    }
+    queued.push(...out.content.filter((c) => c.length > 0));
+    return out.head;
+  }
+  let head: ResponseHead | undefined;
+  try {
+    while (!head) {
+      if (ended) throw new NenProtocolError('NEN_OHTTP_TRUNCATED', 'nen: chunked OHTTP response ended without a response head', { status: 400 });
+      head = await step();
+    }
+  } catch (e) {
+    await reader.cancel().catch(() => undefined);
+    throw e;
+  }
+  const body = new ReadableStream<Uint8Array>({
+    async pull(ctrl) {
+      try {
+        while (queued.length === 0 && !ended) await step();
+      } catch (e) {
+        await reader.cancel().catch(() => undefined);
+        ctrl.error(e);
+        return;
+      }
+      const next = queued.shift();
+      if (next) ctrl.enqueue(next);
+      else ctrl.close();
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+  return toResponse(head, body);
+}
+
+/** Ends the deadline when the streamed body ends or fails. */
+function withDeadline(res: Response, dl: { done(): void }): Response {
+  if (!res.body) {
+    dl.done();
+    return res;
+  }
+  const reader = res.body.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(ctrl) {
+      try {
+        const r = await reader.read();
+        if (r.done) {
+          dl.done();
+          ctrl.close();
+        } else ctrl.enqueue(r.value);
+      } catch (e) {
+        dl.done();
+        ctrl.error(e);
+      }
+    },
+    cancel(reason) {
+      dl.done();
+      return reader.cancel(reason);
+    },
+  });
+  return new Response(body, { status: res.status, headers: res.headers });
+}
+
+async function collect(s: ReadableStream<Uint8Array>, max: number): Promise<Uint8Array> {
+  const body = await readBodyLimited(new Response(s), max, () => clientError('NEN_BAD_INPUT', 'request body over maxResponseBytes'));
+  return body;
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}

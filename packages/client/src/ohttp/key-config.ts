@@ -1,0 +1,102 @@
+/**
+ * The gateway's OHTTP key configuration on the client, pinned (RFC 9458 §3, §7 key consistency):
+ * either the whole Key Config is given (base64url or bytes: pinned by value, nothing fetched), or
+ * one or more `sha256:<base64url>` digests of an encoded Key Config are given with `keyConfigUrl`
+ * (the gateway's `application/ohttp-keys` resource, e.g. /.well-known/ohttp-gateway, RFC 9540)
+ * and only a fetched config whose digest matches a pin is used.
+ *
+ * Pitfalls:
+ *  - A relay or any other party that serves another config (a substituted key, or a config per
+ *    client to split the anonymity set) fails the pin: NEN_OHTTP_KEY_MISMATCH, nothing is sent.
+ *  - X25519 (0x0020) is not post-quantum: refused unless `allowClassical` (NEN_OHTTP_KEY_MISMATCH).
+ *  - After NEN_OHTTP_KEY_UNKNOWN (a rotation) a fetched config is refetched once; a config pinned
+ *    by value cannot change (the error is thrown).
+ */
+import { type NenProtocolError, clientError, fromBase64Url, toBase64Url } from '@nen/core';
+import { OHTTP_KEM_INFO, OHTTP_MEDIA, type OhttpKeyConfig, encodeKeyConfig, parseKeyConfig, parseKeyConfigs } from '@nen/core/ohttp';
+
+export interface KeyConfigOptions {
+  readonly keyConfig: string | Uint8Array | readonly string[];
+  readonly keyConfigUrl?: URL;
+  readonly allowClassical: boolean;
+  readonly fetch: typeof fetch;
+}
+
+const PIN = /^sha256:([A-Za-z0-9_-]{43})$/;
+
+/** The pin of a Key Config: `sha256:` + base64url(SHA-256(encoded Key Config)). */
+export async function keyConfigPin(config: OhttpKeyConfig): Promise<string> {
+  const d = await crypto.subtle.digest('SHA-256', encodeKeyConfig(config) as Uint8Array<ArrayBuffer>);
+  return `sha256:${toBase64Url(new Uint8Array(d))}`;
+}
+
+function mismatch(detail: string): NenProtocolError {
+  return clientError('NEN_OHTTP_KEY_MISMATCH', detail);
+}
+
+export class PinnedKeyConfig {
+  readonly #o: KeyConfigOptions;
+  readonly #pins: readonly string[] | null;
+  readonly #fixed: OhttpKeyConfig | null;
+  #fetched: Promise<OhttpKeyConfig> | null = null;
+
+  constructor(o: KeyConfigOptions) {
+    this.#o = o;
+    const list = typeof o.keyConfig === 'string' ? [o.keyConfig] : o.keyConfig instanceof Uint8Array ? null : o.keyConfig;
+    if (list && list.length > 0 && list.every((p) => PIN.test(p))) {
+      if (!o.keyConfigUrl) throw clientError('NEN_BAD_INPUT', 'a sha256: key config pin needs keyConfigUrl (where the gateway serves application/ohttp-keys)');
+      this.#pins = list;
+      this.#fixed = null;
+      return;
+    }
+    let bytes: Uint8Array;
+    if (o.keyConfig instanceof Uint8Array) bytes = o.keyConfig;
+    else if (list?.length === 1) bytes = fromBase64Url(list[0] as string) ?? new Uint8Array(0);
+    else throw clientError('NEN_BAD_INPUT', 'keyConfig must be one Key Config (base64url or bytes) or 1-16 "sha256:<base64url>" pins');
+    this.#fixed = this.#checkKem(parseKeyConfig(bytes));
+    this.#pins = null;
+  }
+
+  #checkKem(c: OhttpKeyConfig): OhttpKeyConfig {
+    if (!OHTTP_KEM_INFO[c.kemId].pq && !this.#o.allowClassical) {
+      throw mismatch('the key config is X25519 (not post-quantum); pass allowClassical: true to accept it');
+    }
+    return c;
+  }
+
+  /** The config to encapsulate to. */
+  get(): Promise<OhttpKeyConfig> {
+    if (this.#fixed) return Promise.resolve(this.#fixed);
+    this.#fetched ??= this.#fetch().catch((e: unknown) => {
+      this.#fetched = null;
+      throw e;
+    });
+    return this.#fetched;
+  }
+
+  /** After NEN_OHTTP_KEY_UNKNOWN: true when a fresh config will be fetched (once per call). */
+  refresh(): boolean {
+    if (this.#fixed) return false;
+    this.#fetched = null;
+    return true;
+  }
+
+  async #fetch(): Promise<OhttpKeyConfig> {
+    const res = await this.#o.fetch(this.#o.keyConfigUrl as URL, { headers: { accept: OHTTP_MEDIA.KEYS } });
+    const type = (res.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
+    if (res.status !== 200 || type !== OHTTP_MEDIA.KEYS) {
+      await res.body?.cancel().catch(() => undefined);
+      throw mismatch(`the key config URL answered ${res.status} ${type ?? ''}`);
+    }
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    if (bytes.length > 64 * 1024) throw mismatch('the application/ohttp-keys body is over 64 KiB');
+    const configs = parseKeyConfigs(bytes);
+    const byPin = new Map<string, OhttpKeyConfig>();
+    for (const c of configs) byPin.set(await keyConfigPin(c), c);
+    for (const pin of this.#pins as readonly string[]) {
+      const c = byPin.get(pin);
+      if (c) return this.#checkKem(c);
+    }
+    throw mismatch('no served key config matches a pinned digest');
+  }
+}
