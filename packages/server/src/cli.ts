@@ -25,6 +25,7 @@ import { generateServerKey } from './keys.js';
 const USAGE = `usage: nen keygen [--kem xwing|mlkem768] [--kid <id>] [--write[=<file>]]
        nen keygen --ohttp [--kem xwing|mlkem768|x25519] [--key-id 0..255]  (an OHTTP gateway key: NEN_OHTTP_KEYS)
        nen fetch URL [-X METHOD] [-H 'k: v'] [-d @file|-d text] [--pin PIN] [-o FILE] [-v]  (nen fetch --help)
+       nen relay --gateway URL [--port N] [--host HOST]  (a development OHTTP relay; nen relay --help)
 
 Generates a Nen server key and prints three environment variables:
   NEN_SERVER_KEYS             server only, SECRET. Read by createNen(). To rotate, append
@@ -150,6 +151,7 @@ async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
   if (cmd === 'seal' || cmd === 'open') return sealCli(argv);
   if (cmd === 'fetch') return (await import('./cli-fetch.js')).runFetch(rest);
+  if (cmd === 'relay') return (await import('./relay-cli.js')).runRelay(rest);
   if (cmd === 'keygen' && rest.includes('--ohttp')) return (await import('./ohttp/keygen-cli.js')).runOhttpKeygen(rest);
   if (cmd !== 'keygen') {
     console.error(USAGE);

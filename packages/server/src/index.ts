@@ -28,7 +28,11 @@ export type {
   NenStreamSource,
   NenRouteHandler,
   NenBody,
+  OhttpGateway,
+  NenOhttpOptions,
+  OhttpRouteTable,
 } from './nen.js';
+export type { OhttpGatewayOptions } from './ohttp/gateway.js';
 export { memoryStore, type MemoryStore, type MemoryStoreOptions } from './stores/memory.js';
 export type { SessionStore, SessionRecord, SessionPatch, CommitResult, RetryVerdict } from './stores/types.js';
 export type { SessionRoutes } from './session-routes.js';

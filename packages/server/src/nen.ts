@@ -10,6 +10,7 @@
  *   stream.ts       streamed uploads and responses    wrap.ts           withNen, withNenStream
  *   handshake.ts    the handshake route               session-routes.ts the session endpoints
  *   next-edge.ts    the URL as sent, on Next's Edge runtime (route params appended by Next)
+ *   ohttp/          the Oblivious HTTP gateway (gateway.ts, routes.ts, inner.ts, stream.ts)
  *
  * Pitfalls: the backend and keys load lazily on first use (or `ready()`); `close()` releases the
  * key material, never a store passed in (close that one yourself). REDIS_URL without a store
@@ -19,6 +20,8 @@ import { type NenConfig, resolveSettings } from './config.js';
 import { KeyCache } from './key-cache.js';
 import { KeyringLoader, type PublicKeyInfo } from './keyring.js';
 import { forNextEdge } from './next-edge.js';
+import type { OhttpGateway } from './ohttp/gateway.js';
+import { type NenOhttpOptions, nenOhttpGateway } from './ohttp/routes.js';
 import type { ServerContext } from './pipeline.js';
 import { HandshakeRateLimiter } from './ratelimit.js';
 import { type SessionRoutes, sessionRoutes } from './session-routes.js';
@@ -35,6 +38,8 @@ import {
 } from './wrap.js';
 
 export type { NenConfig, NenLogEvent } from './config.js';
+export type { OhttpGateway } from './ohttp/gateway.js';
+export type { NenOhttpOptions, OhttpRouteTable } from './ohttp/routes.js';
 export type { NenBody } from './pipeline.js';
 export type { NenHandler, NenRouteHandler, NenRouteOptions, NenStreamHandler, NenStreamRouteOptions, NenStreamSource } from './wrap.js';
 
@@ -49,6 +54,11 @@ export interface Nen {
   ready(): Promise<void>;
   /** The live server public keys and their client pins. */
   publicKeys(): Promise<PublicKeyInfo[]>;
+  /**
+   * An Oblivious HTTP gateway (RFC 9458) in front of this app's handlers, replay ids claimed in
+   * this instance's store: mount its GET / POST at `/.well-known/ohttp-gateway` (RFC 9540).
+   */
+  ohttpGateway(options: NenOhttpOptions): OhttpGateway;
   /** Releases the store (when created here), timers and key material. */
   close(): Promise<void>;
 }
@@ -68,6 +78,7 @@ export function createNen(config: NenConfig = {}): Nen {
       await ctx.keyring.load();
     },
     publicKeys: () => ctx.keyring.publicKeys(),
+    ohttpGateway: (options) => nenOhttpGateway({ store, log: (e) => s.log(e) }, options),
     async close() {
       ctx.cache.clear();
       await ctx.keyring.close();

@@ -17,6 +17,7 @@ import { deferredJsonError } from './request-view.js';
 import { type PlainResult, ResponseBytes, checkUnread, handlerFailed, responsePlain, sealed, valueToPlain } from './respond.js';
 
 import { streamedResponse } from './stream.js';
+import { isInner, runInner, runInnerStream } from './ohttp/inner.js';
 
 const EMPTY = new Uint8Array(0);
 
@@ -58,6 +59,8 @@ export function withNen<C>(ctx: ServerContext, handler: NenHandler<C>, options: 
   const compress = options.compress ?? ctx.s.compression;
   const lazyJson = options.lazyJson === true;
   return async (request: Request, context: C): Promise<Response> => {
+    // an OHTTP gateway's inner request (./ohttp/inner.ts): already authenticated, no session
+    if (isInner(request)) return runInner(handler, request, context, lazyJson);
     let o: Opened;
     try {
       o = await openIncoming(ctx, request, limit, lazyJson);
@@ -96,6 +99,7 @@ export function withNenStream<C>(ctx: ServerContext, handler: NenStreamHandler<C
   const contentType = options.contentType ?? 'text/event-stream';
   const lazyJson = options.lazyJson === true;
   return async (request: Request, context: C): Promise<Response> => {
+    if (isInner(request)) return runInnerStream(handler, iteratorOf, request, context, lazyJson, contentType);
     let o: Opened;
     try {
       o = await openIncoming(ctx, request, limit, lazyJson);

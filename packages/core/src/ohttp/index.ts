@@ -10,7 +10,7 @@
  * Pitfall: no forward secrecy for requests (a static gateway key); see THREAT_MODEL.md.
  */
 export { OHTTP_KEM, OHTTP_KDF, OHTTP_AEAD, OHTTP_KEM_INFO, OhttpPrivateKey, generateOhttpPrivateKey } from './hpke.js';
-export type { OhttpKemId } from './hpke.js';
+export type { OhttpKemId, HpkeContext } from './hpke.js';
 export {
   DEFAULT_SUITES as OHTTP_DEFAULT_SUITES,
   encodeKeyConfig,

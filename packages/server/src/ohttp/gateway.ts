@@ -1,0 +1,233 @@
+/**
+ * The OHTTP gateway resource (RFC 9458 §5, chunked OHTTP, RFC 9540 discovery): GET answers the
+ * key configurations (`application/ohttp-keys`), POST takes `message/ohttp-req` or
+ * `message/ohttp-chunked-req`, opens it, checks the Date window and claims the replay id, hands the
+ * inner request to the application (`dispatch`), and encapsulates its answer. A fetch-style
+ * handler (Request -> Response): it mounts as is in a Next.js route (Node or Edge), Hono, Workers,
+ * and through `toNodeHandler` on node:http / Express (docs/adapters.md).
+ *
+ * Pitfalls:
+ *  - Errors before decapsulation are unencapsulated 4xx `application/problem+json` (RFC 9458
+ *    §5.2, §5.3: problem type `ohttp-key` for a bad key id or suite); errors after it (bad Binary
+ *    HTTP, Date outside the window, replay, store down, a handler crash) are *encapsulated*
+ *    answers, as §5.2 requires. Never a 5xx outside, never a hang: every read is bounded.
+ *  - Replay (§6.5): the enc is claimed atomically in the session store (`claimOnce`, memory /
+ *    Redis / Cluster / Durable Object) for 2 x the Date window after the window check, before
+ *    the handler runs: a replay never reaches a handler, also across instances on one store.
+ *  - `dispatch` must not be a network proxy: it routes by path to this application's handlers.
+ */
+import {
+  ChunkedRequestOpener,
+  DEFAULT_OHTTP_DATE_WINDOW_MS,
+  NenProtocolError,
+  OHTTP_MEDIA,
+  OHTTP_PROBLEM,
+  OhttpGatewayKeys,
+  WIRE_ERRORS,
+  type WireErrorCode,
+  checkOhttpDate,
+  decapsulateRequest,
+  decodeBhttpRequest,
+  encodeBhttpResponse,
+  encodeKeyConfigs,
+  isWireErrorCode,
+  replayIdTtlMs,
+} from '@nen/core';
+import { readBody } from '../http.js';
+import type { SessionStore } from '../stores/types.js';
+import { innerRequest } from './messages.js';
+import { chunkedAnswer, readBounded } from './stream.js';
+
+export interface OhttpGatewayOptions {
+  /** The gateway keys, or their NEN_OHTTP_KEYS text (`keyId:kem:base64url`, comma-separated). */
+  readonly keys: OhttpGatewayKeys | string;
+  /** Where replay ids are claimed (the Nen session store). */
+  readonly store: Pick<SessionStore, 'claimOnce'>;
+  /** Runs an inner request against the application's handlers. */
+  readonly dispatch: (request: Request) => Response | Promise<Response>;
+  /** Accepted |Date - now| of inner requests (default 60 s). */
+  readonly dateWindowMs?: number;
+  /** Largest encapsulated request body (default 1 MiB). */
+  readonly maxRequestBytes?: number;
+  /** Largest inner response body for message/ohttp-res (default 8 MiB; chunked answers stream). */
+  readonly maxResponseBytes?: number;
+  /** Log sink for refusals (reason only, never content). */
+  readonly log?: (event: { level: 'warn' | 'error'; event: string; code: string; reason: string }) => void;
+  /** The clock (tests). */
+  readonly now?: () => number;
+}
+
+export interface OhttpGateway {
+  /** `application/ohttp-keys`: every live key configuration, the current one first. */
+  readonly GET: (request?: Request) => Promise<Response>;
+  readonly POST: (request: Request) => Promise<Response>;
+  /** GET or POST by method (405 otherwise). */
+  readonly fetch: (request: Request) => Promise<Response>;
+  readonly keys: OhttpGatewayKeys;
+}
+
+const REPLAY_PREFIX = 'ohttp:';
+
+/** An `application/problem+json` answer with Nen's code (`code` member and `nen-error` header). */
+export function problem(code: WireErrorCode, type = 'about:blank', extra: Record<string, string> = {}): Response {
+  const spec = WIRE_ERRORS[code];
+  return new Response(JSON.stringify({ type, title: spec.message, code }), {
+    status: spec.status,
+    headers: { 'content-type': 'application/problem+json', 'cache-control': 'no-store', 'nen-error': code, ...extra },
+  });
+}
+
+function codeOf(e: unknown): WireErrorCode {
+  if (e instanceof NenProtocolError && e.code && isWireErrorCode(e.code)) return e.code;
+  if ((e as { code?: unknown })?.code === 'NEN_STORE_UNAVAILABLE') return 'NEN_STORE_UNAVAILABLE';
+  return 'NEN_INTERNAL';
+}
+
+function outerProblem(e: unknown): Response {
+  const code = codeOf(e);
+  const key = code === 'NEN_OHTTP_KEY_UNKNOWN' || code === 'NEN_OHTTP_UNSUPPORTED_SUITE';
+  // before decapsulation nothing can be encapsulated: a 4xx, never a 5xx (RFC 9458 §5.2)
+  return problem(WIRE_ERRORS[code].status >= 500 ? 'NEN_OHTTP_MALFORMED' : code, key ? OHTTP_PROBLEM.KEY : 'about:blank');
+}
+
+function mediaType(request: Request): string {
+  return (request.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+}
+
+async function replayKey(enc: Uint8Array): Promise<string> {
+  const d = new Uint8Array(await crypto.subtle.digest('SHA-256', enc as Uint8Array<ArrayBuffer>));
+  let h = '';
+  for (const b of d) h += b.toString(16).padStart(2, '0');
+  return REPLAY_PREFIX + h;
+}
+
+export function createOhttpGateway(o: OhttpGatewayOptions): OhttpGateway {
+  const keys = typeof o.keys === 'string' ? OhttpGatewayKeys.parse(o.keys) : o.keys;
+  const configs = encodeKeyConfigs(keys.configs());
+  const windowMs = o.dateWindowMs ?? DEFAULT_OHTTP_DATE_WINDOW_MS;
+  const maxRequest = o.maxRequestBytes ?? 1024 * 1024;
+  const maxResponse = o.maxResponseBytes ?? 8 * 1024 * 1024;
+  const now = o.now ?? Date.now;
+  const log = (e: unknown, where: string) => {
+    const code = codeOf(e);
+    o.log?.({
+      level: code === 'NEN_INTERNAL' || code === 'NEN_STORE_UNAVAILABLE' ? 'error' : 'warn',
+      event: `ohttp.${where}`,
+      code,
+      reason: e instanceof Error ? e.message : String(e),
+    });
+  };
+
+  /** Steps after decapsulation: the inner answer (a plain Response) for the inner request bytes. */
+  async function innerAnswer(bhttp: Uint8Array, enc: Uint8Array, outer: Request): Promise<Response> {
+    try {
+      const b = decodeBhttpRequest(bhttp, { maxContent: maxRequest });
+      const t = now();
+      try {
+        checkOhttpDate(b.headers, t, windowMs);
+      } catch (e) {
+        log(e, 'date');
+        return problem('NEN_OHTTP_DATE', OHTTP_PROBLEM.DATE, { date: new Date(t).toUTCString(), vary: 'date' });
+      }
+      if (!(await o.store.claimOnce(await replayKey(enc), replayIdTtlMs(windowMs)))) {
+        log(new Error('replayed encapsulated request'), 'replay');
+        return problem('NEN_REPLAY');
+      }
+      return await o.dispatch(innerRequest(b, new URL(outer.url), outer.signal));
+    } catch (e) {
+      log(e, 'inner');
+      return problem(codeOf(e));
+    }
+  }
+
+  async function post(request: Request): Promise<Response> {
+    const type = mediaType(request);
+    if (type !== OHTTP_MEDIA.REQUEST && type !== OHTTP_MEDIA.CHUNKED_REQUEST) return problem('NEN_CONTENT_TYPE');
+    let raw: Uint8Array;
+    try {
+      raw = await readBody(request, maxRequest);
+    } catch (e) {
+      log(e, 'read');
+      return codeOf(e) === 'NEN_TOO_LARGE' ? problem('NEN_TOO_LARGE', 'about:blank', { connection: 'close' }) : outerProblem(e);
+    }
+    if (type === OHTTP_MEDIA.CHUNKED_REQUEST) {
+      let opener: ChunkedRequestOpener;
+      let bhttp: Uint8Array;
+      try {
+        opener = new ChunkedRequestOpener(keys);
+        const parts = opener.push(raw);
+        parts.push(opener.end());
+        bhttp = concat(parts);
+      } catch (e) {
+        log(e, 'decapsulate');
+        return outerProblem(e);
+      }
+      const answer = await innerAnswer(bhttp, opener.enc as Uint8Array, request);
+      return chunkedAnswer(opener.responseSealer(), answer);
+    }
+    let d: ReturnType<typeof decapsulateRequest>;
+    try {
+      d = decapsulateRequest(keys, raw);
+    } catch (e) {
+      log(e, 'decapsulate');
+      return outerProblem(e);
+    }
+    return sealedAnswer(d, await innerAnswer(d.request, d.enc, request), maxResponse, log);
+  }
+
+  const GET = async () =>
+    new Response(configs.slice(), { status: 200, headers: { 'content-type': OHTTP_MEDIA.KEYS, 'cache-control': 'public, max-age=3600' } });
+  return {
+    keys,
+    GET,
+    POST: post,
+    fetch: (request: Request) =>
+      request.method === 'POST'
+        ? post(request)
+        : request.method === 'GET' || request.method === 'HEAD'
+          ? GET()
+          : Promise.resolve(problem('NEN_METHOD_NOT_ALLOWED', 'about:blank', { allow: 'GET, POST' })),
+  };
+}
+
+/** message/ohttp-res: the inner answer read whole (bounded), as known-length Binary HTTP, encapsulated. */
+async function sealedAnswer(
+  d: ReturnType<typeof decapsulateRequest>,
+  answer: Response,
+  maxResponse: number,
+  log: (e: unknown, where: string) => void,
+): Promise<Response> {
+  let bytes: Uint8Array;
+  try {
+    const body = await readBounded(answer, maxResponse);
+    bytes = encodeBhttpResponse({ informational: [], status: answer.status, headers: fieldsOf(answer), content: body, trailers: [] });
+  } catch (e) {
+    log(e, 'response');
+    const p = new TextEncoder().encode(JSON.stringify({ type: 'about:blank', title: 'internal error', code: 'NEN_INTERNAL' }));
+    bytes = encodeBhttpResponse({ informational: [], status: 500, headers: [['content-type', 'application/problem+json']], content: p, trailers: [] });
+  }
+  return new Response(d.sealResponse(bytes) as Uint8Array<ArrayBuffer>, {
+    status: 200,
+    headers: { 'content-type': OHTTP_MEDIA.RESPONSE, 'cache-control': 'no-store' },
+  });
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  let n = 0;
+  for (const p of parts) n += p.length;
+  const out = new Uint8Array(n);
+  let o = 0;
+  for (const p of parts) {
+    out.set(p, o);
+    o += p.length;
+  }
+  return out;
+}
+
+function fieldsOf(res: Response): [string, string][] {
+  const out: [string, string][] = [];
+  res.headers.forEach((v, n) => {
+    if (n !== 'content-length' && n !== 'transfer-encoding' && n !== 'connection') out.push([n, v]);
+  });
+  return out;
+}

@@ -1,0 +1,53 @@
+/**
+ * `nen.ohttpGateway(...)`: the gateway bound to a Nen instance (its store for replay ids, its
+ * logger) and to the application's routes. On Next.js there is no in-process dispatch to other
+ * route files, so the app lists the handlers the gateway may reach:
+ *
+ *   export const gateway = nen.ohttpGateway({ routes: { '/api/notes': { GET, POST } } });
+ *   export const { GET, POST } = gateway;          // app/.well-known/ohttp-gateway/route.ts
+ *
+ * Frameworks with an in-process dispatch pass it instead: Hono `dispatch: (r) => app.fetch(r)`.
+ *
+ * Pitfalls:
+ *  - Only listed paths are reachable (404 otherwise, 405 for an unlisted method): the gateway is
+ *    never an open proxy. The path is matched exactly, without the query.
+ *  - Keys: `keys`, else the NEN_OHTTP_KEYS variable (separate from NEN_SERVER_KEYS, RFC 9458
+ *    §6.4); missing keys throw NEN_CONFIG when the gateway is created.
+ */
+import type { OhttpGatewayKeys } from '@nen/core';
+import { env } from '../config.js';
+import { NenConfigError } from '../errors.js';
+import { type OhttpGateway, type OhttpGatewayOptions, createOhttpGateway, problem } from './gateway.js';
+
+/** A route's handlers by method, as a Next.js route file exports them. */
+export type OhttpRouteTable = Record<
+  string,
+  Partial<Record<string, (request: Request, context: { params: Promise<Record<string, string>> }) => Response | Promise<Response>>>
+>;
+
+export interface NenOhttpOptions extends Partial<Omit<OhttpGatewayOptions, 'store' | 'keys' | 'dispatch'>> {
+  readonly keys?: OhttpGatewayKeys | string;
+  /** The handlers reachable through the gateway, by exact path. */
+  readonly routes?: OhttpRouteTable;
+  /** Or an in-process dispatcher (e.g. Hono's `app.fetch`). */
+  readonly dispatch?: (request: Request) => Response | Promise<Response>;
+}
+
+export function routeDispatch(table: OhttpRouteTable): (request: Request) => Promise<Response> {
+  const routes = new Map(Object.entries(table));
+  return async (request) => {
+    const route = routes.get(new URL(request.url).pathname);
+    if (!route) return problem('NEN_NOT_FOUND');
+    const h = route[request.method];
+    if (!h) return problem('NEN_METHOD_NOT_ALLOWED', 'about:blank', { allow: Object.keys(route).join(', ') });
+    return h(request, { params: Promise.resolve({}) });
+  };
+}
+
+export function nenOhttpGateway(base: Pick<OhttpGatewayOptions, 'store' | 'log'>, o: NenOhttpOptions): OhttpGateway {
+  const keys = o.keys ?? env('NEN_OHTTP_KEYS');
+  if (!keys) throw new NenConfigError('OHTTP gateway: no keys (pass `keys` or set NEN_OHTTP_KEYS; `nen keygen --ohttp` makes one)');
+  const dispatch = o.dispatch ?? (o.routes ? routeDispatch(o.routes) : undefined);
+  if (!dispatch) throw new NenConfigError('OHTTP gateway: pass `routes` or `dispatch`');
+  return createOhttpGateway({ ...base, ...o, keys, dispatch });
+}
