@@ -17,6 +17,7 @@
  *  - Without a pin, an active intermediary can run its own handshake with each side: only TLS
  *    authenticates the server then (THREAT_MODEL.md).
  *  - Parsing is strict: exact lengths, zero reserved flag bits, known version and KEM.
+ *  - The server refuses a pk_eph equal to one of its static keys (docs/formal.md, finding F1).
  */
 import type { Backend, HpkeRecipientKey, KemId } from '../backend/types.js';
 import { KEM_ID, KEM_SIZES } from '../backend/types.js';
@@ -293,10 +294,24 @@ export interface ServerHandshakeResult {
   readonly lifetime: number;
 }
 
+/** Public keys are public: an early-exit comparison leaks nothing. */
+function equalPublicKeys(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 /** Server step: parse the ClientHello, encapsulate, derive S_0, build the ServerHello. */
 export function serverHandshake(backend: Backend, clientHelloBytes: Uint8Array, p: ServerHandshakeParams): ServerHandshakeResult {
   if (p.sessionId.length !== SESSION_ID_LENGTH) throw new RangeError('nen: session id must be 16 bytes');
   const hello = decodeClientHello(clientHelloBytes);
+  // PROTOCOL.md §3.2: a pk_eph equal to one of the server's static keys is refused (finding F1
+  // of docs/formal.md: the ProVerif proofs assume it; a genuine client never sends one).
+  for (const key of p.keys.values()) {
+    if (key.kem === hello.kem && equalPublicKeys(key.publicKey, hello.pkEph)) {
+      throw wireError('NEN_MALFORMED', 'pk_eph is a server static public key');
+    }
+  }
   let exportedS: Uint8Array | undefined;
   if (hello.flags & HS_FLAG.STATIC) {
     const key = p.keys.get(hello.kid as string);

@@ -156,6 +156,11 @@ describe.each(['noble', 'wasm', 'node'] as const)('handshake and records (%s)', 
     const otherKid = c.hello.slice();
     otherKid[8 + KEM_SIZES[KEM_ID.XWING].publicKey + 1] = 0x6a; // 'j'
     expect(code(() => serverHandshake(b, otherKid, params))).toBe('NEN_UNKNOWN_KEY_ID');
+    // pk_eph = the server's own static key (finding F1 of docs/formal.md), pinned or not
+    const reflected = encodeClientHello({ ...h, pkEph: sk.publicKey });
+    expect(code(() => serverHandshake(b, reflected, params))).toBe('NEN_MALFORMED');
+    const reflectedUnpinned = encodeClientHello({ version: h.version, kem: h.kem, flags: 0, lifetime: h.lifetime, pkEph: sk.publicKey });
+    expect(code(() => serverHandshake(b, reflectedUnpinned, params))).toBe('NEN_MALFORMED');
     const noStatic = clientHandshakeStart(b, { kem: KEM_ID.MLKEM768 });
     const s2 = serverHandshake(b, noStatic.hello, params);
     expect(noStatic.finish(s2.response).secret).toEqual(s2.secret);
