@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const proverif = join(here, '..', '.tools', 'proverif', 'proverif');
-const MODELS = ['handshake.pv', 'records.pv', 'sessions.pv', 'hybrid-x25519.pv', 'hybrid-mlkem.pv'];
+const MODELS = ['handshake.pv', 'records.pv', 'sessions.pv', 'hybrid-x25519.pv', 'hybrid-mlkem.pv', 'ohttp.pv'];
 const TIMEOUT_MS = 300_000;
 
 function queryNames(text) {
@@ -123,10 +123,10 @@ async function main() {
   await Promise.all(Array.from({ length: Math.max(1, width) }, worker));
   const order = new Map(jobs.map((j, i) => [j.kind === 'model' ? j.model : `mutant ${j.name}`, i]));
   rows.sort((a, b) => order.get(a.job) - order.get(b.job));
-  console.log('job                              query                 expect  got       time');
+  console.log('     job                                query                      expect  got       time');
   for (const r of rows) {
     const mark = r.ok ? 'ok  ' : 'FAIL';
-    console.log(`${mark} ${r.job.padEnd(28)} ${r.query.padEnd(21)} ${r.expect.padEnd(7)} ${r.got.padEnd(9)} ${r.seconds.toFixed(1)}s`);
+    console.log(`${mark} ${r.job.padEnd(34)} ${r.query.padEnd(26)} ${r.expect.padEnd(7)} ${r.got.padEnd(9)} ${r.seconds.toFixed(1)}s`);
   }
   const bad = rows.filter((r) => !r.ok).length;
   console.log(`formal: ${rows.length - bad}/${rows.length} as expected`);
