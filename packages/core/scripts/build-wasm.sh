@@ -54,11 +54,10 @@ else
   log "wasm-bindgen --target web"
   mkdir -p "$out"
   wasm-bindgen --target web --out-dir "$out" --out-name nen_core "$wasm_in"
-  if command -v wasm-opt >/dev/null 2>&1; then
-    log "wasm-opt -O3"
-    wasm-opt -O3 --enable-simd --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
-      --enable-mutable-globals "$out/nen_core_bg.wasm" -o "$out/nen_core_bg.wasm"
-  fi
+  # No wasm-opt pass: the Debian binaryen (108) breaks wasm-bindgen 0.2.130's externref table
+  # (initSync throws "WebAssembly.Table.set(): Argument 1 is invalid"), with or without
+  # --enable-reference-types; its -O3/-Oz output was only ~6 % smaller gzip (144 vs 153 KB) and
+  # larger raw (516 vs 460 KB). An optional tool also made the artifact depend on the machine. Sizes and profile trials: crates/nen-core/README.md "Wasm size".
   log "embedding the wasm bytes (base64) in nen_core_bytes.js"
   node --input-type=module - "$out" <<'JS'
 import { readFileSync, writeFileSync } from 'node:fs';

@@ -1,0 +1,79 @@
+// A/B speed of Wasm builds of nen-core side by side in one Node process, for build-profile work
+// (size vs speed): each argument is a wasm-bindgen `--target web` output directory (nen_core.js +
+// nen_core_bg.wasm). Every round runs one batch per build per operation, interleaved, so load on
+// a shared machine hits all builds alike; prints per-op best batches and each build's median ratio to
+// the first. Public API only (no hazmat exports needed).
+// Usage: node crates/nen-core/scripts/wasm-ab.mjs <dirA> <dirB> [...] [--rounds N]
+// Pitfall: a benchmark, not a test; on a loaded 2-core VM only the interleaved ratios mean much.
+import { readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const args = process.argv.slice(2);
+const ri = args.indexOf('--rounds');
+const rounds = ri >= 0 ? Number(args.splice(ri, 2)[1]) : 21;
+const builds = [];
+for (const dir of args) {
+  const w = await import(pathToFileURL(join(resolve(dir), 'nen_core.js')).href);
+  const bytes = new Uint8Array(readFileSync(join(resolve(dir), 'nen_core_bg.wasm')));
+  w.initSync({ module: bytes });
+  builds.push({ dir, w, bytes });
+}
+if (builds.length < 1) throw new Error('usage: wasm-ab.mjs <dir> [<dir> ...]');
+
+const X = 0x647a;
+const M = 0x41;
+const info = new Uint8Array(16);
+const ctx = new Uint8Array(8);
+const pt16 = randomBytes(16384);
+const nonce = new Uint8Array(12);
+const aad = new Uint8Array(32);
+
+// Per build: the operations, each a closure over that build's own keys.
+function ops(w) {
+  const o = {};
+  for (const [name, kem] of [['X-Wing', X], ['ML-KEM-768', M]]) {
+    const k = w.generate_key_pair(kem);
+    const rk = new w.RecipientKey(kem, k.private_key);
+    const pk = rk.public_key;
+    const s = w.setup_base_s_export(kem, pk, info, ctx, 32);
+    const enc = s.enc;
+    s.free();
+    o[`${name} generate_key_pair`] = [20, () => w.generate_key_pair(kem).free()];
+    o[`${name} RecipientKey load`] = [20, () => new w.RecipientKey(kem, k.private_key).free()];
+    o[`${name} setup_base_s_export`] = [20, () => w.setup_base_s_export(kem, pk, info, ctx, 32).free()];
+    o[`${name} setup_base_r_export`] = [20, () => rk.setup_base_r_export(enc, info, ctx, 32)];
+  }
+  const a = new w.Aead(randomBytes(32));
+  o['ChaCha20-Poly1305 seal+open 16 KB'] = [10, () => a.open(nonce, aad, a.seal(nonce, aad, pt16))];
+  o['sha256 16 KB'] = [20, () => w.sha256(pt16)];
+  return o;
+}
+
+const table = builds.map((b) => ops(b.w));
+const names = Object.keys(table[0]);
+const per = builds.map(() => Object.fromEntries(names.map((n) => [n, []])));
+for (const t of table) for (const n of names) for (let i = 0; i < 5; i++) t[n][1]();
+for (let r = 0; r < rounds; r++) {
+  for (const n of names) {
+    for (let b = 0; b < builds.length; b++) {
+      const [count, f] = table[b][n];
+      const t0 = performance.now();
+      for (let i = 0; i < count; i++) f();
+      per[b][n].push(((performance.now() - t0) * 1000) / count);
+    }
+  }
+}
+// The minimum over rounds: on a loaded machine, preemption only ever adds time to a batch.
+const best = (xs) => Math.min(...xs);
+console.log(`Node ${process.version}; ${rounds} interleaved rounds; µs per op (best batch), ratio to the first build`);
+console.log(builds.map((b, i) => `  [${i}] ${b.dir}: ${b.bytes.length} B`).join('\n'));
+for (const n of names) {
+  const base = best(per[0][n]);
+  const cells = per.map((p) => {
+    const m = best(p[n]);
+    return `${m.toFixed(1).padStart(8)} (${(m / base).toFixed(2)})`;
+  });
+  console.log(`${n.padEnd(36)} ${cells.join(' ')}`);
+}
