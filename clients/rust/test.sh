@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# The Rust client's stage: rustfmt and clippy -D warnings clean, cargo test in release (unit
+# tests, the conformance vectors, and the integration tests against a real @nen/server the tests
+# start: NEN_REQUIRE_SERVER=1 makes a missing server a failure), and a short run of the
+# benchmark program. The conformance scenarios run in the suite's conformance stage through
+# src/bin/nen-conformance.rs (conformance/drivers.json), which shares this release build.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+export PATH="$HOME/.cargo/bin:$PATH"
+cd "$here"
+bash setup.sh
+cargo fmt --check
+cargo clippy --release --locked --all-targets --quiet -- -D warnings
+NEN_REQUIRE_SERVER=1 cargo test --release --locked --quiet
+cargo run --release --locked --quiet --example bench -- --rounds 1 --n 100 >/dev/null
