@@ -87,6 +87,8 @@ bash "$root/clients/python/setup.sh"
 bash "$root/clients/go/setup.sh"
 # The JVM client (clients/jvm): its Maven dependencies and plugins from Maven Central.
 bash "$root/clients/jvm/setup.sh"
+# The Rust client (clients/rust, its own Cargo workspace): its crates from crates.io.
+bash "$root/clients/rust/setup.sh"
 # The ProVerif models (formal/): ProVerif 2.05 built from the vendored source (OCaml from apt).
 bash "$root/formal/setup.sh"
 
