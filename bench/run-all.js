@@ -39,12 +39,13 @@ import * as saturation from './stages/saturation.js';
 import * as aiStream from './stages/ai-stream.js';
 import * as flood from './stages/flood.js';
 import * as coldBrowser from './stages/cold-browser.js';
+import * as ohttp from './stages/ohttp.js';
 import { createRedisProbe } from './lib/redisinfo.js';
 import { loadBudgets, checkLimits, compareBaseline, readBaselineFigures, DEFAULT_BUDGETS_FILE } from './lib/budgets.js';
 import { historyRecord, writeHistory, readHistory } from './lib/history.js';
 import fs from 'node:fs';
 
-const STAGE_MODULES = { regression, load, payload, scenarios, 'cold-browser': coldBrowser, saturation, soak, 'ai-stream': aiStream, flood };
+const STAGE_MODULES = { regression, load, payload, scenarios, 'cold-browser': coldBrowser, saturation, soak, 'ai-stream': aiStream, flood, ohttp };
 
 async function probe(targets, dispatcher) {
   let storeKind = null;

@@ -11,6 +11,7 @@
 import { round } from './stats.js';
 import { escapeHtml, table, page, createChartSet, chart, stripEmpty } from './charts.js';
 import { browserSection } from './browserreport.js';
+import { ohttpSection } from './ohttpreport.js';
 import { variantCharts } from './variantcharts.js';
 import { memoryAttributionSection } from './memoryreport.js';
 
@@ -550,7 +551,7 @@ export function environmentTable(environment) {
  */
 export function renderReport({ environment, stages, summary, history = [] }) {
   // the report opens with its charts (grouped, in this order); the tables follow
-  const cs = createChartSet({ gallery: true, order: ['load', 'payload', 'memory', 'browser', 'scenarios', 'saturation', 'history'] });
+  const cs = createChartSet({ gallery: true, order: ['load', 'payload', 'memory', 'browser', 'ohttp', 'scenarios', 'saturation', 'history'] });
   const sections = [budgetSection(summary)];
   const reg = stages.regression?.data;
   if (reg?.checks) {
@@ -570,6 +571,7 @@ export function renderReport({ environment, stages, summary, history = [] }) {
   if (stages.payload?.data?.cases?.length) add('payload', 'Payload sizes', () => payloadSection(stages.payload.data, cs));
   if (stages.scenarios?.data) add('scenarios', 'Scenarios', () => scenarioSection(stages.scenarios.data, cs));
   if (stages['cold-browser']?.data?.modes) add('browser', 'Browser weight and cold first response', () => browserSection(stages['cold-browser'].data, cs));
+  if (stages.ohttp?.data?.coldMs) add('ohttp', 'Oblivious HTTP: cold first request, throughput, server CPU', () => ohttpSection(stages.ohttp.data, cs));
   if (stages.saturation?.data) add('saturation', 'Saturation', () => saturationSection(stages.saturation.data, cs));
   if (stages.memory?.data?.samples?.length) add('memory', 'Server memory over time', () => memorySection(stages.memory.data, cs));
   if (stages['memory-attribution']?.data?.runs) sections.push(memoryAttributionSection(stages['memory-attribution'].data));

@@ -1,0 +1,75 @@
+/**
+ * The OHTTP section of the run report (stage `ohttp`, issue 23): the cold first request per mode
+ * at the added RTT (plain, session = handshake + request, OHTTP direct and through the relay),
+ * throughput of OHTTP vs plain at 1 KB / 100 KB, and server CPU per request (OHTTP next to a
+ * session request and plain), against the issue's targets.
+ */
+import { chart, escapeHtml, table } from './charts.js';
+
+const COLD_MODES = ['plain', 'session', 'ohttp', 'ohttp-relay'];
+
+export function ohttpSection(data, cs) {
+  const { coldMs, throughput, figures, targets } = data;
+  const tp = (k) => throughput[k]?.rps ?? null;
+  const cpu = (k) => throughput[k]?.serverCpuUsPerRequest ?? null;
+  const out = [
+    `<h2 id="ohttp">Oblivious HTTP: cold first request (+${escapeHtml(data.rttMs)} ms RTT, median of ${escapeHtml(data.rounds)}), throughput and server CPU (gateway: ${escapeHtml(data.gateway)})</h2><div class="charts">`,
+    cs.add(
+      chart({
+        title: `Cold first request, +${data.rttMs} ms RTT`,
+        xLabel: 'mode',
+        yLabel: 'ms',
+        categorical: true,
+        kind: 'bar',
+        x: COLD_MODES,
+        series: [{ name: 'median ms', values: COLD_MODES.map((m) => coldMs[m] ?? null) }],
+      }),
+    ),
+    cs.add(
+      chart({
+        title: 'Throughput, OHTTP vs plain (keep-alive)',
+        xLabel: 'body',
+        yLabel: 'req/s',
+        categorical: true,
+        kind: 'bar',
+        x: ['1 KB', '100 KB'],
+        series: [
+          { name: 'plain', values: [tp('plain-1k'), tp('plain-100k')] },
+          { name: 'OHTTP', values: [tp('ohttp-1k'), tp('ohttp-100k')] },
+        ],
+      }),
+    ),
+    cs.add(
+      chart({
+        title: 'Server CPU per 1 KB request',
+        xLabel: 'mode',
+        yLabel: 'µs',
+        categorical: true,
+        kind: 'bar',
+        x: ['plain', 'session', 'ohttp'],
+        series: [{ name: 'µs', values: [cpu('plain-1k'), cpu('session-1k'), cpu('ohttp-1k')] }],
+      }),
+    ),
+    '</div>',
+    table(
+      ['figure', 'value', 'target'],
+      [
+        ['OHTTP cold - plain (ms)', figures.ohttpColdOverPlainMs, `<= ${targets.ohttpColdOverPlainMs}`],
+        ['OHTTP via relay cold - plain (ms)', figures.ohttpRelayColdOverPlainMs, ''],
+        ['session cold - OHTTP cold (ms)', figures.sessionColdOverOhttpMs, `~ ${targets.sessionColdOverOhttpMs} (one RTT)`],
+        ['OHTTP / plain req/s, 1 KB', figures.ohttpRpsRatio1k, `>= ${targets.ohttpRpsRatio1k}`],
+        ['OHTTP / plain req/s, 100 KB', figures.ohttpRpsRatio100k, ''],
+        [
+          'server CPU µs / request: plain, session, OHTTP (1 KB)',
+          `${figures.plainServerCpuUs1k}, ${figures.sessionServerCpuUs1k}, ${figures.ohttpServerCpuUs1k}`,
+          '',
+        ],
+      ],
+    ),
+    table(
+      ['run', 'req/s', 'errors', 'server CPU µs / request'],
+      Object.entries(throughput).map(([k, v]) => [k, v.rps, v.errors, v.serverCpuUsPerRequest]),
+    ),
+  ];
+  return out.join('\n');
+}

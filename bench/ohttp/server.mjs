@@ -1,0 +1,89 @@
+/**
+ * The server of the OHTTP bench (../stages/ohttp.js), one node:http process on 127.0.0.1:
+ *   POST /plain/echo           the body back (plain);
+ *   /api/nen/*, POST /api/echo session mode (@nen/server createNen + withNen echo);
+ *   GET|POST /.well-known/ohttp-gateway  the OHTTP gateway: @nen/server's `nen.ohttpGateway()`
+ *                              when the build has it (Date window, replay claim in the memory
+ *                              store, dispatch to the same withNen echo), else a gateway written
+ *                              from @nen/core's codec (no replay / Date checks: `gateway` in the
+ *                              ready line says which);
+ *   GET /cpu                   process.cpuUsage() (user + system µs) for CPU per request.
+ * Prints one JSON line on stdout when listening: { port, pin, keyConfig, gateway }.
+ * Pitfall: keys are generated per run (nothing persisted); loopback only.
+ */
+import { createServer } from 'node:http';
+import { loadBackend, KEM_ID, toBase64Url } from '@nen/core';
+import {
+  OHTTP_KEM,
+  OhttpGatewayKeys,
+  decapsulateRequest,
+  decodeBhttpRequest,
+  encodeBhttpResponse,
+  encodeKeyConfig,
+  encodeKeyConfigs,
+  generateOhttpKey,
+} from '@nen/core/ohttp';
+
+const backend = await loadBackend();
+const kp = backend.generateKeyPair(KEM_ID.XWING);
+process.env.NEN_SERVER_KEYS = `k1:${toBase64Url(kp.privateKey)}`;
+const pin = `k1:${toBase64Url(kp.publicKey)}`;
+const { createNen } = await import('@nen/server');
+const { toNodeHandler, nodeSessionRoutes } = await import('@nen/server/node');
+const nen = createNen({});
+const keys = OhttpGatewayKeys.parse(generateOhttpKey(1, OHTTP_KEM.XWING));
+
+const echoHandler = nen.withNen(async (req) => {
+  const bytes = await req.bytes();
+  return new Response(bytes, { headers: { 'content-type': req.headers.get('content-type') ?? 'application/octet-stream' } });
+});
+const sealedEcho = toNodeHandler(echoHandler);
+const sessions = nodeSessionRoutes(nen);
+
+let gatewayKind = 'core-codec';
+let gateway;
+if (typeof nen.ohttpGateway === 'function') {
+  gatewayKind = '@nen/server ohttpGateway';
+  const g = nen.ohttpGateway({ keys, routes: { '/api/echo': { POST: echoHandler } } });
+  gateway = toNodeHandler((r) => g.fetch(r));
+} else {
+  const configs = encodeKeyConfigs(keys.configs());
+  gateway = toNodeHandler(async (request) => {
+    if (request.method === 'GET') return new Response(configs, { headers: { 'content-type': 'application/ohttp-keys' } });
+    const d = decapsulateRequest(keys, new Uint8Array(await request.arrayBuffer()));
+    const inner = decodeBhttpRequest(d.request);
+    const ct = inner.headers.find(([n]) => n === 'content-type')?.[1] ?? 'application/octet-stream';
+    const answer = encodeBhttpResponse({ informational: [], status: 200, headers: [['content-type', ct]], content: inner.content, trailers: [] });
+    return new Response(d.sealResponse(answer), { headers: { 'content-type': 'message/ohttp-res' } });
+  });
+}
+
+function plainEcho(req, res) {
+  const chunks = [];
+  req.on('data', (c) => chunks.push(c));
+  req.on('end', () => {
+    const body = Buffer.concat(chunks);
+    res.writeHead(200, { 'content-type': req.headers['content-type'] ?? 'application/octet-stream', 'content-length': body.length }).end(body);
+  });
+}
+
+const server = createServer((req, res) => {
+  const p = (req.url ?? '/').split('?')[0];
+  if (p === '/plain/echo') return plainEcho(req, res);
+  if (p.startsWith('/api/nen/')) return void sessions(req, res);
+  if (p === '/api/echo') return void sealedEcho(req, res);
+  if (p === '/.well-known/ohttp-gateway') return void gateway(req, res);
+  if (p === '/cpu') {
+    const u = process.cpuUsage();
+    return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ us: u.user + u.system }));
+  }
+  res.writeHead(404).end();
+});
+server.keepAliveTimeout = 5000;
+server.listen(0, '127.0.0.1', () => {
+  const keyConfig = toBase64Url(encodeKeyConfig(keys.configs()[0]));
+  console.log(JSON.stringify({ port: server.address().port, pin, keyConfig, gateway: gatewayKind }));
+});
+process.on('SIGTERM', () => server.close(() => process.exit(0)));
+process.stdin.on('end', () => process.exit(0)); // the parent went away
+process.stdin.resume();

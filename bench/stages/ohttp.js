@@ -1,0 +1,257 @@
+/**
+ * Stage `ohttp` (issue 23): Oblivious HTTP against plain and session mode, with its own server
+ * (../ohttp/server.mjs, a child process on 127.0.0.1, on core 0 when `taskset` exists; this
+ * process on core 1) and the development relay (@nen/server createOhttpRelay, in this process).
+ *  - Cold first request (no session, a fresh connection each): plain; session mode (handshake +
+ *    request); OHTTP direct to the gateway; OHTTP through the relay. Every connection goes
+ *    through a delaying TCP proxy adding `RTT_MS` per round trip (RTT_MS / 2 each way), so a
+ *    round trip costs what it costs on a network. Median over rounds, modes interleaved.
+ *  - Throughput, no added delay, keep-alive, `CONCURRENCY` loops for `SECONDS` each: plain vs
+ *    OHTTP at 1 KB and 100 KB, and session mode at 1 KB; server CPU per request from the
+ *    server's process.cpuUsage() (GET /cpu) over each run.
+ * Targets (issue 23): OHTTP cold within 1 ms of plain at equal RTT, one RTT below session mode;
+ * 1 KB throughput >= 0.8x plain.
+ * Run alone: `node bench/stages/ohttp.js [--json FILE]` (needs the built packages).
+ *
+ * Pitfalls: bounded (fixed rounds, fixed seconds, every request with a deadline); the server is
+ * killed and the proxies / relay closed in `finally`. The client's own crypto (X-Wing encaps,
+ * ~ms in JS) is part of each figure, as it is for a user.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import fs from 'node:fs';
+import net from 'node:net';
+import { createServer } from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Agent } from 'undici';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const RTT_MS = 20;
+const ROUNDS = 15;
+const SECONDS = 3;
+const CONCURRENCY = 10;
+
+function hasTaskset() {
+  try {
+    execFileSync('taskset', ['-p', String(process.pid)], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function startServer(pinned) {
+  const args = [path.join(here, '../ohttp/server.mjs')];
+  const child = pinned
+    ? spawn('taskset', ['-c', '0', process.execPath, ...args], { stdio: ['pipe', 'pipe', 'inherit'] })
+    : spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'inherit'] });
+  let buf = '';
+  const ready = await new Promise((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error('ohttp bench server did not start in 20 s')), 20_000);
+    child.stdout.on('data', (d) => {
+      buf += d;
+      const nl = buf.indexOf('\n');
+      if (nl >= 0) {
+        clearTimeout(t);
+        resolve(JSON.parse(buf.slice(0, nl)));
+      }
+    });
+    child.once('exit', (c) => reject(new Error(`ohttp bench server exited ${c}`)));
+  });
+  return { child, ...ready };
+}
+
+/** A TCP proxy to 127.0.0.1:port delaying every chunk by `oneWayMs` in each direction (order kept). */
+async function delayProxy(port, oneWayMs) {
+  const sockets = new Set();
+  const server = net.createServer((down) => {
+    const up = net.connect(port, '127.0.0.1');
+    sockets.add(down).add(up);
+    const pipe = (from, to) => {
+      from.on('data', (d) => setTimeout(() => to.writable && to.write(d), oneWayMs));
+      from.on('end', () => setTimeout(() => to.end(), oneWayMs));
+      from.on('error', () => to.destroy());
+      from.on('close', () => sockets.delete(from));
+    };
+    pipe(down, up);
+    pipe(up, down);
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    url: `http://127.0.0.1:${server.address().port}`,
+    close: () => {
+      for (const s of sockets) s.destroy();
+      return new Promise((r) => server.close(() => r()));
+    },
+  };
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.floor(s.length / 2)] : null;
+};
+const r2 = (x) => (x === null ? null : Math.round(x * 100) / 100);
+
+function fetcher(dispatcher) {
+  return (u, init = {}) => fetch(u, { ...init, dispatcher, signal: init.signal ?? AbortSignal.timeout(10_000) });
+}
+
+async function serverCpuUs(base) {
+  const r = await fetch(`${base}/cpu`);
+  return (await r.json()).us;
+}
+
+export async function measure({ log = () => {} } = {}) {
+  const { createNenClient } = await import('@nen/client');
+  const { createOhttpRelay } = await import('@nen/server/relay');
+  const { toNodeHandler } = await import('@nen/server/node');
+  const pinned = hasTaskset();
+  if (pinned) execFileSync('taskset', ['-pc', '1', String(process.pid)], { stdio: 'ignore' });
+  const srv = await startServer(pinned);
+  const direct = `http://127.0.0.1:${srv.port}`;
+  const relayHandler = createOhttpRelay({ gateway: `${direct}/.well-known/ohttp-gateway` });
+  const relayServer = createServer(toNodeHandler((r) => relayHandler(r)));
+  relayServer.listen(0, '127.0.0.1');
+  await once(relayServer, 'listening');
+  const toServer = await delayProxy(srv.port, RTT_MS / 2);
+  const toRelay = await delayProxy(relayServer.address().port, RTT_MS / 2);
+  const body1k = JSON.stringify({ data: 'x'.repeat(1000) });
+  const json = { 'content-type': 'application/json' };
+  try {
+    // ---- cold first request
+    const cold = { plain: [], session: [], ohttp: [], 'ohttp-relay': [] };
+    const once1 = {
+      plain: async (f) => {
+        const r = await f(`${toServer.url}/plain/echo`, { method: 'POST', headers: json, body: body1k });
+        return (await r.text()) === body1k;
+      },
+      session: async (f) => {
+        const c = createNenClient({ serverKey: srv.pin, baseUrl: toServer.url, fetch: f });
+        const r = await c.fetch('/api/echo', { method: 'POST', headers: json, body: body1k });
+        return (await r.text()) === body1k;
+      },
+      ohttp: async (f) => {
+        const c = createNenClient({ mode: 'ohttp', relay: `${toServer.url}/.well-known/ohttp-gateway`, keyConfig: srv.keyConfig, baseUrl: direct, fetch: f });
+        const r = await c.fetch('/api/echo', { method: 'POST', headers: json, body: body1k });
+        return (await r.text()) === body1k;
+      },
+      'ohttp-relay': async (f) => {
+        const c = createNenClient({ mode: 'ohttp', relay: toRelay.url, keyConfig: srv.keyConfig, baseUrl: direct, fetch: f });
+        const r = await c.fetch('/api/echo', { method: 'POST', headers: json, body: body1k });
+        return (await r.text()) === body1k;
+      },
+    };
+    // one warm-up each (JIT, module loading), not counted
+    for (const [mode, fn] of Object.entries(once1)) {
+      const a = new Agent();
+      if (!(await fn(fetcher(a)))) throw new Error(`ohttp bench: ${mode} echo mismatch`);
+      await a.close();
+    }
+    for (let i = 0; i < ROUNDS; i++) {
+      for (const [mode, fn] of Object.entries(once1)) {
+        const a = new Agent();
+        const t0 = performance.now();
+        const ok = await fn(fetcher(a));
+        cold[mode].push(performance.now() - t0);
+        await a.close();
+        if (!ok) throw new Error(`ohttp bench: ${mode} echo mismatch`);
+      }
+    }
+    const coldMs = Object.fromEntries(Object.entries(cold).map(([k, v]) => [k, r2(median(v))]));
+    log(`[ohttp] cold first request, +${RTT_MS} ms RTT (median of ${ROUNDS}): ${JSON.stringify(coldMs)}`);
+
+    // ---- throughput and server CPU
+    const agent = new Agent({ connections: CONCURRENCY, pipelining: 1 });
+    const f = fetcher(agent);
+    const ohttpClient = createNenClient({ mode: 'ohttp', relay: `${direct}/.well-known/ohttp-gateway`, keyConfig: srv.keyConfig, baseUrl: direct, fetch: f });
+    const sessionClient = createNenClient({ serverKey: srv.pin, baseUrl: direct, fetch: f });
+    await sessionClient.handshake();
+    const bodies = { '1k': body1k, '100k': JSON.stringify({ data: 'x'.repeat(100_000) }) };
+    const senders = {
+      plain: (b) => f(`${direct}/plain/echo`, { method: 'POST', headers: json, body: b }),
+      ohttp: (b) => ohttpClient.fetch('/api/echo', { method: 'POST', headers: json, body: b }),
+      session: (b) => sessionClient.fetch('/api/echo', { method: 'POST', headers: json, body: b }),
+    };
+    const runs = [
+      ['plain', '1k'],
+      ['ohttp', '1k'],
+      ['session', '1k'],
+      ['plain', '100k'],
+      ['ohttp', '100k'],
+    ];
+    const throughput = {};
+    for (const [mode, size] of runs) {
+      const b = bodies[size];
+      const cpu0 = await serverCpuUs(direct);
+      const end = performance.now() + SECONDS * 1000;
+      let n = 0;
+      let errors = 0;
+      const t0 = performance.now();
+      await Promise.all(
+        Array.from({ length: CONCURRENCY }, async () => {
+          while (performance.now() < end) {
+            try {
+              const r = await senders[mode](b);
+              await r.arrayBuffer();
+              if (r.status === 200) n++;
+              else errors++;
+            } catch {
+              errors++;
+            }
+          }
+        }),
+      );
+      const secs = (performance.now() - t0) / 1000;
+      const cpu1 = await serverCpuUs(direct);
+      throughput[`${mode}-${size}`] = { rps: Math.round(n / secs), errors, serverCpuUsPerRequest: n ? Math.round((cpu1 - cpu0) / n) : null };
+      log(`[ohttp] ${mode} ${size}: ${JSON.stringify(throughput[`${mode}-${size}`])}`);
+    }
+    await agent.close();
+    const ratio = (a, b) => (throughput[a] && throughput[b]?.rps ? r2(throughput[a].rps / throughput[b].rps) : null);
+    const figures = {
+      ohttpColdOverPlainMs: r2(coldMs.ohttp - coldMs.plain),
+      ohttpRelayColdOverPlainMs: r2(coldMs['ohttp-relay'] - coldMs.plain),
+      sessionColdOverOhttpMs: r2(coldMs.session - coldMs.ohttp),
+      ohttpRpsRatio1k: ratio('ohttp-1k', 'plain-1k'),
+      ohttpRpsRatio100k: ratio('ohttp-100k', 'plain-100k'),
+      ohttpServerCpuUs1k: throughput['ohttp-1k'].serverCpuUsPerRequest,
+      sessionServerCpuUs1k: throughput['session-1k'].serverCpuUsPerRequest,
+      plainServerCpuUs1k: throughput['plain-1k'].serverCpuUsPerRequest,
+    };
+    return {
+      rttMs: RTT_MS,
+      rounds: ROUNDS,
+      seconds: SECONDS,
+      concurrency: CONCURRENCY,
+      pinned,
+      gateway: srv.gateway,
+      relay: 'createOhttpRelay (this process, no added delay to the gateway)',
+      coldMs,
+      coldSamplesMs: Object.fromEntries(Object.entries(cold).map(([k, v]) => [k, v.map(r2)])),
+      throughput,
+      figures,
+      targets: { ohttpColdOverPlainMs: 1, sessionColdOverOhttpMs: RTT_MS, ohttpRpsRatio1k: 0.8 },
+    };
+  } finally {
+    await toServer.close();
+    await toRelay.close();
+    await new Promise((r) => relayServer.close(() => r()));
+    relayServer.closeAllConnections?.();
+    srv.child.kill('SIGTERM');
+  }
+}
+
+/** run-all.js stage entry: self-contained (its own server); ctx only for progress. */
+export async function run(ctx) {
+  const data = await measure({ log: (s) => ctx?.progress?.log?.(s) ?? console.log(s) });
+  return { ok: true, data };
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const jsonAt = process.argv.indexOf('--json');
+  const data = await measure({ log: (s) => console.log(s) });
+  console.log(JSON.stringify(data.figures, null, 2));
+  if (jsonAt > 0 && process.argv[jsonAt + 1]) fs.writeFileSync(process.argv[jsonAt + 1], `${JSON.stringify(data, null, 2)}\n`);
+}
