@@ -1,5 +1,6 @@
 // The nen/1 wire codec (PROTOCOL.md §4, §5, §5.2): base64url, the `nen` headers, the request and
-// response AADs, nonces and the ChaCha20-Poly1305 record seal/open (RFC 8439, via the JDK).
+// response AADs, nonces and the ChaCha20-Poly1305 record seal/open (RFC 8439, BouncyCastle's:
+// measured faster than the JDK 17 cipher, whose ChaCha20 and Poly1305 have no intrinsics there).
 //
 // Pitfalls: base64url is decoded strictly (no padding, no whitespace, zero trailing bits); the
 // response `nen` header is exactly `1.<flags>` with flags 0, 1, 4 or 5; a record shorter than the
@@ -9,10 +10,10 @@ package dev.nen
 import java.io.ByteArrayOutputStream
 import java.nio.ByteBuffer
 import java.util.Base64
-import javax.crypto.AEADBadTagException
-import javax.crypto.Cipher
-import javax.crypto.spec.IvParameterSpec
-import javax.crypto.spec.SecretKeySpec
+import org.bouncycastle.crypto.InvalidCipherTextException
+import org.bouncycastle.crypto.modes.ChaCha20Poly1305
+import org.bouncycastle.crypto.params.AEADParameters
+import org.bouncycastle.crypto.params.KeyParameter
 
 internal object Codec {
     const val REQ_COMPRESSED = 0x01
@@ -128,18 +129,26 @@ internal object Codec {
     }
 
     fun seal(key: ByteArray, nonce: ByteArray, aad: ByteArray, plaintext: ByteArray): ByteArray {
-        val c = Cipher.getInstance("ChaCha20-Poly1305")
-        c.init(Cipher.ENCRYPT_MODE, SecretKeySpec(key, "ChaCha20"), IvParameterSpec(nonce))
-        c.updateAAD(aad)
-        return c.doFinal(plaintext)
+        val c = ChaCha20Poly1305()
+        c.init(true, AEADParameters(KeyParameter(key), 128, nonce, aad))
+        val out = ByteArray(c.getOutputSize(plaintext.size))
+        val n = c.processBytes(plaintext, 0, plaintext.size, out, 0)
+        c.doFinal(out, n)
+        return out
     }
 
     /** The plaintext, or null when the record does not authenticate. */
     fun open(key: ByteArray, nonce: ByteArray, aad: ByteArray, record: ByteArray, off: Int = 0, len: Int = record.size): ByteArray? {
         if (len < TAG) return null
-        val c = Cipher.getInstance("ChaCha20-Poly1305")
-        c.init(Cipher.DECRYPT_MODE, SecretKeySpec(key, "ChaCha20"), IvParameterSpec(nonce))
-        c.updateAAD(aad)
-        return try { c.doFinal(record, off, len) } catch (e: AEADBadTagException) { null }
+        val c = ChaCha20Poly1305()
+        c.init(false, AEADParameters(KeyParameter(key), 128, nonce, aad))
+        val out = ByteArray(c.getOutputSize(len))
+        return try {
+            val n = c.processBytes(record, off, len, out, 0)
+            c.doFinal(out, n)
+            out
+        } catch (e: InvalidCipherTextException) {
+            null
+        }
     }
 }

@@ -122,7 +122,7 @@ internal class Engine(val options: NenOptions) {
                 val plain = res.body.readAllBytes()
                 Exchange.refusedRetry(409, plain)?.let { throw it }
                 backoffMs = 0
-                return AppResponse(res.status, res.headers, res.contentType, ByteArrayInputStream(plain), plain.size.toLong(), false)
+                return AppResponse(res.status, res.headers, res.contentType, ByteArrayInputStream(plain), plain.size.toLong(), false, plain)
             }
             backoffMs = 0
             return res

@@ -114,7 +114,7 @@ internal object Exchange {
         val plain = Codec.open(x.keys.s2cKey, Codec.nonce(x.keys.s2cIv, x.seq), aad, record) ?: throw unauthenticated("response failed authentication (tampered, substituted or forged)")
         if (flags and Codec.RES_COMPRESSED != 0) throw unauthenticated("compressed response that was not asked for")
         val body = if (nullBody) ByteArray(0) else plain
-        return AppResponse(status, kept, ctype, ByteArrayInputStream(body), body.size.toLong(), false)
+        return AppResponse(status, kept, ctype, ByteArrayInputStream(body), body.size.toLong(), false, body)
     }
 
     /** Reads at most [limit] bytes (more is NEN_RESPONSE_UNAUTHENTICATED, as @nen/client) before [deadline]. */

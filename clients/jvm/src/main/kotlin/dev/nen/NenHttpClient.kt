@@ -140,7 +140,12 @@ class NenHttpClient
                     override fun version() = HttpClient.Version.HTTP_1_1
                 }
             val subscriber = handler.apply(info)
-            subscriber.onSubscribe(PullSubscription(subscriber, app.body))
+            val bytes = app.bytes
+            if (bytes != null) {
+                subscriber.onSubscribe(OneShot(subscriber, bytes)) // an answer read whole: one delivery, no copy
+            } else {
+                subscriber.onSubscribe(PullSubscription(subscriber, app.body))
+            }
             val body =
                 try {
                     subscriber.body.toCompletableFuture().get()
@@ -166,6 +171,22 @@ class NenHttpClient
             override fun uri(): URI = req.uri()
 
             override fun version() = HttpClient.Version.HTTP_1_1
+        }
+
+        /** Delivers [bytes] (if any) then the end, on the first demand. */
+        private class OneShot(private val sub: Flow.Subscriber<in List<ByteBuffer>>, private val bytes: ByteArray) : Flow.Subscription {
+            private var done = false
+
+            override fun request(n: Long) {
+                if (n <= 0 || done) return
+                done = true
+                if (bytes.isNotEmpty()) sub.onNext(listOf(ByteBuffer.wrap(bytes)))
+                sub.onComplete()
+            }
+
+            override fun cancel() {
+                done = true
+            }
         }
 
         /** Delivers [input] on the caller's thread as demand arrives (a stream is read only when the handler asks). */

@@ -53,6 +53,8 @@ internal class AppResponse(
     val body: InputStream,
     val length: Long,
     val isStream: Boolean,
+    /** The whole (authenticated) body of a non-stream answer. */
+    val bytes: ByteArray? = null,
 ) : Closeable {
     override fun close() = body.close()
 }
