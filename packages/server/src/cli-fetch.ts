@@ -11,7 +11,7 @@
  * stream never leaves a half-written file; the handshake runs first, so its failures are "not
  * sent" (exit 3) and never confused with a request whose outcome is unknown (exit 4).
  */
-import { readFileSync, renameSync, rmSync, writeSync, openSync, closeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { NenClientOptions, createNenClient as CreateNenClient } from '@nen/client';
 import { KEM_ID, parseServerKeyPin } from '@nen/core';
@@ -20,6 +20,7 @@ import { type Trace, tracingFetch } from './cli-trace.js';
 export const FETCH_USAGE = `usage: nen fetch URL [-X METHOD] [-H 'name: value']... [-d @file | -d text]
                  [--pin PIN]... [--kem xwing|mlkem768] [--session-path PATH]
                  [-o FILE] [-m SECONDS] [-v]
+       nen fetch --ohttp URL --key-config FILE|PIN [--relay URL] [...]
 
 Sends one Nen-encrypted request and prints the decrypted status, headers and body.
   -X, --request METHOD   method (default GET, or POST with -d)
@@ -32,6 +33,12 @@ Sends one Nen-encrypted request and prints the decrypted status, headers and bod
   --session-path PATH    where the session routes are mounted (default /api/nen)
   -o, --output FILE      write the body to FILE (only once it is complete and authenticated)
   -m, --max-time SECONDS whole-exchange timeout (default 30)
+  --ohttp                Oblivious HTTP (RFC 9458) instead of a session: no handshake, the request
+                         encapsulated to the gateway's pinned key config and posted to --relay
+  --key-config FILE|PIN  OHTTP: the gateway's Key Config (a binary or base64url file, or base64url
+                         text), or a "sha256:<base64url>" pin checked against the configs the
+                         gateway serves at <origin>/.well-known/ohttp-gateway
+  --relay URL            OHTTP: where to post (default <origin>/.well-known/ohttp-gateway, direct)
   -v, --verbose          show the handshake (kid, KEM, pin check), the session, and the wire
                          versus plaintext size of each sealed record (on stderr)
 
@@ -57,6 +64,9 @@ export interface FetchArgs {
   output: string | null;
   timeoutMs: number;
   verbose: boolean;
+  ohttp: boolean;
+  keyConfig: string | null;
+  relay: string | null;
 }
 
 class UsageError extends Error {}
@@ -83,6 +93,9 @@ export function parseFetchArgs(argv: readonly string[], env: Record<string, stri
     output: null,
     timeoutMs: 30_000,
     verbose: false,
+    ohttp: false,
+    keyConfig: null,
+    relay: null,
   };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i] as string;
@@ -110,21 +123,40 @@ export function parseFetchArgs(argv: readonly string[], env: Record<string, stri
       if (!Number.isFinite(s) || s <= 0 || s > 86400) throw new UsageError('--max-time is a number of seconds in (0, 86400]');
       a.timeoutMs = Math.round(s * 1000);
     } else if (flag === '-v' || flag === '--verbose') a.verbose = true;
+    else if (flag === '--ohttp') a.ohttp = true;
+    else if (flag === '--key-config') a.keyConfig = value();
+    else if (flag === '--relay') a.relay = value();
     else if (flag.startsWith('-')) throw new UsageError(`unknown option ${flag}`);
     else if (a.url) throw new UsageError('one URL only');
     else a.url = flag;
   }
   if (!a.url) throw new UsageError('a URL is required');
   if (!/^https?:\/\//i.test(a.url)) throw new UsageError('the URL must be http:// or https://');
+  if (a.ohttp && !a.keyConfig) throw new UsageError('--ohttp needs --key-config FILE|PIN (the gateway key config is pinned)');
+  if (!a.ohttp && (a.keyConfig || a.relay)) throw new UsageError('--key-config and --relay need --ohttp');
+  if (a.relay && !/^https?:\/\//i.test(a.relay)) throw new UsageError('--relay must be an http:// or https:// URL');
   if (a.pins.length === 0 && env.NEXT_PUBLIC_NEN_SERVER_KEY?.trim()) a.pins.push(env.NEXT_PUBLIC_NEN_SERVER_KEY.trim());
   if (!a.method) a.method = a.body ? 'POST' : 'GET';
   return a;
 }
 
+/** --key-config: a "sha256:" pin or base64url text as given, else a file (binary Key Config, or base64url text). */
+export function keyConfigArg(v: string): string | Uint8Array {
+  if (/^sha256:/.test(v) || (/^[A-Za-z0-9_-]{40,}$/.test(v) && !existsSync(v))) return v;
+  let bytes: Uint8Array;
+  try {
+    bytes = new Uint8Array(readFileSync(v));
+  } catch (e) {
+    throw new UsageError(`cannot read --key-config ${v}: ${(e as Error).message}`);
+  }
+  const text = new TextDecoder().decode(bytes).trim();
+  return /^[A-Za-z0-9_-]+$/.test(text) ? text : bytes;
+}
+
 /** Exit code of an error thrown by the request (after a successful handshake). */
 export function exitCodeOf(code: string | undefined): number {
   if (code === 'NEN_RETRY_COMMITTED') return 5;
-  if (code === 'NEN_BAD_INPUT') return 3;
+  if (code === 'NEN_BAD_INPUT' || code === 'NEN_OHTTP_KEY_MISMATCH') return 3;
   return 4;
 }
 
@@ -194,9 +226,16 @@ export async function runFetch(argv: readonly string[]): Promise<number> {
   };
   let client: ReturnType<typeof CreateNenClient>;
   try {
-    client = createNenClient(options);
-    const info = await client.handshake();
-    if (args.verbose) logHandshake(trace, args, info);
+    if (args.ohttp) {
+      const gateway = `${url.origin}/.well-known/ohttp-gateway`;
+      const relay = args.relay ?? gateway;
+      client = createNenClient({ ...options, mode: 'ohttp', relay, keyConfig: keyConfigArg(args.keyConfig as string), keyConfigUrl: gateway });
+      if (args.verbose) trace.log(`* OHTTP: no handshake; encapsulated to the pinned key config, posted to ${relay}`);
+    } else {
+      client = createNenClient(options);
+      const info = await client.handshake();
+      if (args.verbose) logHandshake(trace, args, info);
+    }
   } catch (e) {
     console.error(describeError(e));
     return 3;
