@@ -1,4 +1,4 @@
-// Measures the built Wasm (packages/core/wasm or $NEN_WASM_DIR, from packages/core/scripts/build-wasm.sh) in Node
+// Measures the built Wasm (packages/core/wasm-hazmat or $NEN_WASM_DIR, from packages/core/scripts/build-wasm.sh) in Node
 // against @noble/post-quantum (the pure-JS fallback backend, pinned in packages/core/package.json),
 // for the crate README. Medians of 15 batches. Usage: node crates/nen-core/scripts/wasm-bench.mjs
 // The full JS-side comparison (Wasm vs @noble vs node:crypto) is bench/'s job.
@@ -9,7 +9,9 @@ import { randomBytes } from 'node:crypto';
 const root = join(dirname(fileURLToPath(import.meta.url)), '../../..');
 const imp = (p) => import(pathToFileURL(join(root, p)).href);
 // NEN_WASM_DIR: compare another build (e.g. without simd128) with the same script.
-const wasmDir = process.env.NEN_WASM_DIR ?? join(root, 'packages/core/wasm');
+// Default: the test-only build with the hazmat_* exports the ML-KEM rows call (the shipped
+// packages/core/wasm has none since they were split off).
+const wasmDir = process.env.NEN_WASM_DIR ?? join(root, 'packages/core/wasm-hazmat');
 const w = await import(pathToFileURL(join(wasmDir, 'nen_core.js')).href);
 const { readFileSync } = await import('node:fs');
 const wasmBytes = new Uint8Array(readFileSync(join(wasmDir, 'nen_core_bg.wasm')));
