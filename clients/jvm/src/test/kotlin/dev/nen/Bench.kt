@@ -16,9 +16,21 @@ import java.net.http.HttpResponse.BodyHandlers
 object Bench {
     private val os = ManagementFactory.getOperatingSystemMXBean() as com.sun.management.OperatingSystemMXBean
 
+    /** utime and stime of this process in clock ticks (Linux /proc/self/stat fields 14, 15), or null. */
+    private fun ticks(): LongArray? =
+        runCatching {
+            val f = java.io.File("/proc/self/stat").readText().substringAfterLast(')').trim().split(' ')
+            longArrayOf(f[11].toLong(), f[12].toLong())
+        }.getOrNull()
+
+    var lastSysShare = Double.NaN
+
     private fun cpuUs(n: Int, f: () -> Unit): Double {
+        val k0 = ticks()
         val t0 = os.processCpuTime
         repeat(n) { f() }
+        val k1 = ticks()
+        if (k0 != null && k1 != null) lastSysShare = (k1[1] - k0[1]).toDouble() / maxOf(1L, k1[0] - k0[0] + k1[1] - k0[1])
         return (os.processCpuTime - t0) / 1000.0 / n
     }
 
@@ -45,11 +57,15 @@ object Bench {
                 cpuUs(maxOf(n, 500), doNen)
                 var bp = Double.MAX_VALUE
                 var bn = Double.MAX_VALUE
+                var sp = 0.0
+                var sn = 0.0
                 repeat(rounds) {
                     bp = minOf(bp, cpuUs(n, doPlain))
+                    sp = lastSysShare
                     bn = minOf(bn, cpuUs(n, doNen))
+                    sn = lastSysShare
                 }
-                println(String.format("%-8s %-8.1f %-8.1f %-8.1f %.2f", "${size / 1024} KB", bp, bn, bn - bp, bn / bp))
+                println(String.format("%-8s %-8.1f %-8.1f %-8.1f %.2f   (system share of CPU: plain %.0f %%, nen %.0f %%)", "${size / 1024} KB", bp, bn, bn - bp, bn / bp, sp * 100, sn * 100))
             }
             if (hs == 0) return
             val uri = URI(srv.url)
