@@ -24,7 +24,11 @@ let runs = 0;
 const seenHeaders: Record<string, string>[] = [];
 const notes = nen.withNen(async (req, _ctx, body) => {
   runs++;
-  seenHeaders.push(Object.fromEntries(req.headers));
+  const h: Record<string, string> = {};
+  req.headers.forEach((v, k) => {
+    h[k] = v;
+  });
+  seenHeaders.push(h);
   return { echo: body };
 });
 const tokens = nen.withNenStream(async function* () {
