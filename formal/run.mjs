@@ -13,7 +13,17 @@ import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const proverif = join(here, '..', '.tools', 'proverif', 'proverif');
-const MODELS = ['handshake.pv', 'records.pv', 'sessions.pv', 'hybrid-x25519.pv', 'hybrid-mlkem.pv', 'ohttp.pv', 'streams.pv', 'lifecycle.pv', 'ohttp-chunked.pv'];
+const MODELS = [
+  'handshake.pv',
+  'records.pv',
+  'sessions.pv',
+  'hybrid-x25519.pv',
+  'hybrid-mlkem.pv',
+  'ohttp.pv',
+  'streams.pv',
+  'lifecycle.pv',
+  'ohttp-chunked.pv',
+];
 const TIMEOUT_MS = 300_000;
 
 function queryNames(text) {
