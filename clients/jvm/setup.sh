@@ -14,8 +14,8 @@ for tool in java mvn; do
 done
 stamp="target/.deps-$(sha256sum pom.xml | cut -c1-16)"
 [ -f "$stamp" ] && exit 0
-# Compiles, packages and resolves the runtime classpath; -Dtest=none... makes Surefire resolve its
-# provider without running a test.
+# Compiles, packages and resolves the runtime classpath; running the server-less UnitTest makes
+# Surefire resolve its JUnit Platform provider and launcher (it does so only when a test runs).
 mvn -q -B package dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory=target/lib \
-  -Dtest=NoSuchTest -Dsurefire.failIfNoSpecifiedTests=false >&2
+  -Dtest=UnitTest >&2
 touch "$stamp"
