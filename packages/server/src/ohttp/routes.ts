@@ -14,7 +14,7 @@
  *  - Keys: `keys`, else the NEN_OHTTP_KEYS variable (separate from NEN_SERVER_KEYS, RFC 9458
  *    §6.4); missing keys throw NEN_CONFIG when the gateway is created.
  */
-import type { OhttpGatewayKeys } from '@nen/core';
+import { OHTTP_KEM, type OhttpGatewayKeys, generateOhttpKey } from '@nen/core';
 import { env } from '../config.js';
 import { NenConfigError } from '../errors.js';
 import { type OhttpGateway, type OhttpGatewayOptions, createOhttpGateway, problem } from './gateway.js';
@@ -31,6 +31,11 @@ export interface NenOhttpOptions extends Partial<Omit<OhttpGatewayOptions, 'stor
   readonly routes?: OhttpRouteTable;
   /** Or an in-process dispatcher (e.g. Hono's `app.fetch`). */
   readonly dispatch?: (request: Request) => Response | Promise<Response>;
+  /**
+   * Development only: without `keys` and NEN_OHTTP_KEYS, generate an X-Wing and an X25519 key for
+   * this process (clients cannot pin them; a restart changes them) instead of throwing NEN_CONFIG.
+   */
+  readonly ephemeralKeys?: boolean;
 }
 
 export function routeDispatch(table: OhttpRouteTable): (request: Request) => Promise<Response> {
@@ -45,9 +50,11 @@ export function routeDispatch(table: OhttpRouteTable): (request: Request) => Pro
 }
 
 export function nenOhttpGateway(base: Pick<OhttpGatewayOptions, 'store' | 'log'>, o: NenOhttpOptions): OhttpGateway {
-  const keys = o.keys ?? env('NEN_OHTTP_KEYS');
+  const keys =
+    o.keys ?? env('NEN_OHTTP_KEYS') ?? (o.ephemeralKeys ? `${generateOhttpKey(1, OHTTP_KEM.XWING)},${generateOhttpKey(2, OHTTP_KEM.X25519)}` : undefined);
   if (!keys) throw new NenConfigError('OHTTP gateway: no keys (pass `keys` or set NEN_OHTTP_KEYS; `nen keygen --ohttp` makes one)');
   const dispatch = o.dispatch ?? (o.routes ? routeDispatch(o.routes) : undefined);
   if (!dispatch) throw new NenConfigError('OHTTP gateway: pass `routes` or `dispatch`');
-  return createOhttpGateway({ ...base, ...o, keys, dispatch });
+  const { ephemeralKeys: _unused, ...rest } = o;
+  return createOhttpGateway({ ...base, ...rest, keys, dispatch });
 }

@@ -1,0 +1,3 @@
+module github.com/nen-dev/nen/conformance/ohttp-go
+
+go 1.26
