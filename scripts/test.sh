@@ -27,7 +27,8 @@ stage "rust: cargo test (vectors, edge cases)" cargo test --release --manifest-p
 # The crate and its fuzz workspace (crates/nen-core/fuzz, its own workspace): rustfmt.toml and the
 # workspace lints (unsafe_code, missing_docs, clippy::unwrap_used) with every warning an error.
 stage "rust: cargo fmt --check" bash -c 'cargo fmt --manifest-path crates/Cargo.toml --all --check &&
-  cargo fmt --manifest-path crates/nen-core/fuzz/Cargo.toml --check'
+  cargo fmt --manifest-path crates/nen-core/fuzz/Cargo.toml --check &&
+  cargo fmt --manifest-path crates/ohttp-interop/Cargo.toml --check'
 # Twice for the crate: with hazmat (tests, vectors) and as shipped (the Wasm build: wasm32, no
 # hazmat), since code behind cfg(feature)/cfg(target_arch) is linted only where it compiles.
 stage "rust: cargo clippy -D warnings" bash -c 'cargo clippy --manifest-path crates/Cargo.toml --all-targets --features hazmat -- -D warnings &&
