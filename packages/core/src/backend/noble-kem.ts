@@ -25,7 +25,7 @@ import { KEM_ID, type KemId } from './types.js';
 import { assertKem, assertLength, kemSizes, wipe } from './util.js';
 
 export const MLKEM768_EK = 1184;
-const MLKEM768_CT = 1088;
+export const MLKEM768_CT = 1088;
 /** The X-Wing combiner label "\.//^\" (draft-connolly-cfrg-xwing-kem §5.3). */
 const XWING_LABEL = utf8('\\.//^\\');
 
@@ -67,7 +67,7 @@ export function expandKey(kem: KemId, privateKey: Uint8Array): ExpandedKey {
   }
 }
 
-function xwingCombine(ssM: Uint8Array, ssX: Uint8Array, ctX: Uint8Array, pkX: Uint8Array): Uint8Array {
+export function xwingCombine(ssM: Uint8Array, ssX: Uint8Array, ctX: Uint8Array, pkX: Uint8Array): Uint8Array {
   return sha3_256.create().update(ssM).update(ssX).update(ctX).update(pkX).update(XWING_LABEL).digest();
 }
 

@@ -5,9 +5,12 @@
  * on one context, and chunked OHTTP needs Seal with a growing sequence number.
  *
  * Suites:
- *  - KEMs: X-Wing 0x647a (default) and ML-KEM-768 0x0041 through the @noble backend's KEM
- *    (../backend/noble-kem.ts), DHKEM(X25519, HKDF-SHA256) 0x0020 (RFC 9180 §4.1, NOT
- *    post-quantum: for clients without PQ support);
+ *  - KEMs: X-Wing 0x647a (default) and ML-KEM-768 0x0041: ML-KEM on @noble with the matrix
+ *    expanded once per key (`ml_kem768.prepare`: the gateway's key per OhttpPrivateKey, a
+ *    client's per config in a bounded cache), X25519 on node:crypto where the runtime is Node.js
+ *    (../backend/x25519-fast.ts, ~40x the noble ladder), the X-Wing combiner from
+ *    ../backend/noble-kem.ts; DHKEM(X25519, HKDF-SHA256) 0x0020 (RFC 9180 §4.1, NOT
+ *    post-quantum: for clients without PQ support). Synchronous, so no loaded Wasm backend;
  *  - KDF: HKDF-SHA256 0x0001 only; AEADs: AES-128-GCM 0x0001, AES-256-GCM 0x0002,
  *    ChaCha20-Poly1305 0x0003.
  *
@@ -20,11 +23,12 @@
  */
 import { gcm } from '@noble/ciphers/aes.js';
 import { chacha20poly1305 } from '@noble/ciphers/chacha.js';
-import { x25519 } from '@noble/curves/ed25519.js';
 import { expand as hkdfExpand, extract as hkdfExtract } from '@noble/hashes/hkdf.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { hpkeSuiteId, kemSuiteId, keyScheduleBase, labeledExpand, labeledExtract, hpkeExport, type HkdfSha256 } from '../backend/hpke.js';
-import { decap, encapDerand, expandKey, type ExpandedKey } from '../backend/noble-kem.js';
+import { ml_kem768, type KEMPrepared } from '@noble/post-quantum/ml-kem.js';
+import { MLKEM768_CT, MLKEM768_EK, expandKey, keyError, xwingCombine, type ExpandedKey } from '../backend/noble-kem.js';
+import { x25519Dh, x25519Public } from '../backend/x25519-fast.js';
 import { randomBytes } from '../backend/random.js';
 import { KEM_ID, KEM_SIZES, type KemId } from '../backend/types.js';
 import { wipe } from '../backend/util.js';
@@ -89,10 +93,6 @@ export function xorNonce(base: Uint8Array, seq: number): Uint8Array {
   return n;
 }
 
-function x25519Error(e: unknown): NenCryptoError {
-  return new NenCryptoError('NEN_CRYPTO_KEY', 'nen: invalid X25519 share', { cause: e });
-}
-
 /** RFC 9180 §4.1 ExtractAndExpand for DHKEM(X25519, HKDF-SHA256). */
 function dhkemSharedSecret(dh: Uint8Array, enc: Uint8Array, pkR: Uint8Array): Uint8Array {
   const sid = kemSuiteId(OHTTP_KEM.X25519);
@@ -109,15 +109,58 @@ export function encap(kem: OhttpKemId, pkR: Uint8Array, randomness?: Uint8Array)
   if (pkR.length !== OHTTP_KEM_INFO[kem].publicKey) throw new NenCryptoError('NEN_CRYPTO_LENGTH', 'nen: public key has the wrong length');
   if (kem !== OHTTP_KEM.X25519) {
     const rnd = randomness ?? randomBytes(kem === OHTTP_KEM.XWING ? 64 : 32);
-    return encapDerand(kem, pkR, rnd);
+    if (rnd.length !== (kem === OHTTP_KEM.XWING ? 64 : 32)) throw new NenCryptoError('NEN_CRYPTO_LENGTH', 'nen: encapsulation randomness has the wrong length');
+    return pqEncap(kem, pkR, rnd);
   }
   const skE = randomness ?? randomBytes(32);
+  const enc = x25519Public(skE);
+  return { sharedSecret: dhkemSharedSecret(x25519Dh(skE, pkR), enc, pkR), enc };
+}
+
+/** noble's ML-KEM encapsulation keys with the matrix expanded once (bounded: the few configs a client talks to). */
+const PREPARED_MAX = 8;
+const prepared = new Map<string, KEMPrepared>();
+function preparedEk(ek: Uint8Array): KEMPrepared {
+  let key = '';
+  for (let i = 0; i < 32; i++) key += String.fromCharCode(ek[i] as number);
+  const hit = prepared.get(key);
+  if (hit && equalBytes(hit.publicKey, ek)) return hit;
+  let p: KEMPrepared;
   try {
-    const enc = x25519.getPublicKey(skE);
-    return { sharedSecret: dhkemSharedSecret(x25519.getSharedSecret(skE, pkR), enc, pkR), enc };
+    p = ml_kem768.prepare(ek);
   } catch (e) {
-    if (e instanceof NenCryptoError) throw e;
-    throw x25519Error(e);
+    throw keyError('ML-KEM-768 encapsulation key', e);
+  }
+  if (prepared.size >= PREPARED_MAX) prepared.delete(prepared.keys().next().value as string);
+  prepared.set(key, p);
+  return p;
+}
+
+function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** X-Wing / ML-KEM-768 Encap with the given randomness: ML-KEM on a prepared @noble key, X25519 via ../backend/x25519-fast. */
+function pqEncap(kem: OhttpKemId, pkR: Uint8Array, rnd: Uint8Array): { sharedSecret: Uint8Array; enc: Uint8Array } {
+  const ekM = kem === OHTTP_KEM.XWING ? pkR.subarray(0, MLKEM768_EK) : pkR;
+  const m = preparedEk(ekM).encapsulate(rnd.subarray(0, 32));
+  if (kem === OHTTP_KEM.MLKEM768) return { sharedSecret: m.sharedSecret, enc: m.cipherText };
+  const pkX = pkR.subarray(MLKEM768_EK);
+  const eskX = rnd.subarray(32, 64);
+  let ssX: Uint8Array;
+  try {
+    ssX = x25519Dh(eskX, pkX);
+  } catch (e) {
+    wipe(m.sharedSecret);
+    throw e;
+  }
+  const ctX = x25519Public(eskX);
+  try {
+    return { sharedSecret: xwingCombine(m.sharedSecret, ssX, ctX, pkX), enc: concatBytes(m.cipherText, ctX) };
+  } finally {
+    wipe(m.sharedSecret, ssX);
   }
 }
 
@@ -127,32 +170,45 @@ export class OhttpPrivateKey {
   readonly publicKey: Uint8Array;
   #sk: Uint8Array;
   #expanded: ExpandedKey | undefined;
+  #prepared: KEMPrepared | undefined;
   constructor(kem: OhttpKemId, sk: Uint8Array) {
     if (!isOhttpKem(kem)) throw new NenCryptoError('NEN_CRYPTO_UNSUPPORTED', `nen: unsupported OHTTP KEM ${String(kem)}`);
     if (sk.length !== OHTTP_KEM_INFO[kem].privateKey) throw new NenCryptoError('NEN_CRYPTO_LENGTH', 'nen: private key has the wrong length');
     this.kem = kem;
     this.#sk = sk.slice();
     if (kem === OHTTP_KEM.X25519) {
-      this.publicKey = x25519.getPublicKey(this.#sk);
+      this.publicKey = x25519Public(this.#sk);
     } else {
       this.#expanded = expandKey(kem as KemId, this.#sk);
       this.publicKey = this.#expanded.publicKey;
+      this.#prepared = ml_kem768.prepare(this.publicKey.subarray(0, MLKEM768_EK));
     }
   }
   /** Decap(enc, skR). */
   decap(enc: Uint8Array): Uint8Array {
     if (enc.length !== OHTTP_KEM_INFO[this.kem].enc) throw new NenCryptoError('NEN_CRYPTO_LENGTH', 'nen: enc has the wrong length');
-    if (this.#expanded) return decap(this.kem as KemId, this.#expanded, undefined, enc);
-    let dh: Uint8Array;
+    const x = this.#expanded;
+    if (!x) return dhkemSharedSecret(x25519Dh(this.#sk, enc), enc, this.publicKey);
+    const p = this.#prepared as KEMPrepared;
+    if (this.kem === OHTTP_KEM.MLKEM768) return p.decapsulate(enc, x.dkM);
+    const ctX = enc.subarray(MLKEM768_CT);
+    const ssM = p.decapsulate(enc.subarray(0, MLKEM768_CT), x.dkM);
+    let ssX: Uint8Array;
     try {
-      dh = x25519.getSharedSecret(this.#sk, enc);
+      ssX = x25519Dh(x.skX as Uint8Array, ctX);
     } catch (e) {
-      throw x25519Error(e);
+      wipe(ssM);
+      throw e;
     }
-    return dhkemSharedSecret(dh, enc, this.publicKey);
+    try {
+      return xwingCombine(ssM, ssX, ctX, x.pkX as Uint8Array);
+    } finally {
+      wipe(ssM, ssX);
+    }
   }
   dispose(): void {
     wipe(this.#sk, this.#expanded?.dkM, this.#expanded?.skX);
+    this.#prepared?.clean();
   }
 }
 
