@@ -2,7 +2,8 @@
  * The demo's OHTTP gateway under `next build && next start` (Next.js, Node runtime) at
  * `/.well-known/ohttp-gateway` (RFC 9540): keys from the real `nen keygen --ohttp`, GET serves
  * them as `application/ohttp-keys`, and @nen/client's OHTTP mode (pinned to the printed sha256:
- * digest) reaches the same `withNen` echo handler session mode uses, with no handshake.
+ * digest) reaches the same `withNen` echo handler session mode uses, with no handshake; the Edge
+ * runtime's gateway (/api/edge-ohttp) reaches a `withNen` handler that runs on Edge.
  */
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -45,5 +46,19 @@ describe('demo: OHTTP gateway at /.well-known/ohttp-gateway', () => {
     expect(await res.json()).toMatchObject({ oblivious: true });
     const wrongPin = createNenClient({ mode: 'ohttp', relay: gw, keyConfig: [`sha256:${'A'.repeat(43)}`], keyConfigUrl: gw });
     await expect(wrongPin.fetch(`${server.url}/api/echo`, { method: 'POST', body: '{}' })).rejects.toMatchObject({ code: 'NEN_OHTTP_KEY_MISMATCH' });
+  });
+
+  it('Edge runtime: the gateway at /api/edge-ohttp answers, the inner handler runs on Edge', async () => {
+    const gw = `${server.url}/api/edge-ohttp`;
+    const list = new Uint8Array(await (await fetch(gw)).arrayBuffer());
+    const first = list.subarray(2, 2 + ((list[0]! << 8) | list[1]!));
+    const client = createNenClient({ mode: 'ohttp', relay: gw, keyConfig: first });
+    const res = await client.fetch(`${server.url}/api/edge-ohttp/echo`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ edge: 1 }),
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ runtime: 'edge', body: { edge: 1 } });
   });
 });
