@@ -37,7 +37,12 @@ const tokens = nen.withNenStream(async function* () {
     await new Promise((r) => setTimeout(r, 15));
   }
 });
-const gateway = nen.ohttpGateway({ keys, routes: { '/api/notes': { POST: notes }, '/api/tokens': { POST: tokens } } });
+let gatewaySkewMs = 0; // the gateway's clock minus the real one (F9: a client ahead of the gateway)
+const gateway = nen.ohttpGateway({
+  keys,
+  routes: { '/api/notes': { POST: notes }, '/api/tokens': { POST: tokens } },
+  now: () => Date.now() + gatewaySkewMs,
+});
 const servers: ReturnType<typeof createServer>[] = [];
 let gatewayUrl = '';
 let relayUrl = '';
@@ -111,6 +116,46 @@ describe('OHTTP through nen relay to @nen/server', () => {
     });
     await replay.arrayBuffer();
     expect(replay.status).toBe(200); // an encapsulated refusal (NEN_REPLAY) only the client could open
+    expect(runs).toBe(before + 1);
+  });
+
+  it('F9: a request refused for a Date ahead of the window never runs, even replayed once its Date is inside', async () => {
+    const captured: Uint8Array[] = [];
+    const before = runs;
+    const c = client((b) => {
+      captured.push(b.slice());
+      return b;
+    });
+    gatewaySkewMs = -5 * 60_000; // the client's clock is 5 min ahead of the gateway's (window 60 s)
+    try {
+      const send = () => c.fetch('/api/notes', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"n":"f9"}' });
+      await expect(send()).rejects.toMatchObject({ code: 'NEN_OHTTP_DATE' }); // R1: reported, not re-sent
+      expect(captured.length).toBe(1);
+      expect(runs).toBe(before);
+      expect((await send()).status).toBe(200); // R2: the application's retry carries the corrected Date
+      expect(runs).toBe(before + 1);
+    } finally {
+      gatewaySkewMs = 0; // time passes: R1's Date is now inside the gateway's window
+    }
+    const replay = await fetch(relayUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'message/ohttp-req' },
+      body: captured[0] as unknown as Uint8Array<ArrayBuffer>,
+    });
+    await replay.arrayBuffer();
+    expect(replay.status).toBe(200); // an encapsulated NEN_REPLAY only the client could open
+    expect(runs).toBe(before + 1);
+  });
+
+  it('F9: a client whose Date is behind the window re-sends once by itself and runs once', async () => {
+    const before = runs;
+    gatewaySkewMs = 5 * 60_000;
+    try {
+      const res = await client().fetch('/api/notes', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      expect(res.status).toBe(200);
+    } finally {
+      gatewaySkewMs = 0;
+    }
     expect(runs).toBe(before + 1);
   });
 

@@ -11,8 +11,10 @@
  *    NEN_OHTTP_KEY_UNKNOWN refetches a digest-pinned key config and re-sends once (the gateway
  *    could not open the request, so it never ran).
  *  - An encapsulated NEN_OHTTP_DATE answer (RFC 9458 §6.5.2) carries the gateway's Date: the
- *    client corrects its clock offset and re-sends once with a fresh encapsulation (the handler
- *    did not run: the Date is checked before the replay id is claimed).
+ *    client corrects its clock offset and re-sends once with a fresh encapsulation only when its
+ *    Date was *behind* the gateway's (that request can never enter the window again). A Date ahead
+ *    is thrown as NEN_OHTTP_DATE (finding F9: the refused original could still be replayed once its
+ *    Date enters the window; @nen/server claims it, other gateways may not).
  *  - Streamed answers (`stream()`, or `chunked: true`) use chunked OHTTP: the body is readable as
  *    chunks open; a stream that ends without its final chunk errors NEN_OHTTP_TRUNCATED, a
  *    tampered chunk NEN_OHTTP_DECRYPT. Request bodies are sent whole (one final chunk).
@@ -94,13 +96,19 @@ export class ObliviousTransport {
     try {
       for (;;) {
         try {
-          const res = await this.#attempt(p, body, chunked, dl.signal);
+          const sent = { dateMs: Number.NaN };
+          const res = await this.#attempt(p, body, chunked, dl.signal, sent);
           const dateFix = res.status === 400 && problemCode(res) === 'NEN_OHTTP_DATE' ? res.headers.get('date') : null;
-          if (dateFix && !dateRetried && Number.isFinite(Date.parse(dateFix))) {
-            dateRetried = true;
-            await res.body?.cancel().catch(() => undefined);
-            this.#clockOffsetMs = Date.parse(dateFix) - Date.now();
-            continue;
+          const gatewayNow = dateFix ? Date.parse(dateFix) : Number.NaN;
+          if (Number.isFinite(gatewayNow)) {
+            this.#clockOffsetMs = gatewayNow - Date.now(); // later requests carry the gateway's clock
+            // F9: re-send only when our Date was behind (that request can never enter the window again);
+            // one dated ahead could still be replayed once its Date arrives, so it is reported, not re-sent
+            if (!dateRetried && gatewayNow > sent.dateMs) {
+              dateRetried = true;
+              await res.body?.cancel().catch(() => undefined);
+              continue;
+            }
           }
           throwOnProblem(res);
           if (!chunked) {
@@ -122,14 +130,14 @@ export class ObliviousTransport {
     }
   }
 
-  async #attempt(p: PreparedRequest, body: Uint8Array | null, chunked: boolean, signal: AbortSignal): Promise<Response> {
+  async #attempt(p: PreparedRequest, body: Uint8Array | null, chunked: boolean, signal: AbortSignal, sent: { dateMs: number }): Promise<Response> {
     const config = await this.#o.keys.get();
     const bhttp = encodeBhttpRequest({
       method: p.method,
       scheme: p.url.protocol.replace(/:$/, ''),
       authority: p.url.host,
       path: `${p.url.pathname}${p.url.search}`,
-      headers: this.#innerHeaders(p),
+      headers: this.#innerHeaders(p, sent),
       content: body ?? new Uint8Array(0),
       trailers: [],
     });
@@ -150,13 +158,15 @@ export class ObliviousTransport {
     return openChunked(res.body as ReadableStream<Uint8Array>, c.responseOpener());
   }
 
-  #innerHeaders(p: PreparedRequest): FieldLine[] {
+  #innerHeaders(p: PreparedRequest, sent: { dateMs: number }): FieldLine[] {
     const h: FieldLine[] = [];
     p.headers.forEach((v, n) => {
       if (n !== 'date' && n !== 'host') h.push([n, v]);
     });
     if (p.contentType) h.push(['content-type', p.contentType]);
-    h.push(['date', new Date(Date.now() + this.#clockOffsetMs).toUTCString()]);
+    const date = new Date(Date.now() + this.#clockOffsetMs).toUTCString();
+    sent.dateMs = Date.parse(date);
+    h.push(['date', date]);
     return h;
   }
 

@@ -137,6 +137,26 @@ describe('OHTTP gateway', () => {
     expect(runs).toBe(before);
   });
 
+  it('F9: a request refused as ahead keeps its enc claimed: replayed once its Date is inside, NEN_REPLAY; over 1 h ahead, no Date hint', async () => {
+    let skew = -5 * 60_000; // the gateway's clock 5 min behind the request's Date
+    const g = nen.ohttpGateway({ keys: OhttpGatewayKeys.parse(keysText), routes: { '/api/notes': { POST: notes } }, now: () => Date.now() + skew });
+    const send = async (c: ReturnType<typeof encapsulateRequest>) => {
+      const res = await g.POST(
+        new Request(URL_, { method: 'POST', headers: { 'content-type': 'message/ohttp-req' }, body: c.encapsulatedRequest as Uint8Array<ArrayBuffer> }),
+      );
+      const r = decodeBhttpResponse(c.openResponse(new Uint8Array(await res.arrayBuffer())));
+      return { status: r.status, code: JSON.parse(dec.decode(r.content)).code, date: r.headers.find(([n]) => n === 'date')?.[1] };
+    };
+    const before = runs;
+    const near = encapsulateRequest(configs[0]!, encodeBhttpRequest(inner('/api/notes', { f9: 1 })));
+    const far = encapsulateRequest(configs[0]!, encodeBhttpRequest(inner('/api/notes', { f9: 2 }, new Date(Date.now() + 2 * 3_600_000))));
+    expect(await send(near)).toMatchObject({ status: 400, code: 'NEN_OHTTP_DATE', date: expect.any(String) });
+    expect(await send(far)).toEqual({ status: 400, code: 'NEN_OHTTP_DATE', date: undefined });
+    skew = 0; // time passes: the near request's Date is inside the window
+    expect(await send(near)).toMatchObject({ status: 409, code: 'NEN_REPLAY' });
+    expect(runs).toBe(before);
+  });
+
   it('outside errors are 4xx problem+json: unknown key id (ohttp-key), tampered, truncated, oversized, wrong type', async () => {
     const c = encapsulateRequest(configs[1]!, encodeBhttpRequest(inner('/api/notes', {})));
     const er = c.encapsulatedRequest;

@@ -14,6 +14,12 @@
  *  - Replay (§6.5): the enc is claimed atomically in the session store (`claimOnce`, memory /
  *    Redis / Cluster / Durable Object) for 2 x the Date window after the window check, before
  *    the handler runs: a replay never reaches a handler, also across instances on one store.
+ *  - A request refused for a Date *ahead* of the window (finding F9) has its enc claimed too,
+ *    until its Date has left the window (ahead + 2 x window + slack): otherwise a relay could hold
+ *    it until its Date enters the window and run it after the client's corrected retry. The
+ *    claim is bounded by maxDateAheadMs (1 h); a Date further ahead is claimed for that bound and
+ *    refused *without* the gateway's Date, so a conforming client does not retry it (it may run
+ *    once later if replayed, never twice). Claim first, answer after: a store error is a 503.
  *  - `dispatch` must not be a network proxy: it routes by path to this application's handlers.
  */
 import {
@@ -47,6 +53,12 @@ export interface OhttpGatewayOptions {
   readonly dispatch: (request: Request) => Response | Promise<Response>;
   /** Accepted |Date - now| of inner requests (default 60 s). */
   readonly dateWindowMs?: number;
+  /**
+   * Longest time a request dated ahead of the window is remembered (its enc claimed) after the
+   * refusal (default 1 h). A Date further ahead is refused without the gateway's Date, so that
+   * a conforming client never re-sends it (see the header: F9).
+   */
+  readonly maxDateAheadMs?: number;
   /** Largest encapsulated request body (default 1 MiB). */
   readonly maxRequestBytes?: number;
   /** Largest inner response body for message/ohttp-res (default 8 MiB; chunked answers stream). */
@@ -67,6 +79,14 @@ export interface OhttpGateway {
 }
 
 const REPLAY_PREFIX = 'ohttp:';
+/** Default bound on how long a refused request dated ahead keeps its enc claimed. */
+const DEFAULT_MAX_DATE_AHEAD_MS = 60 * 60_000;
+
+/** The inner request's single Date (ms), NaN when absent, repeated or unparsable. */
+function innerDate(headers: readonly (readonly [string, string])[]): number {
+  const dates = headers.filter(([n]) => n === 'date');
+  return dates.length === 1 ? Date.parse((dates[0] as readonly [string, string])[1]) : Number.NaN;
+}
 
 /** An `application/problem+json` answer with Nen's code (`code` member and `nen-error` header). */
 export function problem(code: WireErrorCode, type = 'about:blank', extra: Record<string, string> = {}): Response {
@@ -108,6 +128,7 @@ export function createOhttpGateway(o: OhttpGatewayOptions): OhttpGateway {
   const maxRequest = o.maxRequestBytes ?? 1024 * 1024;
   const maxResponse = o.maxResponseBytes ?? 8 * 1024 * 1024;
   const now = o.now ?? Date.now;
+  const maxAheadMs = o.maxDateAheadMs ?? DEFAULT_MAX_DATE_AHEAD_MS;
   const log = (e: unknown, where: string) => {
     const code = codeOf(e);
     o.log?.({
@@ -127,6 +148,12 @@ export function createOhttpGateway(o: OhttpGatewayOptions): OhttpGateway {
         checkOhttpDate(b.headers, t, windowMs);
       } catch (e) {
         log(e, 'date');
+        const ahead = innerDate(b.headers) - t;
+        if (ahead > windowMs) {
+          // F9: a request dated ahead must never run later (when its Date enters the window): claim its enc now
+          await o.store.claimOnce(await replayKey(enc), Math.min(ahead, maxAheadMs) + replayIdTtlMs(windowMs));
+          if (ahead > maxAheadMs) return problem('NEN_OHTTP_DATE', OHTTP_PROBLEM.DATE, { vary: 'date' }); // no hint: no retry
+        }
         return problem('NEN_OHTTP_DATE', OHTTP_PROBLEM.DATE, { date: new Date(t).toUTCString(), vary: 'date' });
       }
       if (!(await o.store.claimOnce(await replayKey(enc), replayIdTtlMs(windowMs)))) {
