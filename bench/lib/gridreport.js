@@ -5,7 +5,7 @@
  * count as uPlot charts, the full cell table, and the run history.
  */
 import { escapeHtml, table, page, createChartSet, chart, heatColor } from './charts.js';
-import { historySection } from './report.js';
+import { historySection } from './reporthistory.js';
 import { GRID_AXES } from './grid.js';
 
 function heatMap(rows, size) {

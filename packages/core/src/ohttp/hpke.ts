@@ -12,7 +12,8 @@
  *    ../backend/noble-kem.ts; DHKEM(X25519, HKDF-SHA256) 0x0020 (RFC 9180 §4.1, NOT
  *    post-quantum: for clients without PQ support). Synchronous, so no loaded Wasm backend;
  *  - KDF: HKDF-SHA256 0x0001 only; AEADs: AES-128-GCM 0x0001, AES-256-GCM 0x0002,
- *    ChaCha20-Poly1305 0x0003.
+ *    ChaCha20-Poly1305 0x0003, on node:crypto where the runtime is Node.js
+ *    (../backend/aead-fast.ts), @noble/ciphers elsewhere.
  *
  * Pitfalls:
  *  - nonce = base_nonce XOR I2OSP(seq, Nn); seq never repeats and is bounded (2^32 here, far below
@@ -28,6 +29,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { hpkeSuiteId, kemSuiteId, keyScheduleBase, labeledExpand, labeledExtract, hpkeExport, type HkdfSha256 } from '../backend/hpke.js';
 import { ml_kem768, type KEMPrepared } from '@noble/post-quantum/ml-kem.js';
 import { MLKEM768_CT, MLKEM768_EK, expandKey, keyError, xwingCombine, type ExpandedKey } from '../backend/noble-kem.js';
+import { nodeAead } from '../backend/aead-fast.js';
 import { x25519Dh, x25519Public } from '../backend/x25519-fast.js';
 import { randomBytes } from '../backend/random.js';
 import { KEM_ID, KEM_SIZES, type KemId } from '../backend/types.js';
@@ -69,12 +71,25 @@ export function isOhttpAead(id: number): boolean {
   return OHTTP_AEAD_INFO[id] !== undefined;
 }
 
+/** OpenSSL cipher names of the HPKE AEADs (node:crypto through ../backend/aead-fast.ts). */
+const NODE_ALG: Record<number, string> = {
+  [OHTTP_AEAD.AES_128_GCM]: 'aes-128-gcm',
+  [OHTTP_AEAD.AES_256_GCM]: 'aes-256-gcm',
+  [OHTTP_AEAD.CHACHA20_POLY1305]: 'chacha20-poly1305',
+};
+
 /** One AEAD call with an explicit key and nonce (the response side of RFC 9458 §4.4 too). */
 export function aeadSeal(aeadId: number, key: Uint8Array, nonce: Uint8Array, aad: Uint8Array, pt: Uint8Array): Uint8Array {
+  const fast = nodeAead();
+  const alg = NODE_ALG[aeadId];
+  if (fast && alg) return fast.seal(alg, key, nonce, aad, pt);
   return aeadId === OHTTP_AEAD.CHACHA20_POLY1305 ? chacha20poly1305(key, nonce, aad).encrypt(pt) : gcm(key, nonce, aad).encrypt(pt);
 }
 /** Throws NenCryptoError('NEN_CRYPTO_AEAD') when the tag does not verify. */
 export function aeadOpen(aeadId: number, key: Uint8Array, nonce: Uint8Array, aad: Uint8Array, ct: Uint8Array): Uint8Array {
+  const fast = nodeAead();
+  const alg = NODE_ALG[aeadId];
+  if (fast && alg) return fast.open(alg, key, nonce, aad, ct);
   try {
     return aeadId === OHTTP_AEAD.CHACHA20_POLY1305 ? chacha20poly1305(key, nonce, aad).decrypt(ct) : gcm(key, nonce, aad).decrypt(ct);
   } catch {
