@@ -35,8 +35,11 @@ export function nextEpochSecret(backend: Backend, epochSecret: Uint8Array): Uint
   return backend.hkdfExpand(epochSecret, LABEL.rekey, SECRET_LENGTH);
 }
 
-/** Nonce for (seq, record index): base IV XOR (u32be index || u64be seq). */
-export function computeNonce(baseIv: Uint8Array, seq: bigint, index = 0): Uint8Array {
+/**
+ * Nonce for (seq, record index): base IV XOR (u32be index || u64be seq), written into `n` (a
+ * caller's scratch buffer; a fresh one by default) unless seq is above 2^53.
+ */
+export function computeNonce(baseIv: Uint8Array, seq: bigint, index = 0, n = new Uint8Array(AEAD_NONCE_LENGTH)): Uint8Array {
   const s = Number(seq);
   // Every sequence number below 2^53 (all of them in practice) converts exactly: bytes written
   // directly, without a DataView or a BigInt store (this runs for every message and record).
@@ -44,19 +47,11 @@ export function computeNonce(baseIv: Uint8Array, seq: bigint, index = 0): Uint8A
   const hi = Math.floor(s / 0x1_0000_0000);
   const lo = s >>> 0;
   const i = index >>> 0;
-  const n = new Uint8Array(AEAD_NONCE_LENGTH);
-  n[0] = (baseIv[0] as number) ^ (i >>> 24);
-  n[1] = (baseIv[1] as number) ^ ((i >>> 16) & 0xff);
-  n[2] = (baseIv[2] as number) ^ ((i >>> 8) & 0xff);
-  n[3] = (baseIv[3] as number) ^ (i & 0xff);
-  n[4] = (baseIv[4] as number) ^ (hi >>> 24);
-  n[5] = (baseIv[5] as number) ^ ((hi >>> 16) & 0xff);
-  n[6] = (baseIv[6] as number) ^ ((hi >>> 8) & 0xff);
-  n[7] = (baseIv[7] as number) ^ (hi & 0xff);
-  n[8] = (baseIv[8] as number) ^ (lo >>> 24);
-  n[9] = (baseIv[9] as number) ^ ((lo >>> 16) & 0xff);
-  n[10] = (baseIv[10] as number) ^ ((lo >>> 8) & 0xff);
-  n[11] = (baseIv[11] as number) ^ (lo & 0xff);
+  for (let k = 0, sh = 24; k < 4; k++, sh -= 8) {
+    n[k] = (baseIv[k] as number) ^ ((i >>> sh) & 0xff);
+    n[k + 4] = (baseIv[k + 4] as number) ^ ((hi >>> sh) & 0xff);
+    n[k + 8] = (baseIv[k + 8] as number) ^ ((lo >>> sh) & 0xff);
+  }
   return n;
 }
 

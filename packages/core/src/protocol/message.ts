@@ -14,7 +14,7 @@
  *  - Parsers are strict and total: bad input raises NenProtocolError, never anything else.
  */
 import type { Aead } from '../backend/types.js';
-import { AEAD_TAG_LENGTH } from '../backend/types.js';
+import { AEAD_NONCE_LENGTH, AEAD_TAG_LENGTH } from '../backend/types.js';
 import { concatBytes, fromBase64Url, toBase64Url, u16, u32, u8, utf8 } from './bytes.js';
 import { wireError } from './codes.js';
 import { LABEL, PROTOCOL_VERSION, REQ_FLAG, REQ_FLAGS_ALL, RES_FLAGS_ALL, SESSION_ID_LENGTH } from './constants.js';
@@ -208,14 +208,21 @@ export function recordAad(baseAad: Uint8Array, index: number, final: boolean): U
   return concatBytes(baseAad, u32(index), u8(final ? 1 : 0));
 }
 
+/**
+ * One nonce buffer for every sealMessage/openMessage: each Aead call is synchronous and copies its
+ * nonce before returning (Wasm glue, node:crypto, @noble), and the buffer is never handed out, so
+ * no two operations share it mid-call (saves one ~150 B typed array per message).
+ */
+const NONCE = new Uint8Array(AEAD_NONCE_LENGTH);
+
 export function sealMessage(aead: Aead, baseIv: Uint8Array, seq: bigint, aad: Uint8Array, plaintext: Uint8Array): Uint8Array {
-  return aead.seal(computeNonce(baseIv, seq, 0), aad, plaintext);
+  return aead.seal(computeNonce(baseIv, seq, 0, NONCE), aad, plaintext);
 }
 
 /** Throws NenCryptoError from the backend when the tag does not verify. */
 export function openMessage(aead: Aead, baseIv: Uint8Array, seq: bigint, aad: Uint8Array, sealed: Uint8Array): Uint8Array {
   if (sealed.length < AEAD_TAG_LENGTH) throw wireError('NEN_MALFORMED', `sealed body shorter than the tag (${sealed.length} bytes)`);
-  return aead.open(computeNonce(baseIv, seq, 0), aad, sealed);
+  return aead.open(computeNonce(baseIv, seq, 0, NONCE), aad, sealed);
 }
 
 /** Confidential query: plaintext = u16 len || query || body. */
