@@ -14,14 +14,16 @@ use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use http::{HeaderMap, HeaderValue, Request, Response};
+use http_body_util::Full;
 use http_body_util::combinators::UnsyncBoxBody;
-use http_body_util::{BodyExt, Full};
 
 use crate::envelope::{self, FLAG_STREAM, Prepared, RequestMeta};
 use crate::error::{BoxError, Error, Recovery, codes};
+use crate::retry::{Decision, decide, refused_retry};
 use crate::schedule::{EpochKeys, HelloState, Pin as ServerPin, kem_name};
 use crate::session::{Session, now_ms};
 use crate::stream::{NenBody, RecordReceiver};
+use crate::wire::{ENVELOPE_RESPONSE_HEADERS, network, origin_of, prepare, read_bounded, timeout_error, wire_request};
 use nen_core::hpke::Kem;
 
 /// The boxed response body of the HTTP layer underneath.
@@ -29,12 +31,6 @@ pub type WireBody = UnsyncBoxBody<Bytes, BoxError>;
 type WireFuture = Pin<Box<dyn Future<Output = Result<Response<WireBody>, BoxError>> + Send>>;
 /// The HTTP layer underneath, as a shared function.
 pub(crate) type HttpFn = Arc<dyn Fn(Request<Full<Bytes>>) -> WireFuture + Send + Sync>;
-
-pub(crate) const RETRY_HORIZON: Duration = Duration::from_secs(60);
-const ENVELOPE_REQUEST_HEADERS: [&str; 6] =
-    ["content-type", "content-length", "nen", "nen-type", "nen-body", "nen-retry"];
-const ENVELOPE_RESPONSE_HEADERS: [&str; 6] =
-    ["content-type", "content-length", "content-encoding", "nen", "nen-type", "nen-body"];
 
 /// Client settings (see [`crate::NenClientBuilder`]).
 #[derive(Clone, Debug)]
@@ -83,43 +79,6 @@ impl std::fmt::Debug for NenClient {
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
-}
-
-fn network(e: BoxError) -> Error {
-    Error::new(codes::NETWORK, "the HTTP exchange failed").with_cause(e)
-}
-
-fn timeout_error() -> Error {
-    Error::new(codes::TIMEOUT, "no complete response within the timeout")
-}
-
-/// The scheme and authority of an absolute URI (`http://host:port`).
-fn origin_of(uri: &http::Uri) -> Result<String, Error> {
-    match (uri.scheme_str(), uri.authority()) {
-        (Some(s), Some(a)) => Ok(format!("{s}://{a}")),
-        _ => Err(Error::new(codes::BAD_INPUT, "the request URI must be absolute (scheme and host)")),
-    }
-}
-
-/// Reads a body whole, refusing more than `limit` bytes (checked on `content-length` first).
-async fn read_bounded(body: WireBody, headers: &HeaderMap, limit: usize) -> Result<Vec<u8>, Error> {
-    let too_large = || Error::new(codes::RESPONSE_UNAUTHENTICATED, "the response body exceeds the response limit");
-    let declared = headers.get(http::header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
-    if declared.is_some_and(|n| n > limit as u64) {
-        return Err(too_large());
-    }
-    let mut out = Vec::with_capacity(declared.map_or(0, |n| n as usize));
-    let mut body = body;
-    while let Some(frame) = body.frame().await {
-        let frame = frame.map_err(network)?;
-        if let Ok(data) = frame.into_data() {
-            if out.len() + data.len() > limit {
-                return Err(too_large());
-            }
-            out.extend_from_slice(&data);
-        }
-    }
-    Ok(out)
 }
 
 impl NenClient {
@@ -373,94 +332,8 @@ impl NenClient {
     }
 }
 
-/// What to do after a sent request failed (PROTOCOL.md §7.1).
-pub(crate) enum Decision {
-    /// One new handshake and one retry naming the original, after a backoff or not.
-    Retry { backoff: bool },
-    /// Report this error.
-    Throw(Error),
-}
-
-/// The recovery table: a 401-class answer is retried once, unless the request streamed its
-/// body, is older than the retry horizon, is itself a retry, or retries are off; then the
-/// outcome is unknown. Every other error is reported as is.
-pub(crate) fn decide(err: Error, streamed: bool, age: Duration, is_retry: bool, enabled: bool) -> Decision {
-    match err.recovery() {
-        Recovery::Fail => Decision::Throw(err),
-        _ if is_retry || streamed || !enabled || age > RETRY_HORIZON => Decision::Throw(err.outcome_unknown()),
-        r => Decision::Retry { backoff: r == Recovery::RetryAfterBackoff },
-    }
-}
-
 /// How an attempt failed: before sending (safe to repeat) or after (with the request's fields).
 enum Failure {
     NotSent(Error),
     Sent(RequestMeta, Error),
-}
-
-fn prepare(parts: &http::request::Parts, body: Bytes) -> Result<Prepared, Error> {
-    let method = parts.method.as_str().to_ascii_uppercase();
-    if (method == "GET" || method == "HEAD") && !body.is_empty() {
-        return Err(Error::new(codes::BAD_INPUT, "a GET or HEAD request cannot have a body"));
-    }
-    let pq = parts.uri.path_and_query().map_or("/", |pq| pq.as_str());
-    let (path, query) = crate::target::split_target(pq);
-    let content_type = parts
-        .headers
-        .get(http::header::CONTENT_TYPE)
-        .map(|v| v.to_str().map(str::to_owned))
-        .transpose()
-        .map_err(|e| Error::new(codes::BAD_INPUT, "the content type is not ASCII").with_cause(e))?
-        .unwrap_or_default();
-    Ok(Prepared { method, path, query, content_type, body })
-}
-
-fn wire_request(
-    origin: &str,
-    app_headers: &HeaderMap,
-    p: &Prepared,
-    sealed: envelope::Sealed,
-) -> Result<Request<Full<Bytes>>, Error> {
-    let bad = |e: http::Error| Error::new(codes::BAD_INPUT, "the request cannot be built").with_cause(e);
-    let mut req = Request::builder()
-        .method(p.method.as_str())
-        .uri(format!("{origin}{}", sealed.path_and_query))
-        .body(Full::new(sealed.body.map(Bytes::from).unwrap_or_default()))
-        .map_err(bad)?;
-    let h = req.headers_mut();
-    for (k, v) in app_headers {
-        if !ENVELOPE_REQUEST_HEADERS.contains(&k.as_str()) {
-            h.append(k, v.clone());
-        }
-    }
-    for (k, v) in sealed.headers {
-        let v = HeaderValue::from_str(&v)
-            .map_err(|e| Error::new(codes::BAD_INPUT, "a header value is not valid").with_cause(e))?;
-        h.insert(k, v);
-    }
-    Ok(req)
-}
-
-/// A sealed 409 answer to a retry: `NEN_RETRY_COMMITTED`, or `NEN_RETRY_UNKNOWN` reported as
-/// `NEN_OUTCOME_UNKNOWN`.
-fn refused_retry(res: &Response<NenBody>) -> Result<(), Error> {
-    if res.status() != http::StatusCode::CONFLICT {
-        return Ok(());
-    }
-    let Some(body) = res.body().as_full() else { return Ok(()) };
-    let code = serde_json::from_slice::<serde_json::Value>(body)
-        .ok()
-        .and_then(|v| v.get("error")?.get("code")?.as_str().map(str::to_owned));
-    match code.as_deref() {
-        Some(codes::RETRY_COMMITTED) => Err(Error::sealed_refusal(
-            codes::RETRY_COMMITTED,
-            "the original request was already committed (its handler ran); the retry did not run",
-        )),
-        Some(codes::RETRY_UNKNOWN) => Err(Error::sealed_refusal(
-            codes::RETRY_UNKNOWN,
-            "the server cannot prove the original request did not run; the retry did not run",
-        )
-        .outcome_unknown()),
-        _ => Ok(()),
-    }
 }

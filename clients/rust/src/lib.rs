@@ -27,10 +27,12 @@ mod client;
 pub mod conformance;
 mod envelope;
 mod error;
+mod retry;
 mod schedule;
 mod session;
 mod stream;
 mod target;
+mod wire;
 
 use std::future::Future;
 use std::pin::Pin as StdPin;

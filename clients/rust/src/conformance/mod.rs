@@ -17,11 +17,11 @@ use std::time::Duration;
 use nen_core::hpke::{Kem, PrivateKey};
 use serde_json::Value;
 
-use crate::client::{Decision, RETRY_HORIZON, decide};
-use crate::envelope::{self, FLAG_COMPRESSED, Prepared, RequestMeta};
 use crate::error::Error;
-use crate::schedule::{self, EpochKeys, HelloState, expand, nonce};
-use crate::stream::RecordReceiver;
+use crate::retry::{Decision, RETRY_HORIZON, decide};
+
+mod messages;
+use crate::schedule::{self, EpochKeys, HelloState, expand};
 use crate::target;
 
 /// One vector's outcome, named as the kit's README says.
@@ -37,21 +37,21 @@ pub struct VectorResult {
     pub detail: Option<String>,
 }
 
-type Check = Result<(), String>;
+pub(super) type Check = Result<(), String>;
 
-struct SessionVector {
-    sid: [u8; 16],
-    epochs: Vec<Arc<EpochKeys>>,
+pub(super) struct SessionVector {
+    pub(super) sid: [u8; 16],
+    pub(super) epochs: Vec<Arc<EpochKeys>>,
 }
 
 #[derive(Default)]
-struct Checker {
+pub(super) struct Checker {
     results: Vec<VectorResult>,
-    sessions: HashMap<String, SessionVector>,
-    requests: HashMap<String, Value>,
+    pub(super) sessions: HashMap<String, SessionVector>,
+    pub(super) requests: HashMap<String, Value>,
 }
 
-fn hex(v: &Value) -> Result<Vec<u8>, String> {
+pub(super) fn hex(v: &Value) -> Result<Vec<u8>, String> {
     let s = v.as_str().ok_or("not a hex string")?;
     if s.len() % 2 != 0 {
         return Err("odd hex length".into());
@@ -62,23 +62,23 @@ fn hex(v: &Value) -> Result<Vec<u8>, String> {
         .collect()
 }
 
-fn string(v: &Value, k: &str) -> String {
+pub(super) fn string(v: &Value, k: &str) -> String {
     v.get(k).and_then(Value::as_str).unwrap_or("").to_owned()
 }
 
-fn num(v: &Value, k: &str) -> u64 {
+pub(super) fn num(v: &Value, k: &str) -> u64 {
     v.get(k).and_then(Value::as_u64).unwrap_or(0)
 }
 
-fn same(what: &str, got: &[u8], want: &[u8]) -> Check {
+pub(super) fn same(what: &str, got: &[u8], want: &[u8]) -> Check {
     if got == want { Ok(()) } else { Err(format!("{what} differs")) }
 }
 
-fn kem_of(name: &str) -> Kem {
+pub(super) fn kem_of(name: &str) -> Kem {
     if name == "mlkem768" { Kem::MlKem768 } else { Kem::XWing }
 }
 
-fn inflate(b: &[u8]) -> Result<Vec<u8>, String> {
+pub(super) fn inflate(b: &[u8]) -> Result<Vec<u8>, String> {
     miniz_oxide::inflate::decompress_to_vec_with_limit(b, 4 << 20).map_err(|e| format!("inflate: {e:?}"))
 }
 
@@ -116,12 +116,12 @@ pub fn check_vectors(dir: &Path) -> Result<Vec<VectorResult>, String> {
     Ok(c.results)
 }
 
-fn list<'a>(v: &'a Value, k: &str) -> &'a [Value] {
+pub(super) fn list<'a>(v: &'a Value, k: &str) -> &'a [Value] {
     v.get(k).and_then(Value::as_array).map_or(&[], Vec::as_slice)
 }
 
 impl Checker {
-    fn report(&mut self, file: &str, name: &str, r: Check) {
+    pub(super) fn report(&mut self, file: &str, name: &str, r: Check) {
         self.results.push(VectorResult { file: file.into(), name: name.into(), ok: r.is_ok(), detail: r.err() });
     }
 
@@ -199,216 +199,6 @@ impl Checker {
             secret = expand::<32>(&secret, b"nen/1 rekey").map_err(|e| e.to_string())?.to_vec();
         }
         Ok(SessionVector { sid: est.sid, epochs })
-    }
-
-    fn keys(&self, v: &Value) -> Result<(&SessionVector, Arc<EpochKeys>), String> {
-        let s = self.sessions.get(&string(v, "session")).ok_or("unknown session")?;
-        let k = s.epochs.get(num(v, "epoch") as usize).ok_or("unknown epoch")?;
-        Ok((s, Arc::clone(k)))
-    }
-
-    fn messages(&mut self, file: &str, v: &Value) {
-        for r in list(v, "requests") {
-            let res = self.request(r);
-            self.requests.insert(string(r, "name"), r.clone());
-            self.report(file, &format!("request {}", string(r, "name")), res);
-        }
-        for r in list(v, "responses") {
-            let res = self.response(r);
-            self.report(file, &format!("response {}", string(r, "name")), res);
-        }
-        for r in list(v, "rejects") {
-            let res = self.reject(r);
-            self.report(file, &format!("reject {}", string(r, "name")), res);
-        }
-    }
-
-    fn request(&self, r: &Value) -> Check {
-        let (s, keys) = self.keys(r)?;
-        let flags = num(r, "flags") as u8;
-        let meta =
-            RequestMeta { sid: s.sid, epoch: num(r, "epoch") as u32, seq: num(r, "seq"), ts: num(r, "ts"), flags };
-        let (path, query) = target::split_target(&string(r, "url"));
-        let retry = r.get("retry").and_then(Value::as_str);
-        let method = string(r, "method");
-        let content_type = string(r, "contentType");
-        let headers = &r["headers"];
-        if meta.header() != string(headers, "nen") {
-            return Err(format!("nen header {}", meta.header()));
-        }
-        if target::canonical_target(&path, query.as_deref()) != string(r, "aadTarget") && flags & 2 == 0 {
-            return Err("aadTarget differs".into());
-        }
-        let aad = envelope::request_aad(&meta, &method, &string(r, "aadTarget"), &content_type, retry);
-        same("aad", &aad, &hex(&r["aad"])?)?;
-        same("nonce", &nonce(&keys.c2s_iv, 0, meta.seq), &hex(&r["nonce"])?)?;
-        let sealed_want = hex(&r["sealed"])?;
-        if flags & FLAG_COMPRESSED != 0 {
-            let plain =
-                keys.c2s.open(&nonce(&keys.c2s_iv, 0, meta.seq), &aad, &sealed_want).map_err(|e| e.to_string())?;
-            same("plaintext", &plain, &hex(&r["plaintext"])?)?;
-            return same("inflated body", &inflate(&plain)?, &hex(&r["body"])?);
-        }
-        let p = Prepared { method, path, query, content_type, body: hex(&r["body"])?.into() };
-        let mut m = RequestMeta { flags: 0, ..meta };
-        let sealed = envelope::seal(&keys, &p, &mut m, flags & 2 != 0, retry).map_err(|e| e.to_string())?;
-        if m.flags != flags || sealed.path_and_query != string(r, "target") {
-            return Err(format!("flags {} or target {} differ", m.flags, sealed.path_and_query));
-        }
-        for (k, val) in &sealed.headers {
-            if *k != "nen-body" && string(headers, k) != *val {
-                return Err(format!("header {k} differs"));
-            }
-        }
-        let record = match (&sealed.body, sealed.headers.iter().find(|(k, _)| *k == "nen-body")) {
-            (Some(b), _) => b.clone(),
-            (None, Some((_, b))) => schedule::b64u_decode(b).ok_or("nen-body")?,
-            (None, None) => return Err("no record".into()),
-        };
-        same("sealed", &record, &sealed_want)
-    }
-
-    fn response(&self, r: &Value) -> Check {
-        let (s, keys) = self.keys(r)?;
-        let flags = envelope::parse_response_nen(&string(&r["headers"], "nen")).ok_or("nen header")?;
-        if u64::from(flags) != num(r, "flags") {
-            return Err("flags differ".into());
-        }
-        let seq = num(r, "seq");
-        let status = num(r, "status") as u16;
-        let aad = envelope::response_aad(&s.sid, num(r, "epoch") as u32, seq, status, flags, &string(r, "contentType"));
-        same("aad", &aad, &hex(&r["aad"])?)?;
-        same("nonce", &nonce(&keys.s2c_iv, 0, seq), &hex(&r["nonce"])?)?;
-        let sealed = hex(&r["sealed"])?;
-        if flags & FLAG_COMPRESSED != 0 {
-            let plain = keys.s2c.open(&nonce(&keys.s2c_iv, 0, seq), &aad, &sealed).map_err(|e| e.to_string())?;
-            return same("inflated body", &inflate(&plain)?, &hex(&r["body"])?);
-        }
-        let method = self.requests.get(&string(r, "request")).map(|q| string(q, "method")).unwrap_or_default();
-        let bodiless = envelope::null_body_status(status) || method == "HEAD";
-        let nen_body = string(&r["headers"], "nen-body");
-        let wire = if bodiless { Vec::new() } else { hex(&r["wireBody"])? };
-        let record =
-            envelope::response_record(bodiless, &[nen_body.as_str()], r["headers"]["content-type"].as_str(), wire)
-                .map_err(|e| e.to_string())?;
-        same("sealed", &record, &sealed)?;
-        let plain = envelope::open_single(&keys, seq, &aad, flags, &record).map_err(|e| e.to_string())?;
-        same("plaintext", &plain, &hex(&r["plaintext"])?)
-    }
-
-    fn reject(&self, r: &Value) -> Check {
-        let q = self.requests.get(&string(r, "request")).ok_or("unknown request")?;
-        let (s, keys) = self.keys(q)?;
-        let (seq, flags) = (num(q, "seq"), num(r, "flags") as u8);
-        let aad = envelope::response_aad(
-            &s.sid,
-            num(q, "epoch") as u32,
-            seq,
-            num(r, "status") as u16,
-            flags,
-            &string(r, "contentType"),
-        );
-        match envelope::open_single(&keys, seq, &aad, flags, &hex(&r["sealed"])?) {
-            Ok(_) => Err("accepted".into()),
-            Err(e) if e.code() == string(r, "expect") => Ok(()),
-            Err(e) => Err(format!("refused as {}", e.code())),
-        }
-    }
-
-    fn streams(&mut self, file: &str, v: &Value) {
-        let mut by_name = HashMap::new();
-        for st in list(v, "streams") {
-            let res = self.stream(st);
-            by_name.insert(string(st, "name"), st.clone());
-            self.report(file, &string(st, "name"), res);
-        }
-        for b in list(v, "broken") {
-            let res = by_name
-                .get(&string(b, "stream"))
-                .ok_or_else(|| "unknown stream".to_owned())
-                .and_then(|st| self.broken(st, b));
-            self.report(file, &format!("broken {}", string(b, "name")), res);
-        }
-    }
-
-    fn receiver(&self, st: &Value) -> Result<(RecordReceiver, Arc<EpochKeys>, Vec<u8>), String> {
-        let (s, keys) = self.keys(st)?;
-        let upload = string(st, "direction") == "request";
-        let (seq, ct) = (num(st, "seq"), string(st, "contentType"));
-        let base = if upload {
-            let m = RequestMeta {
-                sid: s.sid,
-                epoch: num(st, "epoch") as u32,
-                seq,
-                ts: num(st, "ts"),
-                flags: num(st, "flags") as u8,
-            };
-            envelope::request_aad(&m, &string(st, "method"), &string(st, "target"), &ct, None)
-        } else {
-            envelope::response_aad(
-                &s.sid,
-                num(st, "epoch") as u32,
-                seq,
-                num(st, "status") as u16,
-                num(st, "flags") as u8,
-                &ct,
-            )
-        };
-        same("baseAad", &base, &hex(&st["baseAad"])?)?;
-        Ok((RecordReceiver::new(Arc::clone(&keys), upload, seq, &base), keys, base))
-    }
-
-    fn stream(&self, st: &Value) -> Check {
-        let (mut rx, keys, base) = self.receiver(st)?;
-        let upload = string(st, "direction") == "request";
-        let (aead, iv) = if upload { (&keys.c2s, &keys.c2s_iv) } else { (&keys.s2c, &keys.s2c_iv) };
-        let mut framed_all = Vec::new();
-        for rec in list(st, "records") {
-            let i = num(rec, "index") as u32;
-            let mut aad = base.clone();
-            aad.extend_from_slice(&i.to_be_bytes());
-            aad.push(u8::from(rec["final"].as_bool().unwrap_or(false)));
-            same("record aad", &aad, &hex(&rec["aad"])?)?;
-            let n = nonce(iv, i, num(st, "seq"));
-            same("record nonce", &n, &hex(&rec["nonce"])?)?;
-            let sealed = aead.seal(&n, &aad, &hex(&rec["plaintext"])?).map_err(|e| e.to_string())?;
-            let mut framed = (sealed.len() as u32).to_be_bytes().to_vec();
-            framed.extend_from_slice(&sealed);
-            same("framed record", &framed, &hex(&rec["framed"])?)?;
-            framed_all.extend_from_slice(&framed);
-        }
-        let body = hex(&st["body"])?;
-        same("body", &framed_all, &body)?;
-        let mut out = Vec::new();
-        for piece in body.chunks(7) {
-            out.extend(rx.push(piece).map_err(|e| e.to_string())?.iter().flat_map(|b| b.to_vec()));
-        }
-        rx.finish().map_err(|e| e.to_string())?;
-        same("plaintext", &out, &hex(&st["plaintext"])?)
-    }
-
-    fn broken(&self, st: &Value, b: &Value) -> Check {
-        let (mut rx, _, _) = self.receiver(st)?;
-        let body = hex(&b["body"])?;
-        let mut delivered = Vec::new();
-        let mut err: Option<Error> = None;
-        for piece in body.chunks(5) {
-            match rx.push(piece) {
-                Ok(chunks) => delivered.extend(chunks.iter().flat_map(|c| c.to_vec())),
-                Err(e) => {
-                    err = Some(e);
-                    break;
-                }
-            }
-        }
-        let err = match err {
-            Some(e) => e,
-            None => rx.finish().err().ok_or("accepted")?,
-        };
-        if err.code() != string(b, "expect") {
-            return Err(format!("reported {}", err.code()));
-        }
-        same("delivered", &delivered, &hex(&b["delivered"])?)
     }
 
     fn errors(&mut self, file: &str, v: &Value) {
