@@ -8,7 +8,11 @@
  *    import (bundlers for browsers / Edge never see it); Edge's `process` is not touched.
  *  - The tag is 16 bytes (`authTagLength: 16`); the decipher needs `setAAD(aad, { plaintextLength })`
  *    before `update` and `final()` throws on a wrong tag: no plaintext is returned before it passed.
+ *  - A partial node:crypto behind `getBuiltinModule` (workerd with nodejs_compat, Bun, Deno) must
+ *    not give wrong bytes: each cipher is used only after one known answer equal to @noble/ciphers'.
  */
+import { gcm } from '@noble/ciphers/aes.js';
+import { chacha20poly1305 } from '@noble/ciphers/chacha.js';
 import { NenCryptoError } from '../errors.js';
 
 interface Cipher {
@@ -81,11 +85,35 @@ function create(c: NodeCrypto): SyncAead {
 }
 
 let cached: SyncAead | null | undefined;
-/** The node:crypto AEADs when this is Node.js, else undefined. */
-export function nodeAead(): SyncAead | undefined {
+const checked = new Map<string, boolean>(); // at most the three HPKE AEAD names
+
+/** One seal + open on fixed inputs equal to @noble/ciphers': a partial node:crypto (workerd, Bun, Deno) falls back. */
+function passesKnownAnswer(a: SyncAead, alg: string): boolean {
+  try {
+    const key = new Uint8Array(alg === 'aes-128-gcm' ? 16 : 32).fill(7);
+    const nonce = new Uint8Array(12).fill(9);
+    const aad = Uint8Array.of(1, 2, 3);
+    const pt = Uint8Array.of(4, 5, 6, 7, 8);
+    const ref = (alg === 'chacha20-poly1305' ? chacha20poly1305 : gcm)(key, nonce, aad).encrypt(pt);
+    const ct = a.seal(alg, key, nonce, aad, pt);
+    const back = a.open(alg, key, nonce, aad, ct);
+    return ct.length === ref.length && ct.every((v, i) => v === ref[i]) && back.every((v, i) => v === pt[i]);
+  } catch {
+    return false;
+  }
+}
+
+/** The node:crypto AEAD for `alg` when this is Node.js and it passed the known answer, else undefined. */
+export function nodeAead(alg: string): SyncAead | undefined {
   if (cached === undefined) {
     const c = load();
     cached = c ? create(c) : null;
   }
-  return cached ?? undefined;
+  if (!cached) return undefined;
+  let ok = checked.get(alg);
+  if (ok === undefined) {
+    ok = passesKnownAnswer(cached, alg);
+    checked.set(alg, ok);
+  }
+  return ok ? cached : undefined;
 }

@@ -80,15 +80,15 @@ const NODE_ALG: Record<number, string> = {
 
 /** One AEAD call with an explicit key and nonce (the response side of RFC 9458 §4.4 too). */
 export function aeadSeal(aeadId: number, key: Uint8Array, nonce: Uint8Array, aad: Uint8Array, pt: Uint8Array): Uint8Array {
-  const fast = nodeAead();
   const alg = NODE_ALG[aeadId];
+  const fast = alg ? nodeAead(alg) : undefined;
   if (fast && alg) return fast.seal(alg, key, nonce, aad, pt);
   return aeadId === OHTTP_AEAD.CHACHA20_POLY1305 ? chacha20poly1305(key, nonce, aad).encrypt(pt) : gcm(key, nonce, aad).encrypt(pt);
 }
 /** Throws NenCryptoError('NEN_CRYPTO_AEAD') when the tag does not verify. */
 export function aeadOpen(aeadId: number, key: Uint8Array, nonce: Uint8Array, aad: Uint8Array, ct: Uint8Array): Uint8Array {
-  const fast = nodeAead();
   const alg = NODE_ALG[aeadId];
+  const fast = alg ? nodeAead(alg) : undefined;
   if (fast && alg) return fast.open(alg, key, nonce, aad, ct);
   try {
     return aeadId === OHTTP_AEAD.CHACHA20_POLY1305 ? chacha20poly1305(key, nonce, aad).decrypt(ct) : gcm(key, nonce, aad).decrypt(ct);
