@@ -110,10 +110,11 @@ describe('plain echo twin and bench metrics route', () => {
 
   it('metrics answer 404 unless NEN_BENCH_METRICS=1', async () => {
     const { GET } = await import('../app/api/bench/metrics/route');
+    const metrics = () => GET(new Request('http://127.0.0.1/api/bench/metrics'));
     delete process.env.NEN_BENCH_METRICS;
-    expect((await GET()).status).toBe(404);
+    expect((await metrics()).status).toBe(404);
     process.env.NEN_BENCH_METRICS = '1';
-    const res = await GET();
+    const res = await metrics();
     expect(res.status).toBe(200);
     const m = (await res.json()) as Record<string, unknown>;
     for (const k of ['rss', 'heapUsed', 'external', 'sessions', 'counters', 'storeKind']) expect(m).toHaveProperty(k);
