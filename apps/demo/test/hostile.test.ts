@@ -115,9 +115,13 @@ describe('hostile-input battery (live next start)', () => {
 
   it('X01 handshake flood → 429 NEN_RATE_LIMITED for the flooding address, other clients unaffected', async () => {
     const c = HOSTILE_CASES.find((x) => x.id === 'X01')!;
+    // A valid X-Wing pk_eph that is not the server's own key (PROTOCOL.md §3.2 refuses that one,
+    // finding F1): the server key's ML-KEM half with the X25519 base point (u = 9) as the X25519 half.
     const hello = new Uint8Array(8 + ctx.serverPublicKey.length);
     hello.set([1, 0x64, 0x7a, 0, 0, 0, 0, 0]);
     hello.set(ctx.serverPublicKey, 8);
+    hello.fill(0, hello.length - 32);
+    hello[hello.length - 32] = 9;
     const flood = async () => {
       const out: RawResponse[] = [];
       for (let i = 0; i < 70; i++) {

@@ -9,11 +9,17 @@
  */
 import { PROVENANCE } from './util.mjs';
 
+/**
+ * Session mode's catalog: the OHTTP gateway's codes (NEN_OHTTP_*, PROTOCOL.md §11) answer OHTTP
+ * requests only, which a session-mode client never sends, so they are not part of this kit.
+ */
+const sessionErrors = (core) => Object.entries(core.WIRE_ERRORS).filter(([code]) => !code.startsWith('NEN_OHTTP_'));
+
 const EXTRA_HEADERS = { NEN_RATE_LIMITED: { 'retry-after': '1' }, NEN_STORE_UNAVAILABLE: { 'retry-after': '1' }, NEN_METHOD_NOT_ALLOWED: { allow: 'POST' } };
 
 /** The wire form of every unauthenticated protocol error. */
 function wireAnswers(core) {
-  return Object.entries(core.WIRE_ERRORS).map(([code, spec]) => ({
+  return sessionErrors(core).map(([code, spec]) => ({
     code,
     status: spec.status,
     headers: { 'nen-error': code, 'content-type': 'application/json', 'cache-control': 'no-store', ...(EXTRA_HEADERS[code] ?? {}) },
@@ -84,7 +90,7 @@ export function buildErrors(core) {
 /** The 1.1 rules. `action`: retry = one new handshake then ONE request with RETRY naming the original. */
 export function buildRetry(core) {
   const rules = [];
-  for (const [code, spec] of Object.entries(core.WIRE_ERRORS)) {
+  for (const [code, spec] of sessionErrors(core)) {
     const retryable = spec.client === 'rehandshake-retry' || spec.client === 'rehandshake-once';
     rules.push({
       answer: { status: spec.status, code },

@@ -305,20 +305,24 @@ function equalPublicKeys(a: Uint8Array, b: Uint8Array): boolean {
 export function serverHandshake(backend: Backend, clientHelloBytes: Uint8Array, p: ServerHandshakeParams): ServerHandshakeResult {
   if (p.sessionId.length !== SESSION_ID_LENGTH) throw new RangeError('nen: session id must be 16 bytes');
   const hello = decodeClientHello(clientHelloBytes);
-  // PROTOCOL.md §3.2: a pk_eph equal to one of the server's static keys is refused (finding F1
-  // of docs/formal.md: the ProVerif proofs assume it; a genuine client never sends one).
+  // PROTOCOL.md §3.2 check order: the kid (live, same KEM) before anything about the key shares.
+  let staticKey: HpkeRecipientKey | undefined;
+  if (hello.flags & HS_FLAG.STATIC) {
+    staticKey = p.keys.get(hello.kid as string);
+    if (!staticKey) throw wireError('NEN_UNKNOWN_KEY_ID', `no live server key with id ${JSON.stringify(hello.kid)}`);
+    if (staticKey.kem !== hello.kem) throw wireError('NEN_UNSUPPORTED_KEM', `server key ${hello.kid} is not for KEM 0x${hello.kem.toString(16)}`);
+  }
+  // A pk_eph equal to one of the server's static keys is refused (finding F1 of docs/formal.md:
+  // the ProVerif proofs assume it; a genuine client never sends one).
   for (const key of p.keys.values()) {
     if (key.kem === hello.kem && equalPublicKeys(key.publicKey, hello.pkEph)) {
       throw wireError('NEN_MALFORMED', 'pk_eph is a server static public key');
     }
   }
   let exportedS: Uint8Array | undefined;
-  if (hello.flags & HS_FLAG.STATIC) {
-    const key = p.keys.get(hello.kid as string);
-    if (!key) throw wireError('NEN_UNKNOWN_KEY_ID', `no live server key with id ${JSON.stringify(hello.kid)}`);
-    if (key.kem !== hello.kem) throw wireError('NEN_UNSUPPORTED_KEM', `server key ${hello.kid} is not for KEM 0x${hello.kem.toString(16)}`);
+  if (staticKey) {
     try {
-      exportedS = key.setupBaseRExport(hello.encStatic as Uint8Array, LABEL.hpkeInfoStatic, LABEL.exporterContext, SECRET_LENGTH);
+      exportedS = staticKey.setupBaseRExport(hello.encStatic as Uint8Array, LABEL.hpkeInfoStatic, LABEL.exporterContext, SECRET_LENGTH);
     } catch (err) {
       // e.g. an X25519 share that decodes to a low-order point: reject as malformed input.
       throw wireError('NEN_MALFORMED', 'invalid enc_static', err);
