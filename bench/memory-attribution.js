@@ -48,6 +48,7 @@ function options(argv) {
     concurrency: 32,
     rounds: 4,
     arena2: true,
+    demo: join(here, '../apps/demo'),
     out: join(here, 'results/memory-attribution.json'),
   };
   for (let i = 0; i < argv.length; i++) {

@@ -295,9 +295,9 @@ else
 fi
 # Memory growth by mode (plain / encrypted / handshake / stream), on its own fresh demo servers
 # (default glibc, then MALLOC_ARENA_MAX=2): bench/results/memory-attribution.json, shown in the
-# report ("Memory attribution by mode"). 40,000 requests per mode keep the main job short; the
+# report ("Memory attribution by mode"). 20,000 requests per mode keep the main job short; the
 # issue-sized run is `node bench/memory-attribution.js` (200,000 per mode, ~15 min).
-ma_args=(--requests 40000 --handshakes 1000 --streams 500)
+ma_args=(--requests 20000 --handshakes 500 --streams 200)
 [[ " ${bench_args[*]-} " == *" --quick "* ]] && ma_args=(--requests 20000 --handshakes 500 --streams 200 --no-arena2)
 log "memory attribution by mode (bench/memory-attribution.js ${ma_args[*]-})"
 node bench/memory-attribution.js "${ma_args[@]}" || log "warning: the memory attribution run failed; the report shows none"
