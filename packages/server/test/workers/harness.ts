@@ -7,7 +7,8 @@
  *    (NenSessionObject, SQLite-backed: `enableSql`), stored on disk (`localDisk` over a writable
  *    disk service in the temporary directory, `do/`), so a restart on the same directory keeps it;
  *  - `c`: a Worker that uses @nen/client (its built package) to call `a` over a service binding.
- * NEN_STORE_KEY, when given, is bound to `a` (the Worker that defines the object: its env).
+ * NEN_STORE_KEY, when given, is bound to `a` (the Worker that defines the object: its env);
+ * NEN_OHTTP_KEYS, when given, to `a` and `b` (both then serve the OHTTP gateway).
  * Starts `workerd serve` and stops it (SIGTERM, then SIGKILL: ./process.ts, shared with wrangler.test.ts).
  * Bounded: start-up waits at most 20 s; the temporary directory is removed on stop unless kept.
  */
@@ -48,6 +49,8 @@ export interface WorkerdOptions {
   storeKey?: string;
   /** Pin of the server key, for the client Worker. */
   pin?: string;
+  /** NEN_OHTTP_KEYS for both Nen Workers: they then serve the OHTTP gateway (./worker.ts). */
+  ohttpKeys?: string;
 }
 
 /** The real workerd binary of the `workerd` npm package (its platform package), not the Node shim: signals reach it. */
@@ -64,11 +67,13 @@ interface ConfigInput {
   dir: string;
   storeKey?: string;
   pin: string;
+  ohttpKeys?: string;
 }
 
-const config = ({ ports, keys, wasm, dir, storeKey, pin }: ConfigInput) => {
+const config = ({ ports, keys, wasm, dir, storeKey, pin, ohttpKeys }: ConfigInput) => {
   const modules = (main: string) => [`(name = "${main}", esModule = embed "${main}")`, ...wasm.map((w) => `(name = "${w}", wasm = embed "${w}")`)].join(', ');
   const storeKeyBinding = storeKey === undefined ? '' : `(name = "NEN_STORE_KEY", text = ${JSON.stringify(storeKey)}),`;
+  const ohttpBinding = ohttpKeys === undefined ? '' : `(name = "NEN_OHTTP_KEYS", text = ${JSON.stringify(ohttpKeys)}),`;
   return `using Workerd = import "/workerd/workerd.capnp";
 const config :Workerd.Config = (
   services = [
@@ -90,6 +95,7 @@ const a :Workerd.Worker = (
     (name = "NEN_SESSIONS", durableObjectNamespace = (className = "NenSessionObject")),
     (name = "NEN_SERVER_KEYS", text = ${JSON.stringify(keys)}),
     ${storeKeyBinding}
+    ${ohttpBinding}
     (name = "INSTANCE", text = "a"),
   ],
 );
@@ -99,6 +105,7 @@ const b :Workerd.Worker = (
   bindings = [
     (name = "NEN_SESSIONS", durableObjectNamespace = (className = "NenSessionObject", serviceName = "a")),
     (name = "NEN_SERVER_KEYS", text = ${JSON.stringify(keys)}),
+    ${ohttpBinding}
     (name = "INSTANCE", text = "b"),
   ],
 );
@@ -151,6 +158,7 @@ export async function startWorkerd(serverKeys: string, options: WorkerdOptions =
   const ports: [number, number, number] = [await freePort(), await freePort(), await freePort()];
   const input: ConfigInput = { ports, keys: serverKeys, wasm: [...wasmFiles.keys()], dir, pin: options.pin ?? '' };
   if (options.storeKey !== undefined) input.storeKey = options.storeKey;
+  if (options.ohttpKeys !== undefined) input.ohttpKeys = options.ohttpKeys;
   writeFileSync(join(dir, 'config.capnp'), config(input));
   const urls: [string, string] = [`http://127.0.0.1:${ports[0]}`, `http://127.0.0.1:${ports[1]}`];
   const clientUrl = `http://127.0.0.1:${ports[2]}`;

@@ -6,17 +6,22 @@
  *   /api/stream       withNenStream          /hono/echo   the Hono middleware from ../../src/adapters/hono.ts
  *   /hono/stream      the Hono stream middleware
  *   /backend          the crypto backend 'auto' chose (wasm: from @nen/core's `.wasm` module)
+ *   /.well-known/ohttp-gateway  the OHTTP gateway (with NEN_OHTTP_KEYS): GET key configs, POST
+ *                     message/ohttp-req and -chunked-req to /api/echo and /api/stream; replay ids
+ *                     claimed in the Durable Object store (`c:ohttp:<hex>` objects)
  *
  * Test-only routes (never in a real Worker): /__test/secret?sid= (a session's secret, hex, read
  * through the store), /__test/create (a session made through the store with the given lifetimes,
  * optionally committed once), /__test/rows?sid= (the rows and alarm of the session's object, read
  * from its SQLite storage by the subclass below; no secrets, only whether one is stored),
- * /__test/cost?sid=&op=get|commit&n=&from= (mean µs per store call, for the opt-in measurement).
+ * /__test/cost?sid=&op=get|commit&n=&from= (mean µs per store call, for the opt-in measurement),
+ * /__test/runs (how many times this isolate ran a handler), /__test/object?name= (the rows of the
+ * object named `nen:<name>`, e.g. a claim's).
  */
 import { loadBackend } from '@nen/core';
 import { Hono } from 'hono';
 import { nenMiddleware, nenSessionRoutes, nenStreamMiddleware } from '../../src/adapters/hono.js';
-import { createNen, type Nen, type NenRouteHandler } from '../../src/index.js';
+import { createNen, type Nen, type NenRouteHandler, type OhttpGateway } from '../../src/index.js';
 import {
   type DurableObjectNamespaceLike,
   type DurableObjectStateLike,
@@ -46,6 +51,7 @@ export class NenSessionObject extends Base {
 interface Env {
   NEN_SESSIONS: DurableObjectNamespaceLike;
   NEN_SERVER_KEYS: string;
+  NEN_OHTTP_KEYS?: string;
   INSTANCE: string;
 }
 
@@ -55,9 +61,12 @@ interface App {
   echo: NenRouteHandler<unknown>;
   stream: NenRouteHandler<unknown>;
   hono: Hono;
+  gateway: OhttpGateway | undefined;
 }
 
 let app: App | undefined;
+/** Handler runs in this isolate (echo and stream), for the replay tests. */
+let runs = 0;
 
 function setup(env: Env): App {
   // Created on the first request: Workers forbid random numbers and timers at global scope.
@@ -69,15 +78,17 @@ function setup(env: Env): App {
   hono.post('/hono/echo', async (c) => c.json({ via: 'hono', instance: env.INSTANCE, body: await c.req.json() }));
   hono.use('/hono/stream', nenStreamMiddleware(nen, { contentType: 'text/event-stream' }));
   hono.post('/hono/stream', (c) => c.body(new Blob(['data: a\n\n', 'data: b\n\n']).stream()));
-  return {
-    nen,
-    store,
-    echo: nen.withNen(async (_r, _c, body) => ({ instance: env.INSTANCE, body })),
-    stream: nen.withNenStream(async function* () {
-      for (const w of ['post', 'quantum', 'workerd']) yield `data: ${w}\n\n`;
-    }),
-    hono,
-  };
+  const echo = nen.withNen(async (_r, _c, body) => {
+    runs++;
+    return { instance: env.INSTANCE, body };
+  });
+  const stream = nen.withNenStream(async function* () {
+    runs++;
+    for (const w of ['post', 'quantum', 'workerd']) yield `data: ${w}\n\n`;
+  });
+  const routes = { '/api/echo': { POST: echo }, '/api/stream': { POST: stream } };
+  const gateway = env.NEN_OHTTP_KEYS ? nen.ohttpGateway({ keys: env.NEN_OHTTP_KEYS, routes }) : undefined;
+  return { nen, store, echo, stream, hono, gateway };
 }
 
 export default {
@@ -89,6 +100,7 @@ export default {
     if (path === '/api/stream') return app.stream(request, undefined);
     if (path.startsWith('/hono/')) return app.hono.fetch(request, env);
     if (path === '/backend') return new Response((await loadBackend()).name);
+    if (path === '/.well-known/ohttp-gateway' && app.gateway) return app.gateway.fetch(request);
     if (path.startsWith('/__test/')) return testRoute(request, env, app.store);
     return new Response('not found', { status: 404 });
   },
@@ -103,8 +115,11 @@ async function testRoute(request: Request, env: Env, store: SessionStore): Promi
     const s = await store.get(sid, Date.now());
     return Response.json({ secret: s ? hex(s.secret) : null });
   }
-  if (url.pathname === '/__test/rows')
-    return env.NEN_SESSIONS.get(env.NEN_SESSIONS.idFromName(`nen:s:${sid}`) as never).fetch(new Request('https://object/__test/rows'));
+  if (url.pathname === '/__test/rows' || url.pathname === '/__test/object') {
+    const name = url.pathname === '/__test/rows' ? `s:${sid}` : (url.searchParams.get('name') ?? '');
+    return env.NEN_SESSIONS.get(env.NEN_SESSIONS.idFromName(`nen:${name}`) as never).fetch(new Request('https://object/__test/rows'));
+  }
+  if (url.pathname === '/__test/runs') return Response.json({ runs });
   if (url.pathname === '/__test/create') {
     const { ttlMs, confirmMs, commit } = (await request.json()) as { ttlMs: number; confirmMs?: number; commit?: boolean };
     const now = Date.now();
