@@ -7,7 +7,11 @@
  *                              store, dispatch to the same withNen echo), else a gateway written
  *                              from @nen/core's codec (no replay / Date checks: `gateway` in the
  *                              ready line says which);
- *   GET /cpu                   process.cpuUsage() (user + system µs) for CPU per request.
+ *   GET /cpu                   process.cpuUsage() (user + system µs) for CPU per request;
+ *   POST /api/ticks (through the gateway only, a withNenStream handler): yields "tick 1", then
+ *                              waits (at most 10 s) until POST /ticks/release, then "tick 2",
+ *                              "tick 3": proof that a client read the first piece before the
+ *                              answer ended (clients/go ohttp_chunked_test.go).
  * Prints one JSON line on stdout when listening: { port, pin, keyConfig, gateway }.
  * Pitfall: keys are generated per run (nothing persisted); loopback only.
  */
@@ -39,12 +43,26 @@ const echoHandler = nen.withNen(async (req) => {
 });
 const sealedEcho = toNodeHandler(echoHandler);
 const sessions = nodeSessionRoutes(nen);
+/** Resolves the waiting /api/ticks streams (bounded: each waits 10 s at most). */
+let release = () => {};
+const ticks = nen.withNenStream(async function* () {
+  yield 'tick 1\n';
+  const released = await new Promise((resolve) => {
+    const t = setTimeout(() => resolve(false), 10_000);
+    release = () => {
+      clearTimeout(t);
+      resolve(true);
+    };
+  });
+  yield released ? 'tick 2\n' : 'timeout\n';
+  yield 'tick 3\n';
+});
 
 let gatewayKind = 'core-codec';
 let gateway;
 if (typeof nen.ohttpGateway === 'function') {
   gatewayKind = '@nen/server ohttpGateway';
-  const g = nen.ohttpGateway({ keys, routes: { '/api/echo': { POST: echoHandler } } });
+  const g = nen.ohttpGateway({ keys, routes: { '/api/echo': { POST: echoHandler }, '/api/ticks': { POST: ticks } } });
   gateway = toNodeHandler((r) => g.fetch(r));
 } else {
   const configs = encodeKeyConfigs(keys.configs());
@@ -73,6 +91,7 @@ const server = createServer((req, res) => {
   if (p.startsWith('/api/nen/')) return void sessions(req, res);
   if (p === '/api/echo') return void sealedEcho(req, res);
   if (p === '/.well-known/ohttp-gateway') return void gateway(req, res);
+  if (p === '/ticks/release') return void (release(), res.writeHead(204).end());
   if (p === '/cpu') {
     const u = process.cpuUsage();
     return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ us: u.user + u.system }));

@@ -9,11 +9,12 @@
 //   - The inner request carries a Date field (the gateway's replay window, RFC 9458 §6.5).
 //   - Unencapsulated answers (non-200 or not message/ohttp-res) are unauthenticated hints
 //     (serverError); an answer that fails to open is NEN_OHTTP_DECRYPT.
-//   - Chunked OHTTP (streamed answers) is not implemented here: use session mode for streams.
+//   - Chunked OHTTP (Chunked: true; streamed answers) lives in ohttp_chunked.go.
 package nen
 
 import (
 	"bytes"
+	"crypto/cipher"
 	"crypto/hkdf"
 	"crypto/hpke"
 	"crypto/sha256"
@@ -30,6 +31,8 @@ const (
 	ohttpKDFSHA256 = 0x0001
 	ohttpChaCha    = 0x0003
 	ohttpMaxAnswer = 64 << 20
+	// response_nonce length: max(Nk, Nn) of ChaCha20-Poly1305
+	ohttpResponseNonce = 32
 )
 
 // KeyConfig is one parsed OHTTP Key Config (RFC 9458 §3) with an X-Wing or ML-KEM-768 key.
@@ -77,9 +80,13 @@ func ParseKeyConfig(b []byte) (KeyConfig, error) {
 
 // ObliviousTransport is an http.RoundTripper for the OHTTP mode.
 type ObliviousTransport struct {
-	relay  string
-	config KeyConfig
-	base   http.RoundTripper
+	// Chunked sends every request as chunked OHTTP (message/ohttp-chunked-req,
+	// draft-ietf-ohai-chunked-ohttp) and hands the answer's body to the caller as its chunks
+	// arrive (streamed answers); a body cut before its final chunk reads as NEN_OHTTP_TRUNCATED.
+	Chunked bool
+	relay   string
+	config  KeyConfig
+	base    http.RoundTripper
 }
 
 // NewObliviousTransport posts requests encapsulated to config to relay through base (nil: http.DefaultTransport).
@@ -104,32 +111,50 @@ func (t *ObliviousTransport) RoundTrip(req *http.Request) (*http.Response, error
 		}
 		body = b
 	}
-	inner := encodeBHTTPRequest(req, body)
+	label, media := "message/bhttp request", "message/ohttp-req"
+	if t.Chunked {
+		label, media = "message/bhttp chunked request", "message/ohttp-chunked-req"
+	}
 	// hdr: key_id, kem_id, kdf_id, aead_id (7 bytes), bound into the HPKE info
 	hdr := []byte{t.config.KeyID, byte(t.config.KEM >> 8), byte(t.config.KEM), 0, ohttpKDFSHA256, 0, ohttpChaCha}
-	info := append([]byte("message/bhttp request\x00"), hdr...)
+	info := append([]byte(label+"\x00"), hdr...)
 	enc, sender, err := hpke.NewSender(t.config.PublicKey, hpke.HKDFSHA256(), hpke.ChaCha20Poly1305(), info)
 	if err != nil {
 		return nil, newError("NEN_BAD_INPUT", "OHTTP encapsulation", err)
 	}
-	ct, err := sender.Seal(nil, inner)
+	head := append(append([]byte{}, hdr...), enc...)
+	var wire []byte
+	if t.Chunked {
+		wire, err = sealChunkedRequest(sender, head, encodeBHTTPRequest(req, body, true))
+	} else {
+		var ct []byte
+		ct, err = sender.Seal(nil, encodeBHTTPRequest(req, body, false))
+		wire = append(head, ct...)
+	}
 	if err != nil {
 		return nil, newError("NEN_BAD_INPUT", "OHTTP encapsulation", err)
 	}
-	wire := append(append(append([]byte{}, hdr...), enc...), ct...)
 	out, err := http.NewRequestWithContext(req.Context(), http.MethodPost, t.relay, bytes.NewReader(wire))
 	if err != nil {
 		return nil, newError("NEN_BAD_INPUT", "relay URL", err)
 	}
-	out.Header.Set("Content-Type", "message/ohttp-req")
+	out.Header.Set("Content-Type", media)
 	res, err := t.base.RoundTrip(out)
 	if err != nil {
 		return nil, err
 	}
-	defer res.Body.Close()
-	if res.StatusCode != http.StatusOK || res.Header.Get("Content-Type") != "message/ohttp-res" {
-		return nil, serverError(res, fmt.Sprintf("the relay / gateway answered %d %q instead of message/ohttp-res", res.StatusCode, res.Header.Get("Content-Type")))
+	want := "message/ohttp-res"
+	if t.Chunked {
+		want = "message/ohttp-chunked-res"
 	}
+	if res.StatusCode != http.StatusOK || res.Header.Get("Content-Type") != want {
+		defer res.Body.Close()
+		return nil, serverError(res, fmt.Sprintf("the relay / gateway answered %d %q instead of %s", res.StatusCode, res.Header.Get("Content-Type"), want))
+	}
+	if t.Chunked {
+		return openChunkedResponse(sender, enc, res, req)
+	}
+	defer res.Body.Close()
 	answer, err := io.ReadAll(io.LimitReader(res.Body, ohttpMaxAnswer+64))
 	if err != nil {
 		return nil, newError("NEN_OUTCOME_UNKNOWN", "reading the encapsulated response", err)
@@ -141,27 +166,37 @@ func (t *ObliviousTransport) RoundTrip(req *http.Request) (*http.Response, error
 	return decodeBHTTPResponse(plain, req)
 }
 
-// openOHTTPResponse is RFC 9458 §4.4: the response key and nonce from the context's exporter, enc and response_nonce.
-func openOHTTPResponse(s *hpke.Sender, enc, answer []byte) ([]byte, error) {
+// responseAEAD is RFC 9458 §4.4's key schedule: the AEAD and base nonce from the context's
+// exporter (label), enc and response_nonce.
+func responseAEAD(s *hpke.Sender, label string, enc, responseNonce []byte) (cipher.AEAD, []byte, error) {
 	const nk, nn = 32, 12
-	if len(answer) < nk+16 {
-		return nil, newError("NEN_OHTTP_MALFORMED", "encapsulated response too short", nil)
-	}
-	secret, err := s.Export("message/bhttp response", nk)
+	secret, err := s.Export(label, nk)
 	if err != nil {
-		return nil, newError("NEN_OHTTP_DECRYPT", "exporter", err)
+		return nil, nil, newError("NEN_OHTTP_DECRYPT", "exporter", err)
 	}
-	prk, err := hkdf.Extract(sha256.New, secret, append(append([]byte{}, enc...), answer[:nk]...))
+	prk, err := hkdf.Extract(sha256.New, secret, append(append([]byte{}, enc...), responseNonce...))
 	if err != nil {
-		return nil, newError("NEN_OHTTP_DECRYPT", "hkdf", err)
+		return nil, nil, newError("NEN_OHTTP_DECRYPT", "hkdf", err)
 	}
 	key, _ := hkdf.Expand(sha256.New, prk, "key", nk)
 	nonce, _ := hkdf.Expand(sha256.New, prk, "nonce", nn)
 	aead, err := chacha20poly1305.New(key)
 	if err != nil {
-		return nil, newError("NEN_OHTTP_DECRYPT", "aead", err)
+		return nil, nil, newError("NEN_OHTTP_DECRYPT", "aead", err)
 	}
-	pt, err := aead.Open(nil, nonce, answer[nk:], nil)
+	return aead, nonce, nil
+}
+
+// openOHTTPResponse opens a message/ohttp-res body: response_nonce || AEAD-Seal(key, nonce, "", response).
+func openOHTTPResponse(s *hpke.Sender, enc, answer []byte) ([]byte, error) {
+	if len(answer) < ohttpResponseNonce+16 {
+		return nil, newError("NEN_OHTTP_MALFORMED", "encapsulated response too short", nil)
+	}
+	aead, nonce, err := responseAEAD(s, "message/bhttp response", enc, answer[:ohttpResponseNonce])
+	if err != nil {
+		return nil, err
+	}
+	pt, err := aead.Open(nil, nonce, answer[ohttpResponseNonce:], nil)
 	if err != nil {
 		return nil, newError("NEN_OHTTP_DECRYPT", "encapsulated response failed authentication", err)
 	}
@@ -183,9 +218,14 @@ func appendVarint(b []byte, v uint64) []byte {
 
 func appendVarBytes(b, v []byte) []byte { return append(appendVarint(b, uint64(len(v))), v...) }
 
-// encodeBHTTPRequest is a known-length Binary HTTP request (RFC 9292 §3.1), with Date added.
-func encodeBHTTPRequest(req *http.Request, body []byte) []byte {
-	b := appendVarint(nil, 0)
+// encodeBHTTPRequest is a Binary HTTP request (RFC 9292 §3.1) with Date added: known-length, or
+// indeterminate-length (framing indicator 2, as chunked OHTTP sends it).
+func encodeBHTTPRequest(req *http.Request, body []byte, indeterminate bool) []byte {
+	framing := uint64(0)
+	if indeterminate {
+		framing = 2
+	}
+	b := appendVarint(nil, framing)
 	path := req.URL.RequestURI()
 	for _, s := range []string{req.Method, req.URL.Scheme, req.URL.Host, path} {
 		b = appendVarBytes(b, []byte(s))
@@ -199,9 +239,16 @@ func encodeBHTTPRequest(req *http.Request, body []byte) []byte {
 	}
 	fields = appendVarBytes(fields, []byte("date"))
 	fields = appendVarBytes(fields, []byte(time.Now().UTC().Format(http.TimeFormat)))
-	b = appendVarBytes(b, fields)
-	b = appendVarBytes(b, body)
-	return appendVarint(b, 0) // no trailers
+	if !indeterminate {
+		b = appendVarBytes(b, fields)
+		b = appendVarBytes(b, body)
+		return appendVarint(b, 0) // no trailers
+	}
+	b = appendVarint(append(b, fields...), 0) // field lines, then the empty name that ends them
+	if len(body) > 0 {
+		b = appendVarBytes(b, body)
+	}
+	return appendVarint(appendVarint(b, 0), 0) // content terminator, no trailers
 }
 
 type bhttpReader struct {

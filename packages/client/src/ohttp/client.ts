@@ -17,7 +17,8 @@
  *    Date enters the window; @nen/server claims it, other gateways may not).
  *  - Streamed answers (`stream()`, or `chunked: true`) use chunked OHTTP: the body is readable as
  *    chunks open; a stream that ends without its final chunk errors NEN_OHTTP_TRUNCATED, a
- *    tampered chunk NEN_OHTTP_DECRYPT. Request bodies are sent whole (one final chunk).
+ *    tampered chunk NEN_OHTTP_DECRYPT. Request bodies are sent whole, sealed in chunks of at most
+ *    16 KiB (REQUEST_PIECE: what the draft requires a gateway to take; ours refuses over 64 KiB).
  *  - The inner request carries the application's headers (cookies included: they go to the
  *    gateway encrypted, never to the relay) plus `date`; the outer request carries only the media type.
  */
@@ -76,6 +77,8 @@ export function obliviousNenClient(cfg: ClientConfig): NenClient {
 }
 
 const NO_BODY_STATUS = new Set([101, 204, 205, 304]);
+/** Plaintext bytes per chunk of a chunked request. */
+const REQUEST_PIECE = 16 * 1024;
 
 export class ObliviousTransport {
   readonly #cfg: ClientConfig;
@@ -152,7 +155,11 @@ export class ObliviousTransport {
       return toResponse(r, r.content.length > 0 ? (r.content as Uint8Array<ArrayBuffer>) : null);
     }
     const c = encapsulateChunkedRequest(config);
-    const wire = concat(c.header, c.sealChunk(bhttp, true));
+    const parts = [c.header];
+    let o = 0;
+    for (; bhttp.length - o > REQUEST_PIECE; o += REQUEST_PIECE) parts.push(c.sealChunk(bhttp.subarray(o, o + REQUEST_PIECE)));
+    parts.push(c.sealChunk(bhttp.subarray(o), true));
+    const wire = concat(parts);
     const res = await this.#post(OHTTP_MEDIA.CHUNKED_REQUEST, wire, signal);
     await expectMedia(res, OHTTP_MEDIA.CHUNKED_RESPONSE);
     return openChunked(res.body as ReadableStream<Uint8Array>, c.responseOpener());
@@ -300,9 +307,14 @@ async function collect(s: ReadableStream<Uint8Array>, max: number): Promise<Uint
   return body;
 }
 
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
+function concat(parts: readonly Uint8Array[]): Uint8Array {
+  let n = 0;
+  for (const p of parts) n += p.length;
+  const out = new Uint8Array(n);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
   return out;
 }

@@ -8,6 +8,9 @@
  *  - A body that fails midway ends the chunked answer without its final chunk: the client sees
  *    NEN_OHTTP_TRUNCATED, never a silently shortened body.
  *  - Cancelling the outer stream cancels the inner body (the handler's stream stops).
+ *  - A body read larger than MAX_PIECE is split: every chunk carries at most 16 KiB of content,
+ *    what the draft requires every receiver to take (@nen/client and the Go client refuse
+ *    chunks over 64 KiB; one 100 KB read used to become one 100 KB chunk, NEN_TOO_LARGE).
  */
 import {
   type ChunkedResponseSealer,
@@ -18,6 +21,9 @@ import {
   encodeBhttpResponseTail,
 } from '@nen/core';
 import { responseFields } from './messages.js';
+
+/** Content bytes per chunk of a chunked answer (draft-ietf-ohai-chunked-ohttp: receivers take 16 KiB). */
+const MAX_PIECE = 16 * 1024;
 
 export async function readBounded(res: Response, limit: number): Promise<Uint8Array> {
   if (!res.body) return new Uint8Array(0);
@@ -60,8 +66,10 @@ export function chunkedAnswer(sealer: ChunkedResponseSealer, answer: Response): 
         c.close();
         return;
       }
-      const framed = sealer.sealChunk(encodeBhttpContentChunk(r.value));
-      if (framed.length > 0) c.enqueue(framed);
+      for (let o = 0; o < r.value.length; o += MAX_PIECE) {
+        const framed = sealer.sealChunk(encodeBhttpContentChunk(r.value.subarray(o, o + MAX_PIECE)));
+        if (framed.length > 0) c.enqueue(framed);
+      }
     },
     async cancel(reason) {
       await reader?.cancel(reason);

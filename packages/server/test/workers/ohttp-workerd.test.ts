@@ -110,7 +110,18 @@ describe('the OHTTP gateway on workerd, replay ids in the Durable Object store',
       const pieces: string[] = [];
       for await (const piece of c.stream('/api/stream', { method: 'POST' })) pieces.push(typeof piece === 'string' ? piece : dec.decode(piece));
       expect(pieces.join('')).toBe('data: post\n\ndata: quantum\n\ndata: workerd\n\n');
-      expect(await runs()).toBe(before + 2);
+      // a 100 KB answer read as chunked OHTTP: the gateway splits it into chunks the client takes (<= 64 KiB)
+      const big = 'q'.repeat(100_000);
+      const cc = createNenClient({
+        mode: 'ohttp',
+        baseUrl: 'https://app.example',
+        relay: wd.urls[0] + GW,
+        keyConfig: toBase64Url(encodeKeyConfig(configs[0]!)),
+        chunked: true,
+      });
+      const rb = await cc.fetch('/api/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(big) });
+      expect(((await rb.json()) as { body: string }).body).toBe(big);
+      expect(await runs()).toBe(before + 3);
     }
   });
 
