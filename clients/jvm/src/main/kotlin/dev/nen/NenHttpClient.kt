@@ -20,6 +20,7 @@ import java.net.http.HttpHeaders
 import java.net.http.HttpRequest
 import java.net.http.HttpResponse
 import java.nio.ByteBuffer
+import java.time.Duration
 import java.util.Optional
 import java.util.concurrent.CompletableFuture
 import java.util.concurrent.ExecutionException
@@ -60,60 +61,66 @@ class NenHttpClient
         fun dropSession() = engine.drop()
 
         /**
-         * One HTTP exchange: a stream answer (`nen: 1.4`) as an InputStream at its head, any other
-         * answer read whole (at most r.maxResponseBytes, then refused) before the deadline.
+         * One HTTP exchange on the caller's thread (`send`, not `sendAsync`: sendAsync starts the
+         * exchange on the client's executor and completes it on the common pool, two thread
+         * hand-offs per request). The head is bounded by the request's `timeout` (java.net.http's
+         * own timer, cancelled at the head); a stream answer (`nen: 1.4`) is an InputStream at its
+         * head; any other answer is read whole (at most r.maxResponseBytes, then refused) by a
+         * subscriber awaited here until the deadline.
          */
         private fun exchange(r: WireRequest): WireResponse {
             val b = HttpRequest.newBuilder(r.uri).method(r.method, r.body?.let { HttpRequest.BodyPublishers.ofByteArray(it) } ?: HttpRequest.BodyPublishers.noBody())
             for ((k, v) in r.headers) if (k.lowercase() !in RESTRICTED) b.header(k, v)
+            val left = r.deadline.remainingMs()
+            if (left != Long.MAX_VALUE) b.timeout(Duration.ofMillis(maxOf(1, left)))
             val handler =
-                HttpResponse.BodyHandler<Pair<InputStream, ByteArray?>> { info ->
+                HttpResponse.BodyHandler<Received> { info ->
                     if (info.headers().firstValue("nen").orElse("") == "1.4") {
-                        HttpResponse.BodySubscribers.mapping(HttpResponse.BodySubscribers.ofInputStream()) { it to null }
+                        HttpResponse.BodySubscribers.mapping(HttpResponse.BodySubscribers.ofInputStream()) { Received(it, null) }
                     } else {
-                        HttpResponse.BodySubscribers.mapping(BoundedBytes(r.maxResponseBytes)) { ByteArrayInputStream(it) to it }
+                        BoundedBytes(r.maxResponseBytes)
                     }
                 }
-            val future = http.sendAsync(b.build(), handler)
-            val left = r.deadline.remainingMs()
-            val res =
-                try {
-                    if (left == Long.MAX_VALUE) future.get() else future.get(maxOf(1, left), TimeUnit.MILLISECONDS)
-                } catch (e: TimeoutException) {
-                    future.cancel(true)
-                    throw Deadline.timeout(e)
-                } catch (e: ExecutionException) {
-                    val c = e.cause
-                    throw (c as? IOException) ?: IOException(c)
-                }
+            val res = http.send(b.build(), handler)
+            val got = res.body()
+            val bytes = got.bounded?.await(r.deadline)
             val headers = res.headers().map().flatMap { (k, vs) -> vs.map { k.lowercase() to it } }
-            return WireResponse(res.statusCode(), headers, res.body().first, res.body().second)
+            return WireResponse(res.statusCode(), headers, got.stream ?: ByteArrayInputStream(bytes), bytes)
         }
 
-        /** Collects a body up to [limit] bytes; past it, cancels the download and fails (as @nen/client). */
-        private class BoundedBytes(private val limit: Long) : HttpResponse.BodySubscriber<ByteArray> {
+        /** What the handler made at the head: a stream, or a body being collected. */
+        private class Received(val stream: InputStream?, val bounded: BoundedBytes?)
+
+        /**
+         * Collects a body up to [limit] bytes; past it, cancels the download and fails (as
+         * @nen/client). Its handler result is ready at the head ([await] waits for the bytes), so
+         * `send` returns there and the body's wait is bounded by the exchange's deadline.
+         */
+        private class BoundedBytes(private val limit: Long) : HttpResponse.BodySubscriber<Received> {
             private val out = ByteArrayOutputStream()
             private val result = CompletableFuture<ByteArray>()
-            private lateinit var subscription: Flow.Subscription
 
-            override fun getBody(): CompletableFuture<ByteArray> = result
+            @Volatile private var subscription: Flow.Subscription? = null
+
+            override fun getBody(): CompletableFuture<Received> = CompletableFuture.completedFuture(Received(null, this))
 
             override fun onSubscribe(s: Flow.Subscription) {
                 subscription = s
-                s.request(Long.MAX_VALUE)
+                if (result.isDone) s.cancel() else s.request(Long.MAX_VALUE)
             }
 
             override fun onNext(items: List<ByteBuffer>) {
                 if (result.isDone) return
                 for (b in items) {
-                    val a = ByteArray(b.remaining())
-                    b.get(a)
-                    out.write(a)
+                    if (b.hasArray()) {
+                        out.write(b.array(), b.arrayOffset() + b.position(), b.remaining())
+                    } else {
+                        val a = ByteArray(b.remaining())
+                        b.get(a)
+                        out.write(a)
+                    }
                 }
-                if (out.size() > limit) {
-                    subscription.cancel()
-                    result.completeExceptionally(Exchange.tooLarge(limit))
-                }
+                if (out.size() > limit) fail(Exchange.tooLarge(limit))
             }
 
             override fun onError(t: Throwable) {
@@ -122,6 +129,27 @@ class NenHttpClient
 
             override fun onComplete() {
                 result.complete(out.toByteArray())
+            }
+
+            private fun fail(e: Throwable) {
+                if (result.completeExceptionally(e)) subscription?.cancel()
+            }
+
+            /** The whole body, or NEN_TIMEOUT at the deadline (the download cancelled). */
+            fun await(deadline: Deadline): ByteArray {
+                val left = deadline.remainingMs()
+                return try {
+                    if (left == Long.MAX_VALUE) result.get() else result.get(maxOf(1, left), TimeUnit.MILLISECONDS)
+                } catch (e: TimeoutException) {
+                    fail(Deadline.timeout(e))
+                    throw Deadline.timeout(e)
+                } catch (e: InterruptedException) {
+                    fail(e)
+                    throw e
+                } catch (e: ExecutionException) {
+                    val c = e.cause
+                    throw (c as? IOException) ?: IOException(c)
+                }
             }
         }
 
