@@ -6,6 +6,7 @@
 //! | [`mlkem768`] | FIPS 203 ML-KEM-768 (libcrux-ml-kem) |
 //! | [`xwing`] | X-Wing / MLKEM768-X25519 (draft-connolly-cfrg-xwing-kem, HPKE KEM 0x647a) |
 //! | [`hpke`] | RFC 9180 base mode + draft-ietf-hpke-pq KEMs, HKDF-SHA256, ChaCha20-Poly1305 |
+//! | [`kem`] | RFC 9180 §4 raw Encap / Decap (for key schedules run by the caller: OHTTP) |
 //! | [`hkdf`] | RFC 5869 HKDF-SHA256 |
 //! | [`sha256`] | FIPS 180-4 SHA-256, RFC 2104 HMAC-SHA256 |
 //! | [`aead`] | RFC 8439 ChaCha20-Poly1305, RFC 9180 §5.2 nonces |
@@ -17,6 +18,7 @@ pub mod aead;
 pub mod error;
 pub mod hkdf;
 pub mod hpke;
+pub mod kem;
 pub mod mlkem768;
 mod random;
 pub mod secret;

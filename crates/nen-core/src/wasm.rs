@@ -4,7 +4,8 @@
 //! `derive_key_pair`, `setup_base_s_export`, `setup_base_s_export_x25519`, `seal_base`,
 //! `seal_base_x25519`, `sha256`, `hmac_sha256`, `hkdf_extract`,
 //! `hkdf_expand`; `hazmat_*` functions (deterministic, vectors only) when built with the
-//! `hazmat` feature. See the crate README for the signatures.
+//! `hazmat` feature. See the crate README for the signatures. The raw KEM methods
+//! (`RecipientKey.decap`, `SenderKey.encap`) live in [`kem`].
 //!
 //! Pitfalls:
 //! - Every error is a `JsError` whose message starts with the stable code:
@@ -20,6 +21,8 @@ use zeroize::{Zeroize, Zeroizing};
 
 use crate::error::Error;
 use crate::hpke::{Kem, PrivateKey, PublicKey};
+
+mod kem;
 
 fn js(e: Error) -> JsError {
     JsError::new(&format!("{}: {}", e.code(), e))

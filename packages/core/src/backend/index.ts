@@ -3,6 +3,7 @@
  * synchronously from embedded bytes, plus the node:crypto fast path ('auto' = node).
  */
 import { createLoadBackend } from './load.js';
+import { setWasmGlueLoader } from './wasm-loaded.js';
 
 export * from './types.js';
 export type { BackendKind } from './load.js';
@@ -12,3 +13,6 @@ export const loadBackend = createLoadBackend({
   wasm: async () => (await import('./wasm-embedded.js')).loadEmbeddedWasmBackend(),
   node: async (wasm) => (await import('./node.js')).createNodeBackend(wasm),
 });
+
+/** The OHTTP HPKE's Wasm KEM (./wasm-loaded.ts): the same glue, loaded on first use. */
+setWasmGlueLoader(async () => (await import('./wasm-embedded.js')).loadWasmGlue());

@@ -4,6 +4,7 @@
  * if the module cannot be instantiated).
  */
 import { createLoadBackend } from './load.js';
+import { setWasmGlueLoader } from './wasm-loaded.js';
 
 export * from './types.js';
 export type { BackendKind } from './load.js';
@@ -11,3 +12,6 @@ export type { BackendKind } from './load.js';
 export const loadBackend = createLoadBackend({
   wasm: async () => (await import('./wasm-module.js')).loadModuleWasmBackend(),
 });
+
+/** The OHTTP HPKE's Wasm KEM (./wasm-loaded.ts): the same glue, loaded on first use. */
+setWasmGlueLoader(async () => (await import('./wasm-module.js')).loadWasmGlue());

@@ -18,6 +18,7 @@
  */
 import type * as Glue from '../../wasm/nen_core.js';
 import { NenCryptoError } from '../errors.js';
+import { setLoadedWasmGlue } from './wasm-loaded.js';
 import {
   AEAD_KEY_LENGTH,
   type Aead,
@@ -313,5 +314,6 @@ export function createWasmBackend(glue: WasmGlue): Backend {
   };
   Object.freeze(backend);
   glueOf.set(backend, glue);
+  setLoadedWasmGlue(glue);
   return backend;
 }

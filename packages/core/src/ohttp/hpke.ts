@@ -5,12 +5,13 @@
  * on one context, and chunked OHTTP needs Seal with a growing sequence number.
  *
  * Suites:
- *  - KEMs: X-Wing 0x647a (default) and ML-KEM-768 0x0041: ML-KEM on @noble with the matrix
- *    expanded once per key (`ml_kem768.prepare`: the gateway's key per OhttpPrivateKey, a
- *    client's per config in a bounded cache), X25519 on node:crypto where the runtime is Node.js
- *    (../backend/x25519-fast.ts, ~40x the noble ladder), the X-Wing combiner from
- *    ../backend/noble-kem.ts; DHKEM(X25519, HKDF-SHA256) 0x0020 (RFC 9180 §4.1, NOT
- *    post-quantum: for clients without PQ support). Synchronous, so no loaded Wasm backend;
+ *  - KEMs: X-Wing 0x647a (default) and ML-KEM-768 0x0041 on the Wasm core where a runtime entry
+ *    has loaded it (./kem-wasm.ts: Node.js, Edge, Workers; the gateway's key expanded once in
+ *    Wasm), else on @noble with the matrix expanded once per key (`ml_kem768.prepare`: the
+ *    gateway's key per OhttpPrivateKey, a client's per config in a bounded cache), X25519 on
+ *    node:crypto where the runtime is Node.js (../backend/x25519-fast.ts), the X-Wing combiner
+ *    from ../backend/noble-kem.ts (browsers; derandomized vectors always); DHKEM(X25519,
+ *    HKDF-SHA256) 0x0020 (RFC 9180 §4.1, NOT post-quantum: for clients without PQ support);
  *  - KDF: HKDF-SHA256 0x0001 only; AEADs: AES-128-GCM 0x0001, AES-256-GCM 0x0002,
  *    ChaCha20-Poly1305 0x0003, on node:crypto where the runtime is Node.js
  *    (../backend/aead-fast.ts), @noble/ciphers elsewhere.
@@ -32,6 +33,7 @@ import { MLKEM768_CT, MLKEM768_EK, expandKey, keyError, xwingCombine, type Expan
 import { nodeAead } from '../backend/aead-fast.js';
 import { x25519Dh, x25519Public } from '../backend/x25519-fast.js';
 import { randomBytes } from '../backend/random.js';
+import { type WasmKemKey, wasmEncap, wasmRecipient } from './kem-wasm.js';
 import { KEM_ID, KEM_SIZES, type KemId } from '../backend/types.js';
 import { wipe } from '../backend/util.js';
 import { NenCryptoError } from '../errors.js';
@@ -123,6 +125,8 @@ function dhkemSharedSecret(dh: Uint8Array, enc: Uint8Array, pkR: Uint8Array): Ui
 export function encap(kem: OhttpKemId, pkR: Uint8Array, randomness?: Uint8Array): { sharedSecret: Uint8Array; enc: Uint8Array } {
   if (pkR.length !== OHTTP_KEM_INFO[kem].publicKey) throw new NenCryptoError('NEN_CRYPTO_LENGTH', 'nen: public key has the wrong length');
   if (kem !== OHTTP_KEM.X25519) {
+    const fast = randomness ? undefined : wasmEncap(kem, pkR);
+    if (fast) return fast;
     const rnd = randomness ?? randomBytes(kem === OHTTP_KEM.XWING ? 64 : 32);
     if (rnd.length !== (kem === OHTTP_KEM.XWING ? 64 : 32)) throw new NenCryptoError('NEN_CRYPTO_LENGTH', 'nen: encapsulation randomness has the wrong length');
     return pqEncap(kem, pkR, rnd);
@@ -179,13 +183,16 @@ function pqEncap(kem: OhttpKemId, pkR: Uint8Array, rnd: Uint8Array): { sharedSec
   }
 }
 
-/** A recipient private key (gateway side), expanded once. Secret: dispose() wipes it. */
+/**
+ * A recipient private key (gateway side), expanded once: in Wasm when it is loaded (at
+ * construction or at a later decap), else on @noble. Secret: dispose() wipes / frees it.
+ */
 export class OhttpPrivateKey {
   readonly kem: OhttpKemId;
   readonly publicKey: Uint8Array;
   #sk: Uint8Array;
-  #expanded: ExpandedKey | undefined;
-  #prepared: KEMPrepared | undefined;
+  #wasm: WasmKemKey | undefined;
+  #noble: { expanded: ExpandedKey; prepared: KEMPrepared } | undefined;
   constructor(kem: OhttpKemId, sk: Uint8Array) {
     if (!isOhttpKem(kem)) throw new NenCryptoError('NEN_CRYPTO_UNSUPPORTED', `nen: unsupported OHTTP KEM ${String(kem)}`);
     if (sk.length !== OHTTP_KEM_INFO[kem].privateKey) throw new NenCryptoError('NEN_CRYPTO_LENGTH', 'nen: private key has the wrong length');
@@ -193,18 +200,25 @@ export class OhttpPrivateKey {
     this.#sk = sk.slice();
     if (kem === OHTTP_KEM.X25519) {
       this.publicKey = x25519Public(this.#sk);
-    } else {
-      this.#expanded = expandKey(kem as KemId, this.#sk);
-      this.publicKey = this.#expanded.publicKey;
-      this.#prepared = ml_kem768.prepare(this.publicKey.subarray(0, MLKEM768_EK));
+      return;
     }
+    this.#wasm = wasmRecipient(kem, this.#sk);
+    this.publicKey = this.#wasm ? this.#wasm.publicKey : this.#nobleKey().expanded.publicKey;
   }
-  /** Decap(enc, skR). */
+  #nobleKey(): { expanded: ExpandedKey; prepared: KEMPrepared } {
+    if (!this.#noble) {
+      const expanded = expandKey(this.kem as KemId, this.#sk);
+      this.#noble = { expanded, prepared: ml_kem768.prepare(expanded.publicKey.subarray(0, MLKEM768_EK)) };
+    }
+    return this.#noble;
+  }
+  /** Decap(enc). */
   decap(enc: Uint8Array): Uint8Array {
     if (enc.length !== OHTTP_KEM_INFO[this.kem].enc) throw new NenCryptoError('NEN_CRYPTO_LENGTH', 'nen: enc has the wrong length');
-    const x = this.#expanded;
-    if (!x) return dhkemSharedSecret(x25519Dh(this.#sk, enc), enc, this.publicKey);
-    const p = this.#prepared as KEMPrepared;
+    if (this.kem === OHTTP_KEM.X25519) return dhkemSharedSecret(x25519Dh(this.#sk, enc), enc, this.publicKey);
+    this.#wasm ??= wasmRecipient(this.kem, this.#sk);
+    if (this.#wasm) return this.#wasm.decap(enc);
+    const { expanded: x, prepared: p } = this.#nobleKey();
     if (this.kem === OHTTP_KEM.MLKEM768) return p.decapsulate(enc, x.dkM);
     const ctX = enc.subarray(MLKEM768_CT);
     const ssM = p.decapsulate(enc.subarray(0, MLKEM768_CT), x.dkM);
@@ -222,8 +236,10 @@ export class OhttpPrivateKey {
     }
   }
   dispose(): void {
-    wipe(this.#sk, this.#expanded?.dkM, this.#expanded?.skX);
-    this.#prepared?.clean();
+    wipe(this.#sk, this.#noble?.expanded.dkM, this.#noble?.expanded.skX);
+    this.#noble?.prepared.clean();
+    this.#noble = undefined;
+    this.#wasm?.dispose();
   }
 }
 

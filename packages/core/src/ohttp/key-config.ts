@@ -20,6 +20,7 @@ import { fromBase64Url, toBase64Url, u16, concatBytes } from '../protocol/bytes.
 import { wireError } from '../protocol/codes.js';
 import { NenCryptoError } from '../errors.js';
 import { OHTTP_AEAD, OHTTP_KDF, OHTTP_KEM, OHTTP_KEM_INFO, OhttpPrivateKey, generateOhttpPrivateKey, isOhttpKem, type OhttpKemId } from './hpke.js';
+import { preloadWasmKem } from './kem-wasm.js';
 import { ByteReader, Truncated } from './varint.js';
 
 export interface SymmetricSuite {
@@ -64,6 +65,7 @@ function readConfig(r: ByteReader): OhttpKeyConfig | null {
   if (len < 4 || len % 4 !== 0) throw badConfig('symmetric algorithms length');
   const suites: SymmetricSuite[] = [];
   for (let i = 0; i < len; i += 4) suites.push({ kdfId: r.u16(), aeadId: r.u16() });
+  if (kemId !== OHTTP_KEM.X25519) preloadWasmKem(); // encapsulations to it follow: start loading the Wasm KEM
   return { keyId, kemId, publicKey, suites };
 }
 

@@ -1,0 +1,121 @@
+/**
+ * OHTTP's Wasm KEM path (./kem-wasm.ts, used by ./hpke.ts once the Wasm is loaded): Decap of Go's
+ * draft-ietf-hpke-pq vectors (vendored in vectors/go-hpke/hpke-pq.json) gives their
+ * shared_secret; fresh Wasm encapsulations open with the @noble reference KEM and @noble's open
+ * with the Wasm key (both directions, full OHTTP request / response too); a key made before the
+ * Wasm loaded switches to it; bad keys keep their codes; Wasm objects are freed and bounded.
+ */
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { decap as refDecap, encapDerand as refEncap, expandKey } from '../backend/noble-kem.js';
+import { randomBytes } from '../backend/random.js';
+import { wasmGlueIfLoaded } from '../backend/wasm-loaded.js';
+import { decapsulateRequest, encapsulateRequest } from './encapsulation.js';
+import { OHTTP_KEM, OhttpPrivateKey, encap, generateOhttpPrivateKey } from './hpke.js';
+import { OhttpGatewayKeys, generateOhttpKey } from './key-config.js';
+import { senderKeyCount } from './kem-wasm.js';
+
+interface PqVector {
+  kem_id: number;
+  kdf_id: number;
+  mode: number;
+  skRm: string;
+  pkRm: string;
+  enc: string;
+  shared_secret: string;
+}
+const vectors = JSON.parse(readFileSync(new URL('../../../../vectors/go-hpke/hpke-pq.json', import.meta.url), 'utf8')) as PqVector[];
+const hex = (s: string): Uint8Array => Uint8Array.from(Buffer.from(s, 'hex'));
+const KEMS = [OHTTP_KEM.XWING, OHTTP_KEM.MLKEM768] as const;
+
+// Made before the Wasm is loaded: on @noble until a decap finds the Wasm loaded.
+const early = new OhttpPrivateKey(OHTTP_KEM.XWING, generateOhttpPrivateKey(OHTTP_KEM.XWING));
+
+describe('OHTTP KEM on the Wasm core', () => {
+  beforeAll(async () => {
+    expect(wasmGlueIfLoaded()).toBeUndefined();
+    const { loadEmbeddedWasmBackend } = await import('../backend/wasm-embedded.js');
+    loadEmbeddedWasmBackend();
+    expect(wasmGlueIfLoaded()).toBeDefined();
+  });
+
+  for (const kem of KEMS) {
+    it(`0x${kem.toString(16)}: Decap of the hpke-pq vector's enc is its shared_secret`, () => {
+      const v = vectors.find((x) => x.kem_id === kem && x.kdf_id === 1 && x.mode === 0);
+      if (!v) throw new Error(`hpke-pq.json has no 0x${kem.toString(16)} entry`);
+      const sk = new OhttpPrivateKey(kem, hex(v.skRm));
+      expect(Buffer.from(sk.publicKey).toString('hex')).toBe(v.pkRm);
+      expect(Buffer.from(sk.decap(hex(v.enc))).toString('hex')).toBe(v.shared_secret);
+      sk.dispose();
+    });
+
+    it(`0x${kem.toString(16)}: Wasm Encap opens with the @noble reference, @noble Encap with the Wasm key`, () => {
+      const seed = generateOhttpPrivateKey(kem);
+      const sk = new OhttpPrivateKey(kem, seed);
+      const ref = expandKey(kem, seed);
+      expect(sk.publicKey).toEqual(ref.publicKey);
+      for (let i = 0; i < 3; i++) {
+        const mine = encap(kem, sk.publicKey);
+        expect(refDecap(kem, ref, undefined, mine.enc)).toEqual(mine.sharedSecret);
+        expect(sk.decap(mine.enc)).toEqual(mine.sharedSecret);
+        const theirs = refEncap(kem, sk.publicKey, randomBytes(kem === OHTTP_KEM.XWING ? 64 : 32));
+        expect(sk.decap(theirs.enc)).toEqual(theirs.sharedSecret);
+      }
+      expect(encap(kem, sk.publicKey).enc).not.toEqual(encap(kem, sk.publicKey).enc);
+      sk.dispose();
+    });
+
+    it(`0x${kem.toString(16)}: a full OHTTP request / response, Wasm client to Wasm gateway`, () => {
+      const keys = OhttpGatewayKeys.parse(generateOhttpKey(3, kem));
+      const config = keys.configs()[0];
+      if (!config) throw new Error('no config');
+      const c = encapsulateRequest(config, new TextEncoder().encode('inner request'));
+      const d = decapsulateRequest(keys, c.encapsulatedRequest);
+      expect(new TextDecoder().decode(d.request)).toBe('inner request');
+      expect(new TextDecoder().decode(c.openResponse(d.sealResponse(new TextEncoder().encode('inner response'))))).toBe('inner response');
+      const tampered = c.encapsulatedRequest.slice();
+      tampered[20] = (tampered[20] as number) ^ 1; // inside enc: implicit rejection, then the AEAD fails
+      expect(() => decapsulateRequest(keys, tampered)).toThrow(expect.objectContaining({ code: 'NEN_OHTTP_DECRYPT' }));
+    });
+  }
+
+  it('a key made before the Wasm loaded switches to it and agrees with @noble', () => {
+    const theirs = refEncap(OHTTP_KEM.XWING, early.publicKey, randomBytes(64));
+    expect(early.decap(theirs.enc)).toEqual(theirs.sharedSecret);
+    const mine = encap(OHTTP_KEM.XWING, early.publicKey);
+    expect(early.decap(mine.enc)).toEqual(mine.sharedSecret);
+    early.dispose();
+    expect(() => early.decap(mine.enc)).toThrow(expect.objectContaining({ code: 'NEN_CRYPTO_DISPOSED' }));
+  });
+
+  it('bad public keys and encapsulations keep their codes on the Wasm path', () => {
+    const sk = new OhttpPrivateKey(OHTTP_KEM.XWING, generateOhttpPrivateKey(OHTTP_KEM.XWING));
+    const lowOrder = sk.publicKey.slice();
+    lowOrder.fill(0, 1184);
+    expect(() => encap(OHTTP_KEM.XWING, lowOrder)).toThrow(expect.objectContaining({ code: 'NEN_CRYPTO_KEY' }));
+    const notModQ = new Uint8Array(1184).fill(0xff); // coefficients >= q: FIPS 203 §7.2 modulus check
+    expect(() => encap(OHTTP_KEM.MLKEM768, notModQ)).toThrow(expect.objectContaining({ code: 'NEN_CRYPTO_KEY' }));
+    const enc = encap(OHTTP_KEM.XWING, sk.publicKey).enc;
+    enc.fill(0, 1088);
+    expect(() => sk.decap(enc)).toThrow(expect.objectContaining({ code: 'NEN_CRYPTO_KEY' }));
+    expect(() => sk.decap(enc.subarray(1))).toThrow(expect.objectContaining({ code: 'NEN_CRYPTO_LENGTH' }));
+    sk.dispose();
+  });
+
+  it('sender keys are cached per public key and bounded; disposed recipient keys are freed', async () => {
+    const { wasmMemoryByteLength } = await import('../backend/wasm-embedded.js');
+    const pks = Array.from({ length: 12 }, () => new OhttpPrivateKey(OHTTP_KEM.XWING, generateOhttpPrivateKey(OHTTP_KEM.XWING)));
+    for (const k of pks) encap(OHTTP_KEM.XWING, k.publicKey);
+    expect(senderKeyCount()).toBeLessThanOrEqual(8);
+    const before = wasmMemoryByteLength();
+    for (let round = 0; round < 30; round++) {
+      for (const k of pks) encap(OHTTP_KEM.XWING, k.publicKey);
+      const sk = new OhttpPrivateKey(OHTTP_KEM.MLKEM768, generateOhttpPrivateKey(OHTTP_KEM.MLKEM768));
+      sk.decap(encap(OHTTP_KEM.MLKEM768, sk.publicKey).enc);
+      sk.dispose();
+    }
+    expect(senderKeyCount()).toBeLessThanOrEqual(8);
+    expect(wasmMemoryByteLength()).toBe(before);
+    for (const k of pks) k.dispose();
+  });
+});

@@ -1,0 +1,122 @@
+/**
+ * OHTTP's HPKE KEMs (X-Wing 0x647a, ML-KEM-768 0x0041; RFC 9180 §4 Encap / Decap) on the Wasm
+ * core (crates/nen-core `SenderKey.encap`, `RecipientKey.decap`) wherever a runtime entry has
+ * loaded it (../backend/wasm-loaded.ts: Node.js, Edge, Workers): the gateway's private key is
+ * expanded once inside Wasm, a client's public keys are parsed (and validated) once. ./hpke.ts
+ * runs the key schedule on the raw shared secret and falls back to @noble where this returns
+ * undefined (browsers, or before the Wasm has loaded).
+ *
+ * Pitfalls:
+ *  - Wasm objects must be freed: a recipient key's `dispose()` frees it (a FinalizationRegistry
+ *    frees what a caller forgot); sender keys live in a bounded cache (SENDER_MAX) whose evicted
+ *    entries are freed.
+ *  - `SenderKey.encap()` returns `shared_secret (32) || enc` in one buffer; the secret is copied
+ *    out and the buffer wiped here.
+ *  - Errors keep the codes of every other path: a bad public key NEN_CRYPTO_KEY (ML-KEM modulus
+ *    check, X-Wing low-order X25519 half), wrong lengths NEN_CRYPTO_LENGTH.
+ */
+import type * as Glue from '../../wasm/nen_core.js';
+import { disposedError, wipe } from '../backend/util.js';
+import { callWasm } from '../backend/wasm.js';
+import { loadWasmGlueInBackground, wasmGlueIfLoaded } from '../backend/wasm-loaded.js';
+
+type WasmGlue = typeof Glue;
+const SS_LEN = 32;
+
+/** The loaded glue, or undefined after starting its load (the caller takes its @noble path this time). */
+function glue(): WasmGlue | undefined {
+  const g = wasmGlueIfLoaded();
+  if (!g) void loadWasmGlueInBackground();
+  return g;
+}
+
+/** Starts loading the Wasm KEM where the runtime has it (a key config was parsed: encapsulations follow). */
+export function preloadWasmKem(): void {
+  glue();
+}
+
+const SENDER_MAX = 8;
+const senders = new Map<string, { pk: Uint8Array; key: Glue.SenderKey }>();
+
+function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function senderKey(g: WasmGlue, kem: number, pk: Uint8Array): Glue.SenderKey {
+  let id = `${kem}:`;
+  for (let i = 0; i < 32; i++) id += String.fromCharCode(pk[i] as number);
+  const hit = senders.get(id);
+  if (hit && equalBytes(hit.pk, pk)) return hit.key;
+  const key = callWasm(() => new g.SenderKey(kem, pk));
+  if (hit) {
+    senders.delete(id);
+    hit.key.free();
+  } else if (senders.size >= SENDER_MAX) {
+    const [oldest, entry] = senders.entries().next().value as [string, { key: Glue.SenderKey }];
+    senders.delete(oldest);
+    entry.key.free();
+  }
+  senders.set(id, { pk: pk.slice(), key });
+  return key;
+}
+
+/** How many sender keys the cache holds (tests: it stays bounded). */
+export function senderKeyCount(): number {
+  return senders.size;
+}
+
+/** Encap(pkR) in Wasm, or undefined when the Wasm is not loaded. The caller checked pkR's length. */
+export function wasmEncap(kem: number, pkR: Uint8Array): { sharedSecret: Uint8Array; enc: Uint8Array } | undefined {
+  const g = glue();
+  if (!g) return undefined;
+  const key = senderKey(g, kem, pkR);
+  const out = callWasm(() => key.encap());
+  const sharedSecret = out.slice(0, SS_LEN);
+  const enc = out.slice(SS_LEN);
+  wipe(out);
+  return { sharedSecret, enc };
+}
+
+const registry: FinalizationRegistry<Glue.RecipientKey> | undefined =
+  typeof FinalizationRegistry === 'function'
+    ? new FinalizationRegistry((k) => {
+        try {
+          k.free();
+        } catch {
+          /* already freed */
+        }
+      })
+    : undefined;
+
+/** A recipient private key expanded once in Wasm memory. */
+export class WasmKemKey {
+  readonly publicKey: Uint8Array;
+  #inner: Glue.RecipientKey | null;
+  constructor(inner: Glue.RecipientKey) {
+    this.#inner = inner;
+    this.publicKey = inner.public_key;
+    registry?.register(this, inner, this);
+  }
+  /** Decap(enc, skR): the 32-byte shared secret (the caller wipes it). The caller checked enc's length. */
+  decap(enc: Uint8Array): Uint8Array {
+    const inner = this.#inner;
+    if (!inner) throw disposedError('OhttpPrivateKey');
+    return callWasm(() => inner.decap(enc));
+  }
+  dispose(): void {
+    if (this.#inner) {
+      registry?.unregister(this);
+      this.#inner.free();
+      this.#inner = null;
+    }
+  }
+}
+
+/** The private key (seed form) loaded into Wasm, or undefined when the Wasm is not loaded. */
+export function wasmRecipient(kem: number, sk: Uint8Array): WasmKemKey | undefined {
+  const g = glue();
+  if (!g) return undefined;
+  return new WasmKemKey(callWasm(() => new g.RecipientKey(kem, sk)));
+}
