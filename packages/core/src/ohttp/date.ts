@@ -4,7 +4,7 @@
  * as long as such a request could be accepted (replayIdTtlMs).
  *
  * Public API: checkOhttpDate(headers, nowMs, windowMs), replayIdTtlMs(windowMs),
- * OHTTP_PROBLEM (the two problem types), problemJson(type, title).
+ * ohttpReplayId(enc), OHTTP_PROBLEM (the two problem types), problemJson(type, title).
  *
  * Pitfalls:
  *  - A request without `Date` is refused too when a window is configured: otherwise a relay could
@@ -15,8 +15,10 @@
  *  - The enc must be remembered for 2 * window: a request dated now + window stays acceptable
  *    until now + 2 * window (plus slack for the store's clock).
  */
+import { sha256 } from '@noble/hashes/sha2.js';
 import { wireError } from '../protocol/codes.js';
 import type { FieldLine } from './bhttp.js';
+import { wasmSha256 } from './kem-wasm.js';
 
 export const OHTTP_PROBLEM = {
   DATE: 'https://iana.org/assignments/http-problem-types#date',
@@ -33,6 +35,18 @@ export function problemJson(type: string, title: string): string {
 /** How long a replay id must be kept so that no replay can fall back inside the window. */
 export function replayIdTtlMs(windowMs: number): number {
   return 2 * windowMs + 5_000;
+}
+
+/**
+ * The replay id of an encapsulated request (§6.5): hex SHA-256 of its enc (64 characters, for
+ * the store's key; the 1,120-byte X-Wing enc itself would make long keys). Synchronous: the Wasm
+ * core's SHA-256 when loaded, else @noble's (WebCrypto's digest costs a thread-pool round trip).
+ */
+export function ohttpReplayId(enc: Uint8Array): string {
+  const d = wasmSha256(enc) ?? sha256(enc);
+  let h = '';
+  for (let i = 0; i < d.length; i++) h += (d[i] as number).toString(16).padStart(2, '0');
+  return h;
 }
 
 /** Returns the request's Date (ms); throws NEN_OHTTP_DATE (400) when absent, unparsable or outside ±windowMs. */

@@ -33,7 +33,7 @@ import { MLKEM768_CT, MLKEM768_EK, expandKey, keyError, xwingCombine, type Expan
 import { nodeAead } from '../backend/aead-fast.js';
 import { x25519Dh, x25519Public } from '../backend/x25519-fast.js';
 import { randomBytes } from '../backend/random.js';
-import { type WasmKemKey, wasmEncap, wasmRecipient } from './kem-wasm.js';
+import { type WasmKemKey, wasmEncap, wasmHkdfExpand, wasmHkdfExtract, wasmRecipient } from './kem-wasm.js';
 import { KEM_ID, KEM_SIZES, type KemId } from '../backend/types.js';
 import { wipe } from '../backend/util.js';
 import { NenCryptoError } from '../errors.js';
@@ -61,9 +61,10 @@ export const OHTTP_AEAD_INFO: Record<number, { nk: number; nn: number }> = {
 export const AEAD_TAG = 16;
 const MAX_SEQ = 2 ** 32;
 
+/** HKDF-SHA256: the Wasm core's when loaded (./kem-wasm.ts), else @noble's (same bytes). */
 export const hkdf: HkdfSha256 = {
-  extract: (salt, ikm) => hkdfExtract(sha256, ikm, salt),
-  expand: (prk, info, length) => hkdfExpand(sha256, prk, info, length),
+  extract: (salt, ikm) => wasmHkdfExtract(salt, ikm) ?? hkdfExtract(sha256, ikm, salt),
+  expand: (prk, info, length) => wasmHkdfExpand(prk, info, length) ?? hkdfExpand(sha256, prk, info, length),
 };
 
 export function isOhttpKem(id: number): id is OhttpKemId {

@@ -37,4 +37,4 @@ export { OHTTP_MEDIA, encapsulateRequest, decapsulateRequest } from './encapsula
 export type { EncapsulateOptions, ClientEncapsulation, GatewayDecapsulation } from './encapsulation.js';
 export { encapsulateChunkedRequest, ChunkedRequestOpener, ChunkedResponseSealer, ChunkedResponseOpener } from './chunked.js';
 export type { ChunkedClientEncapsulation } from './chunked.js';
-export { OHTTP_PROBLEM, DEFAULT_OHTTP_DATE_WINDOW_MS, checkOhttpDate, replayIdTtlMs, problemJson } from './date.js';
+export { OHTTP_PROBLEM, DEFAULT_OHTTP_DATE_WINDOW_MS, checkOhttpDate, ohttpReplayId, replayIdTtlMs, problemJson } from './date.js';

@@ -11,7 +11,8 @@ import { decap as refDecap, encapDerand as refEncap, expandKey } from '../backen
 import { randomBytes } from '../backend/random.js';
 import { wasmGlueIfLoaded } from '../backend/wasm-loaded.js';
 import { decapsulateRequest, encapsulateRequest } from './encapsulation.js';
-import { OHTTP_KEM, OhttpPrivateKey, encap, generateOhttpPrivateKey } from './hpke.js';
+import { ohttpReplayId } from './date.js';
+import { OHTTP_KEM, OhttpPrivateKey, encap, generateOhttpPrivateKey, hkdf } from './hpke.js';
 import { OhttpGatewayKeys, generateOhttpKey } from './key-config.js';
 import { senderKeyCount } from './kem-wasm.js';
 
@@ -78,6 +79,18 @@ describe('OHTTP KEM on the Wasm core', () => {
       expect(() => decapsulateRequest(keys, tampered)).toThrow(expect.objectContaining({ code: 'NEN_OHTTP_DECRYPT' }));
     });
   }
+
+  it('HKDF-SHA256 and the replay id through the Wasm equal @noble (RFC 5869 A.1, FIPS 180-2 "abc")', () => {
+    const ikm = new Uint8Array(22).fill(0x0b);
+    const salt = Uint8Array.from(Array.from({ length: 13 }, (_, i) => i));
+    const info = Uint8Array.from(Array.from({ length: 10 }, (_, i) => 0xf0 + i));
+    const prk = hkdf.extract(salt, ikm);
+    expect(Buffer.from(prk).toString('hex')).toBe('077709362c2e32df0ddc3f0dc47bba6390b6c73bb50f9c3122ec844ad7c2b3e5');
+    expect(Buffer.from(hkdf.expand(prk, info, 42)).toString('hex')).toBe(
+      '3cb25f25faacd57a90434f64d0362f2a2d2d0a90cf1a5a4c5db02d56ecc4c5bf34007208d5b887185865',
+    );
+    expect(ohttpReplayId(new TextEncoder().encode('abc'))).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+  });
 
   it('a key made before the Wasm loaded switches to it and agrees with @noble', () => {
     const theirs = refEncap(OHTTP_KEM.XWING, early.publicKey, randomBytes(64));

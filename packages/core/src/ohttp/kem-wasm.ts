@@ -4,7 +4,8 @@
  * loaded it (../backend/wasm-loaded.ts: Node.js, Edge, Workers): the gateway's private key is
  * expanded once inside Wasm, a client's public keys are parsed (and validated) once. ./hpke.ts
  * runs the key schedule on the raw shared secret and falls back to @noble where this returns
- * undefined (browsers, or before the Wasm has loaded).
+ * undefined (browsers, or before the Wasm has loaded). The same for HKDF-SHA256 and SHA-256
+ * (one Wasm call instead of @noble's JS HMAC chain: the key schedule is ~10 HMACs per request).
  *
  * Pitfalls:
  *  - Wasm objects must be freed: a recipient key's `dispose()` frees it (a FinalizationRegistry
@@ -89,6 +90,24 @@ const registry: FinalizationRegistry<Glue.RecipientKey> | undefined =
         }
       })
     : undefined;
+
+/** HKDF-Extract(salt, ikm) (RFC 5869) in Wasm, or undefined when the Wasm is not loaded. */
+export function wasmHkdfExtract(salt: Uint8Array, ikm: Uint8Array): Uint8Array | undefined {
+  const g = wasmGlueIfLoaded();
+  return g ? callWasm(() => g.hkdf_extract(salt, ikm)) : undefined;
+}
+
+/** HKDF-Expand(prk, info, length) in Wasm (prk >= 32 bytes), or undefined when the Wasm is not loaded. */
+export function wasmHkdfExpand(prk: Uint8Array, info: Uint8Array, length: number): Uint8Array | undefined {
+  const g = wasmGlueIfLoaded();
+  return g && prk.length >= 32 ? callWasm(() => g.hkdf_expand(prk, info, length)) : undefined;
+}
+
+/** SHA-256(data) in Wasm, or undefined when the Wasm is not loaded. */
+export function wasmSha256(data: Uint8Array): Uint8Array | undefined {
+  const g = wasmGlueIfLoaded();
+  return g ? callWasm(() => g.sha256(data)) : undefined;
+}
 
 /** A recipient private key expanded once in Wasm memory. */
 export class WasmKemKey {

@@ -37,6 +37,7 @@ import {
   encodeBhttpResponse,
   encodeKeyConfigs,
   isWireErrorCode,
+  ohttpReplayId,
   replayIdTtlMs,
 } from '@nen/core';
 import { readBody } from '../http.js';
@@ -114,11 +115,9 @@ function mediaType(request: Request): string {
   return (request.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
 }
 
-async function replayKey(enc: Uint8Array): Promise<string> {
-  const d = new Uint8Array(await crypto.subtle.digest('SHA-256', enc as Uint8Array<ArrayBuffer>));
-  let h = '';
-  for (const b of d) h += b.toString(16).padStart(2, '0');
-  return REPLAY_PREFIX + h;
+/** The store key of a replay id: synchronous (WebCrypto's digest cost a thread-pool round trip per request). */
+function replayKey(enc: Uint8Array): string {
+  return REPLAY_PREFIX + ohttpReplayId(enc);
 }
 
 export function createOhttpGateway(o: OhttpGatewayOptions): OhttpGateway {
@@ -151,12 +150,12 @@ export function createOhttpGateway(o: OhttpGatewayOptions): OhttpGateway {
         const ahead = innerDate(b.headers) - t;
         if (ahead > windowMs) {
           // F9: a request dated ahead must never run later (when its Date enters the window): claim its enc now
-          await o.store.claimOnce(await replayKey(enc), Math.min(ahead, maxAheadMs) + replayIdTtlMs(windowMs));
+          await o.store.claimOnce(replayKey(enc), Math.min(ahead, maxAheadMs) + replayIdTtlMs(windowMs));
           if (ahead > maxAheadMs) return problem('NEN_OHTTP_DATE', OHTTP_PROBLEM.DATE, { vary: 'date' }); // no hint: no retry
         }
         return problem('NEN_OHTTP_DATE', OHTTP_PROBLEM.DATE, { date: new Date(t).toUTCString(), vary: 'date' });
       }
-      if (!(await o.store.claimOnce(await replayKey(enc), replayIdTtlMs(windowMs)))) {
+      if (!(await o.store.claimOnce(replayKey(enc), replayIdTtlMs(windowMs)))) {
         log(new Error('replayed encapsulated request'), 'replay');
         return problem('NEN_REPLAY');
       }
