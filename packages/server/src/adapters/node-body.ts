@@ -1,5 +1,6 @@
 /**
- * The request body between Node's IncomingMessage and a Web handler (`@nen/server/node`), and the
+ * The request body between Node's IncomingMessage and a Web handler (`@nen/server/node`): as a web
+ * stream with byte-counted backpressure, or read whole without one (`readWholeBody`); and the
  * bounded drain after an answer given before that body was read in full (an early 413 or 400),
  * so that the client can read the answer (PROTOCOL.md §9 "Oversized bodies").
  *
@@ -69,6 +70,53 @@ export function nodeBodyStream(req: IncomingMessage): ReadableStream<Uint8Array>
     },
     { highWaterMark: HIGH_WATER, size: (chunk) => chunk.byteLength },
   );
+}
+
+/**
+ * `req`'s whole body as one exact-size ArrayBuffer, read from the IncomingMessage without a web
+ * stream (one copy of the socket's chunks, as Buffer.concat makes). Unbounded, as Body.arrayBuffer()
+ * is: Nen's pipeline calls it only for a Content-Length within its limit (http.ts readBody), and
+ * Node's framing holds the body to that length. A client that goes away mid-body rejects it.
+ */
+export function readWholeBody(req: IncomingMessage): Promise<ArrayBuffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const onData = (chunk: Buffer) => {
+      chunks.push(chunk);
+      total += chunk.length;
+    };
+    const onEnd = () => {
+      detach();
+      const out = new Uint8Array(total);
+      let o = 0;
+      for (const c of chunks) {
+        out.set(c, o);
+        o += c.length;
+      }
+      resolve(out.buffer);
+    };
+    const onError = (e: Error) => {
+      detach();
+      reject(e);
+    };
+    const onClose = () => {
+      if (!req.complete) onError(new Error('request body aborted'));
+    };
+    const detach = () => {
+      detachers.delete(req);
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('close', onClose);
+    };
+    detachers.set(req, detach);
+    req.on('data', onData);
+    req.once('end', onEnd);
+    req.once('error', onError);
+    req.once('close', onClose);
+    req.resume();
+  });
 }
 
 /**

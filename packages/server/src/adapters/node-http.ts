@@ -1,7 +1,9 @@
 /**
  * `@nen/server/node`: Nen route handlers (Web Request → Response, what `withNen`, `withNenStream`
- * and `routes` return) served from `node:http` and Express 5. The adapter converts Node's
- * IncomingMessage into a Web Request and writes the Web Response back, streaming both ways.
+ * and `routes` return) served from `node:http` and Express 5. The adapter hands the handler a
+ * lazily built Web Request over Node's IncomingMessage (node-request.ts: nothing of undici's
+ * Request is built unless the handler asks for more than Nen's pipeline reads) and writes the
+ * Web Response back, streaming both ways. `toWebRequest` builds a full undici Request instead.
  *
  *   createServer(toNodeHandler(nen.withNen(handler)))                  // node:http
  *   app.all('/api/nen/:action', nodeSessionRoutes(nen))                 // Express 5
@@ -27,6 +29,7 @@ import { HEADER } from '@nen/core';
 import { errorResponse, readAll } from '../http.js';
 import type { Nen } from '../nen.js';
 import { drainRequest, nodeBodyStream } from './node-body.js';
+import { nodeRequest } from './node-request.js';
 
 /** A Web route handler: what `withNen`, `withNenStream` and the session routes are. */
 export type WebHandler<C> = (request: Request, context: C) => Promise<Response>;
@@ -178,7 +181,7 @@ export function toNodeHandler<C = unknown>(handler: WebHandler<C>, options: Node
     try {
       let request: Request;
       try {
-        request = toWebRequest(req, res, options.origin);
+        request = nodeRequest(req, res, options.origin);
       } catch {
         await sendWebResponse(res, errorResponse('NEN_MALFORMED'), req);
         return;
