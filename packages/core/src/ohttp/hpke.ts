@@ -12,9 +12,10 @@
  *    node:crypto where the runtime is Node.js (../backend/x25519-fast.ts), the X-Wing combiner
  *    from ../backend/noble-kem.ts (browsers; derandomized vectors always); DHKEM(X25519,
  *    HKDF-SHA256) 0x0020 (RFC 9180 §4.1, NOT post-quantum: for clients without PQ support);
- *  - KDF: HKDF-SHA256 0x0001 only; AEADs: AES-128-GCM 0x0001, AES-256-GCM 0x0002,
- *    ChaCha20-Poly1305 0x0003, on node:crypto where the runtime is Node.js
- *    (../backend/aead-fast.ts), @noble/ciphers elsewhere.
+ *  - KDF: HKDF-SHA256 0x0001 only (Wasm when loaded, else @noble); AEADs: AES-128-GCM 0x0001,
+ *    AES-256-GCM 0x0002, ChaCha20-Poly1305 0x0003, on node:crypto where the runtime is Node.js
+ *    (../backend/aead-fast.ts; ChaCha20-Poly1305 below 8 KB in Wasm when loaded), @noble/ciphers
+ *    elsewhere.
  *
  * Pitfalls:
  *  - nonce = base_nonce XOR I2OSP(seq, Nn); seq never repeats and is bounded (2^32 here, far below
@@ -33,7 +34,7 @@ import { MLKEM768_CT, MLKEM768_EK, expandKey, keyError, xwingCombine, type Expan
 import { nodeAead } from '../backend/aead-fast.js';
 import { x25519Dh, x25519Public } from '../backend/x25519-fast.js';
 import { randomBytes } from '../backend/random.js';
-import { type WasmKemKey, wasmEncap, wasmHkdfExpand, wasmHkdfExtract, wasmRecipient } from './kem-wasm.js';
+import { type WasmKemKey, wasmChaCha, wasmEncap, wasmHkdfExpand, wasmHkdfExtract, wasmRecipient } from './kem-wasm.js';
 import { KEM_ID, KEM_SIZES, type KemId } from '../backend/types.js';
 import { wipe } from '../backend/util.js';
 import { NenCryptoError } from '../errors.js';
@@ -83,6 +84,8 @@ const NODE_ALG: Record<number, string> = {
 
 /** One AEAD call with an explicit key and nonce (the response side of RFC 9458 §4.4 too). */
 export function aeadSeal(aeadId: number, key: Uint8Array, nonce: Uint8Array, aad: Uint8Array, pt: Uint8Array): Uint8Array {
+  const small = aeadId === OHTTP_AEAD.CHACHA20_POLY1305 ? wasmChaCha(true, key, nonce, aad, pt) : undefined;
+  if (small) return small;
   const alg = NODE_ALG[aeadId];
   const fast = alg ? nodeAead(alg) : undefined;
   if (fast && alg) return fast.seal(alg, key, nonce, aad, pt);
@@ -90,6 +93,8 @@ export function aeadSeal(aeadId: number, key: Uint8Array, nonce: Uint8Array, aad
 }
 /** Throws NenCryptoError('NEN_CRYPTO_AEAD') when the tag does not verify. */
 export function aeadOpen(aeadId: number, key: Uint8Array, nonce: Uint8Array, aad: Uint8Array, ct: Uint8Array): Uint8Array {
+  const small = aeadId === OHTTP_AEAD.CHACHA20_POLY1305 ? wasmChaCha(false, key, nonce, aad, ct) : undefined;
+  if (small) return small;
   const alg = NODE_ALG[aeadId];
   const fast = alg ? nodeAead(alg) : undefined;
   if (fast && alg) return fast.open(alg, key, nonce, aad, ct);

@@ -2,17 +2,19 @@
  * OHTTP's Wasm KEM path (./kem-wasm.ts, used by ./hpke.ts once the Wasm is loaded): Decap of Go's
  * draft-ietf-hpke-pq vectors (vendored in vectors/go-hpke/hpke-pq.json) gives their
  * shared_secret; fresh Wasm encapsulations open with the @noble reference KEM and @noble's open
- * with the Wasm key (both directions, full OHTTP request / response too); a key made before the
- * Wasm loaded switches to it; bad keys keep their codes; Wasm objects are freed and bounded.
+ * with the Wasm key (both directions, full OHTTP request / response too); HKDF, SHA-256 and small
+ * ChaCha20-Poly1305 messages equal their references; a key made before the Wasm loaded switches
+ * to it; bad keys keep their codes; Wasm objects are freed and bounded.
  */
 import { readFileSync } from 'node:fs';
+import { chacha20poly1305 } from '@noble/ciphers/chacha.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { decap as refDecap, encapDerand as refEncap, expandKey } from '../backend/noble-kem.js';
 import { randomBytes } from '../backend/random.js';
 import { wasmGlueIfLoaded } from '../backend/wasm-loaded.js';
 import { decapsulateRequest, encapsulateRequest } from './encapsulation.js';
 import { ohttpReplayId } from './date.js';
-import { OHTTP_KEM, OhttpPrivateKey, encap, generateOhttpPrivateKey, hkdf } from './hpke.js';
+import { OHTTP_AEAD, OHTTP_KEM, OhttpPrivateKey, aeadOpen, aeadSeal, encap, generateOhttpPrivateKey, hkdf } from './hpke.js';
 import { OhttpGatewayKeys, generateOhttpKey } from './key-config.js';
 import { senderKeyCount } from './kem-wasm.js';
 
@@ -90,6 +92,20 @@ describe('OHTTP KEM on the Wasm core', () => {
       '3cb25f25faacd57a90434f64d0362f2a2d2d0a90cf1a5a4c5db02d56ecc4c5bf34007208d5b887185865',
     );
     expect(ohttpReplayId(new TextEncoder().encode('abc'))).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+  });
+
+  it('small ChaCha20-Poly1305 messages through the Wasm equal @noble/ciphers; a bad tag is NEN_CRYPTO_AEAD', () => {
+    for (const n of [0, 1, 1024, 8191, 8192, 20_000]) {
+      const [key, nonce, aad, pt] = [randomBytes(32), randomBytes(12), randomBytes(7), randomBytes(n)];
+      const ct = aeadSeal(OHTTP_AEAD.CHACHA20_POLY1305, key, nonce, aad, pt);
+      expect(ct).toEqual(chacha20poly1305(key, nonce, aad).encrypt(pt));
+      expect(aeadOpen(OHTTP_AEAD.CHACHA20_POLY1305, key, nonce, aad, ct)).toEqual(pt);
+      ct[ct.length - 1] = (ct[ct.length - 1] as number) ^ 1;
+      expect(() => aeadOpen(OHTTP_AEAD.CHACHA20_POLY1305, key, nonce, aad, ct)).toThrow(expect.objectContaining({ code: 'NEN_CRYPTO_AEAD' }));
+    }
+    expect(() => aeadOpen(OHTTP_AEAD.CHACHA20_POLY1305, randomBytes(32), randomBytes(12), new Uint8Array(0), new Uint8Array(5))).toThrow(
+      expect.objectContaining({ code: 'NEN_CRYPTO_AEAD' }),
+    );
   });
 
   it('a key made before the Wasm loaded switches to it and agrees with @noble', () => {

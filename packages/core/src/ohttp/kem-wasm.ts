@@ -5,7 +5,8 @@
  * expanded once inside Wasm, a client's public keys are parsed (and validated) once. ./hpke.ts
  * runs the key schedule on the raw shared secret and falls back to @noble where this returns
  * undefined (browsers, or before the Wasm has loaded). The same for HKDF-SHA256 and SHA-256
- * (one Wasm call instead of @noble's JS HMAC chain: the key schedule is ~10 HMACs per request).
+ * (one Wasm call instead of @noble's JS HMAC chain: the key schedule is ~10 HMACs per request),
+ * and ChaCha20-Poly1305 below 8 KB (OpenSSL's per-call cipher setup costs more there).
  *
  * Pitfalls:
  *  - Wasm objects must be freed: a recipient key's `dispose()` frees it (a FinalizationRegistry
@@ -20,6 +21,7 @@ import type * as Glue from '../../wasm/nen_core.js';
 import { disposedError, wipe } from '../backend/util.js';
 import { callWasm } from '../backend/wasm.js';
 import { loadWasmGlueInBackground, wasmGlueIfLoaded } from '../backend/wasm-loaded.js';
+import { NenCryptoError } from '../errors.js';
 
 type WasmGlue = typeof Glue;
 const SS_LEN = 32;
@@ -107,6 +109,29 @@ export function wasmHkdfExpand(prk: Uint8Array, info: Uint8Array, length: number
 export function wasmSha256(data: Uint8Array): Uint8Array | undefined {
   const g = wasmGlueIfLoaded();
   return g ? callWasm(() => g.sha256(data)) : undefined;
+}
+
+/**
+ * Below this many bytes ChaCha20-Poly1305 runs in Wasm: OpenSSL's per-call cipher setup
+ * dominates small messages (../backend/node.ts SMALL_MESSAGE, measured there).
+ */
+const SMALL_MESSAGE = 8192;
+
+/**
+ * ChaCha20-Poly1305 seal / open of a small message in Wasm (a key object per call, freed), or
+ * undefined when the Wasm is not loaded or the message is large. Open throws NEN_CRYPTO_AEAD.
+ */
+export function wasmChaCha(seal: boolean, key: Uint8Array, nonce: Uint8Array, aad: Uint8Array, data: Uint8Array): Uint8Array | undefined {
+  const g = data.length < SMALL_MESSAGE ? wasmGlueIfLoaded() : undefined;
+  if (!g) return undefined;
+  const a = callWasm(() => new g.Aead(key));
+  try {
+    return seal ? callWasm(() => a.seal(nonce, aad, data)) : a.open(nonce, aad, data);
+  } catch (e) {
+    throw new NenCryptoError('NEN_CRYPTO_AEAD', 'nen: message authentication failed', { cause: e });
+  } finally {
+    a.free();
+  }
 }
 
 /** A recipient private key expanded once in Wasm memory. */
