@@ -11,7 +11,6 @@
 package dev.nen
 
 import java.io.ByteArrayInputStream
-import java.io.ByteArrayOutputStream
 import java.io.IOException
 import java.io.InputStream
 import java.net.URI
@@ -126,22 +125,16 @@ internal object Exchange {
         val body = res.body
         val guard = Watchdog.guard(deadline, body)
         try {
-            val out = ByteArrayOutputStream()
-            val buf = ByteArray(16384)
-            while (true) {
-                val n =
-                    try {
-                        body.read(buf)
-                    } catch (e: IOException) {
-                        if (deadline.expired()) throw Deadline.timeout(e)
-                        throw e
-                    }
-                if (n < 0) break
-                out.write(buf, 0, n)
-                if (out.size() > limit) throw tooLarge(limit)
-                deadline.check()
-            }
-            return out.toByteArray()
+            val out = ByteSink(res.header("content-length")?.toLongOrNull()?.let { minOf(it, limit + 1) } ?: -1)
+            val complete =
+                try {
+                    out.readFrom(body, limit) { deadline.check() }
+                } catch (e: IOException) {
+                    if (e !is NenException && deadline.expired()) throw Deadline.timeout(e)
+                    throw e
+                }
+            if (!complete) throw tooLarge(limit)
+            return out.take()
         } finally {
             guard.cancel(false)
             body.close()

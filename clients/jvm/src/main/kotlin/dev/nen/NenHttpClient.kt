@@ -11,7 +11,6 @@
 package dev.nen
 
 import java.io.ByteArrayInputStream
-import java.io.ByteArrayOutputStream
 import java.io.IOException
 import java.io.InputStream
 import java.net.URI
@@ -78,7 +77,7 @@ class NenHttpClient
                     if (info.headers().firstValue("nen").orElse("") == "1.4") {
                         HttpResponse.BodySubscribers.mapping(HttpResponse.BodySubscribers.ofInputStream()) { Received(it, null) }
                     } else {
-                        BoundedBytes(r.maxResponseBytes)
+                        BoundedBytes(r.maxResponseBytes, info.headers().firstValueAsLong("content-length").orElse(-1))
                     }
                 }
             val res = http.send(b.build(), handler)
@@ -96,8 +95,8 @@ class NenHttpClient
          * @nen/client). Its handler result is ready at the head ([await] waits for the bytes), so
          * `send` returns there and the body's wait is bounded by the exchange's deadline.
          */
-        private class BoundedBytes(private val limit: Long) : HttpResponse.BodySubscriber<Received> {
-            private val out = ByteArrayOutputStream()
+        private class BoundedBytes(private val limit: Long, expected: Long) : HttpResponse.BodySubscriber<Received> {
+            private val out = ByteSink(minOf(expected, limit + 1))
             private val result = CompletableFuture<ByteArray>()
 
             @Volatile private var subscription: Flow.Subscription? = null
@@ -111,15 +110,7 @@ class NenHttpClient
 
             override fun onNext(items: List<ByteBuffer>) {
                 if (result.isDone) return
-                for (b in items) {
-                    if (b.hasArray()) {
-                        out.write(b.array(), b.arrayOffset() + b.position(), b.remaining())
-                    } else {
-                        val a = ByteArray(b.remaining())
-                        b.get(a)
-                        out.write(a)
-                    }
-                }
+                for (b in items) out.write(b)
                 if (out.size() > limit) fail(Exchange.tooLarge(limit))
             }
 
@@ -128,7 +119,7 @@ class NenHttpClient
             }
 
             override fun onComplete() {
-                result.complete(out.toByteArray())
+                result.complete(out.take())
             }
 
             private fun fail(e: Throwable) {
@@ -264,16 +255,14 @@ class NenHttpClient
             val RESTRICTED = setOf("host", "connection", "content-length", "expect", "upgrade", "transfer-encoding")
 
             fun readPublisher(p: HttpRequest.BodyPublisher): ByteArray {
-                val out = ByteArrayOutputStream()
+                val out = ByteSink(p.contentLength())
                 val done = CompletableFuture<Unit>()
                 p.subscribe(
                     object : Flow.Subscriber<ByteBuffer> {
                         override fun onSubscribe(s: Flow.Subscription) = s.request(Long.MAX_VALUE)
 
                         override fun onNext(item: ByteBuffer) {
-                            val a = ByteArray(item.remaining())
-                            item.get(a)
-                            synchronized(out) { out.write(a) }
+                            synchronized(out) { out.write(item) }
                         }
 
                         override fun onError(t: Throwable) {
@@ -290,7 +279,7 @@ class NenHttpClient
                 } catch (e: ExecutionException) {
                     throw NenException.client("NEN_BAD_INPUT", "the request body could not be read", e.cause)
                 }
-                return synchronized(out) { out.toByteArray() }
+                return synchronized(out) { out.take() }
             }
         }
     }

@@ -1,7 +1,7 @@
 // Unit tests without a server: the conformance kit's vectors (conformance/vectors, every one must
 // pass), pin parsing and the pinned-by-default rule, request-target canonicalisation, record
-// streams (fed in pieces; truncation, reordering, extension), the flow-control window and the
-// error catalog's classification.
+// streams (fed in pieces; truncation, reordering, extension), the flow-control window, the
+// error catalog's classification and the bounded body buffer (ByteSink).
 //
 // Pitfall: the vectors are read from the repository's conformance kit, not from packages/.
 package dev.nen
@@ -99,5 +99,24 @@ class UnitTest {
 
     private companion object {
         val AAD = "nen/1 response test".toByteArray()
+    }
+
+    @Test
+    fun `a body is read whole but never more than the limit plus one byte`() {
+        val data = ByteArray(70_000) { (it % 251).toByte() }
+        for (expected in listOf(-1L, 0L, 10L, 70_000L, 1L shl 40)) {
+            val whole = ByteSink(expected)
+            assertTrue(whole.readFrom(java.io.ByteArrayInputStream(data), 70_000) {})
+            assertArrayEquals(data, whole.take())
+            val input = java.io.ByteArrayInputStream(data)
+            val over = ByteSink(expected)
+            assertTrue(!over.readFrom(input, 1000) {})
+            assertEquals(1001, over.size())
+            assertEquals(70_000 - 1001, input.available())
+        }
+        val sink = ByteSink(4)
+        sink.write(java.nio.ByteBuffer.wrap(data, 3, 4))
+        sink.write(java.nio.ByteBuffer.allocateDirect(2).put(7).put(8).flip())
+        assertArrayEquals(byteArrayOf(3, 4, 5, 6, 7, 8), sink.take())
     }
 }
