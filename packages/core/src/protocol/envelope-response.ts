@@ -60,7 +60,7 @@ export function sealResponse(
     plain = deflate(plain);
     flags |= RES_FLAG.COMPRESSED;
   }
-  const aad = responseAad(ctx.meta.sessionId, ctx.meta.epoch, ctx.meta.seq, status, flags, contentType);
+  const aad = responseAad(ctx.meta.sessionId, ctx.meta.epoch, ctx.meta.seq, status, flags, contentType, true);
   const sealed = sealMessage(ctx.keys.s2c, ctx.keys.s2cIv, ctx.meta.seq, aad, plain);
   const headers: HeaderList = [
     ['content-type', MEDIA_TYPE.sealed],
@@ -142,7 +142,7 @@ export function responseRecord(head: ResponseHead, headers: HeaderSource, body: 
 
 /** Opens a single sealed response (client): authenticates it under this request, then inflates it if compressed. */
 export function openResponse(x: ResponseExpectation, head: ResponseHead, status: number, sealed: Uint8Array): MaybePromise<Uint8Array> {
-  const aad = responseAad(x.sessionId, x.epoch, x.seq, status, head.flags, head.contentType);
+  const aad = responseAad(x.sessionId, x.epoch, x.seq, status, head.flags, head.contentType, true);
   let plain: Uint8Array;
   try {
     plain = openMessage(x.keys.s2c, x.keys.s2cIv, x.seq, aad, sealed);

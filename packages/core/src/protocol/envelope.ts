@@ -144,7 +144,8 @@ function finishRequest(
 ): SealedRequest {
   const meta: RequestMeta = { sessionId: r.sessionId, epoch: r.epoch, seq: r.seq, timestamp: r.timestamp, flags };
   const retry = r.retryOf ? formatRetryRef(r.retryOf) : '';
-  const aad = requestAad(meta, r.method, url.pathname + url.search, r.contentType, retry);
+  // A single message's AAD is consumed at once (message.ts scratch); a stream's is built fresh.
+  const aad = requestAad(meta, r.method, url.pathname + url.search, r.contentType, retry, !stream);
   const headers: HeaderList = [[HEADER.nen, formatRequestHeader(meta)]];
   if (retry) headers.push([HEADER.retry, retry]);
   if (r.contentType) headers.push([HEADER.type, r.contentType]);
@@ -263,13 +264,13 @@ export function sealedBodyLimit(head: RequestHead, plaintextLimit: number): numb
   return plaintextLimit + AEAD_TAG_LENGTH + (head.confidential ? 2 + 65535 : 0);
 }
 
-function requestAadOf(head: RequestHead): Uint8Array {
-  return requestAad(head.meta, head.method, head.path + head.search, head.contentType, head.retryValue);
+function requestAadOf(head: RequestHead, scratch: boolean): Uint8Array {
+  return requestAad(head.meta, head.method, head.path + head.search, head.contentType, head.retryValue, scratch);
 }
 
 /** AEAD-opens a sealed request (server); NEN_AUTH_FAILED when it does not authenticate. */
 export function openRequest(head: RequestHead, keys: EnvelopeKeys, sealed: Uint8Array): Uint8Array {
-  const aad = requestAadOf(head);
+  const aad = requestAadOf(head, true);
   try {
     return openMessage(keys.c2s, keys.c2sIv, head.meta.seq, aad, sealed);
   } catch (e) {
@@ -280,7 +281,7 @@ export function openRequest(head: RequestHead, keys: EnvelopeKeys, sealed: Uint8
 
 /** The record opener of a streamed request (server), with the server's error codes. */
 export function openRequestStream(head: RequestHead, keys: EnvelopeKeys): RecordOpener {
-  return new RecordOpener(keys.c2s, keys.c2sIv, head.meta.seq, requestAadOf(head), (kind, detail) =>
+  return new RecordOpener(keys.c2s, keys.c2sIv, head.meta.seq, requestAadOf(head, false), (kind, detail) =>
     kind === 'auth'
       ? wireError('NEN_AUTH_FAILED', detail)
       : kind === 'truncated'

@@ -118,13 +118,27 @@ export function canonicalTarget(target: string): string {
 }
 
 /**
+ * One AAD buffer for the single-message paths (`scratch`: sealMessage/openMessage consume the AAD
+ * synchronously and every Aead copies it, as with NONCE below). Pitfall: a scratch AAD must never
+ * be kept or handed out: the exported builders and the stream paths (once per stream) get a fresh one.
+ */
+const AAD = new Uint8Array(1024);
+const AAD_VIEW: [Uint8Array, DataView] = [AAD, new DataView(AAD.buffer)];
+
+function aadBuffer(max: number, scratch: boolean): [Uint8Array, DataView] {
+  if (scratch && max <= AAD.length) return AAD_VIEW;
+  const out = new Uint8Array(max);
+  return [out, new DataView(out.buffer)];
+}
+
+/**
  * Canonical request AAD:
  * "nen/1 request" || u8 version || sid[16] || u32 epoch || u64 seq || u64 ts || u8 flags
  *   || lp(method) || lp(target) || lp(content type)
  * target = canonicalTarget(path + ("?" + query when the query travels in the URL));
- * lp = u16 length || bytes. Built in one allocation (this runs on every request).
+ * lp = u16 length || bytes. Built in one allocation, or none with `scratch` (see AAD above).
  */
-export function requestAad(m: RequestMeta, method: string, rawTarget: string, contentType: string, retry = ''): Uint8Array {
+export function requestAad(m: RequestMeta, method: string, rawTarget: string, contentType: string, retry = '', scratch = false): Uint8Array {
   const target = canonicalTarget(rawTarget);
   const withRetry = (m.flags & REQ_FLAG.RETRY) !== 0;
   // UTF-8 needs at most 3 bytes per UTF-16 code unit.
@@ -132,8 +146,7 @@ export function requestAad(m: RequestMeta, method: string, rawTarget: string, co
   if (method.length > 0xffff) throw wireError('NEN_MALFORMED', 'method longer than 65535 bytes');
   if (target.length > 0xffff) throw wireError('NEN_MALFORMED', 'request target longer than 65535 bytes');
   if (contentType.length > 0xffff) throw wireError('NEN_MALFORMED', 'content type longer than 65535 bytes');
-  const out = new Uint8Array(max);
-  const dv = new DataView(out.buffer);
+  const [out, dv] = aadBuffer(max, scratch);
   out.set(LABEL.request, 0);
   let o = LABEL.request.length;
   out[o++] = PROTOCOL_VERSION;
@@ -186,10 +199,17 @@ export function parseRetryRef(value: string | null): RetryRef {
  * "nen/1 response" || u8 version || sid[16] || u32 epoch || u64 request seq || u16 status
  *   || u8 flags || lp(content type)
  */
-export function responseAad(sessionId: Uint8Array, epoch: number, seq: bigint, status: number, flags: number, contentType: string): Uint8Array {
+export function responseAad(
+  sessionId: Uint8Array,
+  epoch: number,
+  seq: bigint,
+  status: number,
+  flags: number,
+  contentType: string,
+  scratch = false,
+): Uint8Array {
   if (contentType.length > 0xffff) throw wireError('NEN_MALFORMED', 'content type longer than 65535 bytes');
-  const out = new Uint8Array(LABEL.response.length + 1 + SESSION_ID_LENGTH + 4 + 8 + 2 + 1 + 2 + 3 * contentType.length);
-  const dv = new DataView(out.buffer);
+  const [out, dv] = aadBuffer(LABEL.response.length + 1 + SESSION_ID_LENGTH + 4 + 8 + 2 + 1 + 2 + 3 * contentType.length, scratch);
   out.set(LABEL.response, 0);
   let o = LABEL.response.length;
   out[o++] = PROTOCOL_VERSION;

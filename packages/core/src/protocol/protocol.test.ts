@@ -5,12 +5,14 @@
 import { describe, expect, it } from 'vitest';
 import { loadBackend } from '../backend/index.js';
 import { KEM_ID, KEM_SIZES } from '../backend/types.js';
-import { fromBase64Url, toBase64Url, u16, u32 } from './bytes.js';
+import { concatBytes, fromBase64Url, toBase64Url, u16, u32 } from './bytes.js';
 import { NenProtocolError } from './codes.js';
 import { HS_FLAG } from './constants.js';
+import { openRequest, openRequestStream, parseRequest, sealRequest } from './envelope.js';
+import { openResponse, parseResponse, sealResponse } from './envelope-response.js';
 import { clientHandshakeStart, decodeClientHello, encodeClientHello, parseServerKeyPin, serverHandshake } from './handshake.js';
 import { SessionKeys, computeNonce, computeNonceWide } from './keys.js';
-import { RecordOpener, RecordSealer, formatRequestHeader, parseRequestHeader, requestAad } from './message.js';
+import { RecordOpener, RecordSealer, formatRequestHeader, parseRequestHeader, requestAad, responseAad } from './message.js';
 import { REPLAY_WINDOW_WIDTH, ReplayWindow } from './replay.js';
 
 function code(f: () => unknown): string | undefined {
@@ -188,5 +190,71 @@ describe.each(['noble', 'wasm', 'node'] as const)('handshake and records (%s)', 
     trunc.push(wire.subarray(0, wire.length - 25));
     expect(code(() => trunc.end())).toBe('X_truncated');
     k.dispose();
+  });
+});
+
+describe('scratch AAD (single messages) is never kept nor shared', () => {
+  const sid = Uint8Array.from({ length: 16 }, (_, i) => i + 1);
+  const NOW = 1_767_225_600_000;
+  const headersOf = (list: [string, string][]) => new Headers(list);
+
+  it('the exported AAD builders return fresh arrays that later messages do not overwrite', () => {
+    const m = { sessionId: sid, epoch: 1, seq: 5n, timestamp: NOW, flags: 0 };
+    const a = requestAad(m, 'POST', '/a', 'application/json');
+    const a0 = a.slice();
+    const b = responseAad(sid, 1, 5n, 200, 0, 'text/plain');
+    const b0 = b.slice();
+    expect(a.buffer).not.toBe(b.buffer);
+    // scratch AADs (as openRequest / sealResponse build them) in between
+    for (let i = 0; i < 4; i++) requestAad({ ...m, seq: BigInt(i + 9) }, 'PUT', `/other/${i}`, 'x/y', '', true);
+    responseAad(sid, 2, 9n, 404, 1, 'z', true);
+    expect(a).toEqual(a0);
+    expect(b).toEqual(b0);
+  });
+
+  it('a streamed request opens after many single messages were sealed and opened in between, interleaved and out of order', async () => {
+    const backend = await loadBackend('noble');
+    const keys = new SessionKeys(backend, new Uint8Array(32).fill(5), 0);
+    const streamBody = new ReadableStream<Uint8Array>({
+      start(c) {
+        c.enqueue(new TextEncoder().encode('first '));
+        c.enqueue(new TextEncoder().encode('second'));
+        c.close();
+      },
+    });
+    const url = new URL('https://app.example/upload');
+    const s = sealRequest({ keys, sessionId: sid, epoch: 0, seq: 1n, timestamp: NOW, method: 'POST', url, contentType: 'text/plain', body: streamBody });
+    if (s instanceof Promise) throw new Error('unexpected async seal');
+    const sHead = parseRequest(headersOf(s.headers), 'POST', url.href, NOW, 60_000);
+    const opener = openRequestStream(sHead, keys);
+    // Single messages in between: paths of every length (past the 1,024-byte scratch too) and
+    // non-ASCII, sealed in one order, opened in reverse, each answered with a response.
+    const sealedAll = [];
+    for (let i = 0; i < 40; i++) {
+      const path = i % 7 === 0 ? `/p/${'é'.repeat(400 + i)}` : `/p/${'x'.repeat(i * 3)}`;
+      const u = new URL(`https://app.example${path}`);
+      const body = Uint8Array.from({ length: i + 1 }, (_, k) => (k * 13 + i) & 0xff);
+      const r = sealRequest({ keys, sessionId: sid, epoch: 0, seq: BigInt(i + 2), timestamp: NOW, method: 'POST', url: u, contentType: `a/${i}`, body });
+      if (r instanceof Promise) throw new Error('unexpected async seal');
+      sealedAll.push({ r, u, body });
+    }
+    const responses = [];
+    for (const { r, u, body } of sealedAll.reverse()) {
+      const head = parseRequest(headersOf(r.headers), 'POST', u.href, NOW, 60_000);
+      expect(openRequest(head, keys, r.body as Uint8Array)).toEqual(body);
+      responses.push({ head, body, out: sealResponse({ keys, meta: head.meta, method: 'POST' }, 201, 'b/x', body) });
+    }
+    // every response still opens after all the others were sealed (none aliases the scratch)
+    for (const { head, body, out } of responses) {
+      const x = { keys, sessionId: sid, epoch: 0, seq: head.meta.seq, compress: false, maxBytes: 1 << 20 };
+      const rh = parseResponse(headersOf(out.headers), 201, 'POST');
+      if (!rh) throw new Error('no response head');
+      expect(openResponse(x, rh, 201, out.body as Uint8Array)).toEqual(body);
+    }
+    // the stream's sealer and opener kept their own AADs
+    const wire = new Uint8Array(await new Response(s.body as ReadableStream<Uint8Array>).arrayBuffer());
+    const plain = opener.push(wire);
+    opener.end();
+    expect(new TextDecoder().decode(concatBytes(...plain))).toBe('first second');
   });
 });
