@@ -70,6 +70,9 @@ export function keyFigures(stages) {
     browserWeightGzip: stages['cold-browser']?.data?.weight?.defaultInitial?.gzip ?? null,
     coldBrowserOverPlainMs: stages['cold-browser']?.data?.extraMs?.nen ?? null,
     browserStreamTpsRatio: stages['cold-browser']?.data?.stream?.noble?.tokensPerSecondRatio ?? null,
+    ohttpColdOverPlainMs: stages.ohttp?.data?.figures?.ohttpColdOverPlainMs ?? null,
+    ohttpRpsRatio1k: stages.ohttp?.data?.figures?.ohttpRpsRatio1k ?? null,
+    ohttpServerCpuUs1k: stages.ohttp?.data?.figures?.ohttpServerCpuUs1k ?? null,
   };
 }
 

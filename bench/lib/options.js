@@ -29,7 +29,7 @@ import { parseArgs } from 'node:util';
 
 export const STAGES = ['regression', 'load', 'payload', 'scenarios', 'cold-browser', 'ohttp', 'saturation', 'soak', 'ai-stream', 'flood'];
 /** Stages of a default run; `soak` (100k requests) and `saturation` run only when asked for. */
-export const DEFAULT_STAGES = ['regression', 'load', 'payload', 'scenarios', 'cold-browser'];
+export const DEFAULT_STAGES = ['regression', 'load', 'payload', 'scenarios', 'cold-browser', 'ohttp'];
 export const KEMS = ['xwing', 'mlkem768'];
 
 const SPEC = {
@@ -180,7 +180,7 @@ export const HELP = `Usage: TARGET_URL=http://127.0.0.1:3000[,http://127.0.0.1:3
   --duration 10                seconds per mode per level
   --slice 1                    seconds per interleaved encrypted/plain slice
   --quick                      whole run under a minute (CI smoke test)
-  --only regression,load,payload,scenarios,cold-browser[,ohttp][,saturation][,soak][,ai-stream]
+  --only regression,load,payload,scenarios,cold-browser,ohttp[,saturation][,soak][,ai-stream]
                                (ai-stream: AI SDK stream, TTFT and tokens/s, encrypted vs plain;
                                ohttp: Oblivious HTTP cold first request, throughput, server CPU)
   --soak 100000                add the soak stage (N requests on 10 live sessions; memory must stay flat)

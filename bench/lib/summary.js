@@ -20,6 +20,7 @@ export function buildSummary({ environment, stages, startedAt, finishedAt, faile
   const sc = stages.scenarios?.data ?? {};
   const hs50 = sc.handshakes?.levels?.find((l) => l.concurrency === 50) ?? null;
   const mem = stages.memory?.data?.summary ?? {};
+  const oh = stages.ohttp?.data ?? null;
   return {
     schemaVersion: RESULT_SCHEMA_VERSION,
     ok: failedStage === null,
@@ -54,6 +55,13 @@ export function buildSummary({ environment, stages, startedAt, finishedAt, faile
       'encrypted+compress vs plain gzip bytes, JSON 100 KB (target <= 1.1)': pc('json', 102400)?.ratios.encryptedCompressedVsPlainGzip ?? null,
       'encrypted (no compress) vs plain gzip bytes, JSON 100 KB': pc('json', 102400)?.ratios.encryptedVsPlainGzip ?? null,
       'p50 latency ratio, JSON 100 KB sequential': pc('json', 102400)?.ratios.p50EncryptedVsPlain ?? null,
+      ...(oh
+        ? {
+            'OHTTP cold first request - plain, ms at +20 ms RTT (target <= 1)': oh.figures.ohttpColdOverPlainMs,
+            'session cold - OHTTP cold, ms (target: one RTT, 20)': oh.figures.sessionColdOverOhttpMs,
+            'OHTTP / plain req/s, 1 KB (target >= 0.8)': oh.figures.ohttpRpsRatio1k,
+          }
+        : {}),
     },
     figures: keyFigures(stages),
     variants: (stages.load?.data?.variants ?? []).map((v) => ({
@@ -88,6 +96,7 @@ export function buildSummary({ environment, stages, startedAt, finishedAt, faile
           handshakes: stages.saturation.data.handshakes,
         }
       : null,
+    ohttp: oh ? { rttMs: oh.rttMs, coldMs: oh.coldMs, throughput: oh.throughput, figures: oh.figures } : null,
     memory: mem,
     soak: stages.soak?.data
       ? {
@@ -198,6 +207,12 @@ export function formatSummaryTable(summary) {
       lines.push(
         `saturation handshakes c=${h.concurrency}: ${h.handshakesPerSecond}/s, server CPU ${h.serverCpuMsPerHandshake ?? '–'} ms/handshake, Redis ${h.redisCommandsPerHandshake ?? '–'} cmds and ${h.redisBytesPerSession ?? '–'} B per session`,
       );
+  }
+  if (summary.ohttp) {
+    const { coldMs: c, figures: f } = summary.ohttp;
+    lines.push(
+      `ohttp: cold first request at +${summary.ohttp.rttMs} ms RTT plain ${c.plain} / OHTTP ${c.ohttp} / via relay ${c['ohttp-relay']} / session ${c.session} ms; OHTTP / plain req/s 1 KB ${f.ohttpRpsRatio1k}, 100 KB ${f.ohttpRpsRatio100k}; server CPU per 1 KB request plain / session / OHTTP ${f.plainServerCpuUs1k} / ${f.sessionServerCpuUs1k} / ${f.ohttpServerCpuUs1k} µs`,
+    );
   }
   lines.push('');
   for (const [k, v] of Object.entries(summary.targets)) lines.push(`${pad(k, 72)} ${v ?? '–'}`);

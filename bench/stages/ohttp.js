@@ -21,6 +21,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import { createServer } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -103,11 +104,12 @@ async function serverCpuUs(base) {
   return (await r.json()).us;
 }
 
-export async function measure({ log = () => {} } = {}) {
+export async function measure({ log = () => {}, rounds = ROUNDS, seconds = SECONDS } = {}) {
   const { createNenClient } = await import('@nen/client');
   const { createOhttpRelay } = await import('@nen/server/relay');
   const { toNodeHandler } = await import('@nen/server/node');
   const pinned = hasTaskset();
+  // this process on core 1 for the stage, then back on every core (run-all.js goes on after it)
   if (pinned) execFileSync('taskset', ['-pc', '1', String(process.pid)], { stdio: 'ignore' });
   const srv = await startServer(pinned);
   const direct = `http://127.0.0.1:${srv.port}`;
@@ -149,7 +151,7 @@ export async function measure({ log = () => {} } = {}) {
       if (!(await fn(fetcher(a)))) throw new Error(`ohttp bench: ${mode} echo mismatch`);
       await a.close();
     }
-    for (let i = 0; i < ROUNDS; i++) {
+    for (let i = 0; i < rounds; i++) {
       for (const [mode, fn] of Object.entries(once1)) {
         const a = new Agent();
         const t0 = performance.now();
@@ -160,7 +162,7 @@ export async function measure({ log = () => {} } = {}) {
       }
     }
     const coldMs = Object.fromEntries(Object.entries(cold).map(([k, v]) => [k, r2(median(v))]));
-    log(`[ohttp] cold first request, +${RTT_MS} ms RTT (median of ${ROUNDS}): ${JSON.stringify(coldMs)}`);
+    log(`[ohttp] cold first request, +${RTT_MS} ms RTT (median of ${rounds}): ${JSON.stringify(coldMs)}`);
 
     // ---- throughput and server CPU
     const agent = new Agent({ connections: CONCURRENCY, pipelining: 1 });
@@ -185,7 +187,7 @@ export async function measure({ log = () => {} } = {}) {
     for (const [mode, size] of runs) {
       const b = bodies[size];
       const cpu0 = await serverCpuUs(direct);
-      const end = performance.now() + SECONDS * 1000;
+      const end = performance.now() + seconds * 1000;
       let n = 0;
       let errors = 0;
       const t0 = performance.now();
@@ -222,8 +224,8 @@ export async function measure({ log = () => {} } = {}) {
     };
     return {
       rttMs: RTT_MS,
-      rounds: ROUNDS,
-      seconds: SECONDS,
+      rounds,
+      seconds,
       concurrency: CONCURRENCY,
       pinned,
       gateway: srv.gateway,
@@ -240,12 +242,14 @@ export async function measure({ log = () => {} } = {}) {
     await new Promise((r) => relayServer.close(() => r()));
     relayServer.closeAllConnections?.();
     srv.child.kill('SIGTERM');
+    if (pinned) execFileSync('taskset', ['-pc', `0-${os.cpus().length - 1}`, String(process.pid)], { stdio: 'ignore' });
   }
 }
 
-/** run-all.js stage entry: self-contained (its own server); ctx only for progress. */
+/** run-all.js stage entry: self-contained (its own server); ctx for progress and --quick (3 rounds, 0.5 s runs). */
 export async function run(ctx) {
-  const data = await measure({ log: (s) => ctx?.progress?.log?.(s) ?? console.log(s) });
+  const quick = ctx?.options?.quick === true ? { rounds: 3, seconds: 0.5 } : {};
+  const data = await measure({ log: (s) => ctx?.progress?.log?.(s) ?? console.log(s), ...quick });
   return { ok: true, data };
 }
 

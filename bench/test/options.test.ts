@@ -6,7 +6,7 @@ describe('options', () => {
   it('defaults to the full level list and all stages', () => {
     const o = parseOptions([], {});
     expect(o.levels).toEqual([1, 10, 25, 50, 100, 200]);
-    expect(o.stages).toEqual(['regression', 'load', 'payload', 'scenarios', 'cold-browser']);
+    expect(o.stages).toEqual(['regression', 'load', 'payload', 'scenarios', 'cold-browser', 'ohttp']);
     expect(o.quick).toBe(false);
   });
   it('flags win over env, --quick shortens, --only filters in fixed order', () => {
@@ -17,7 +17,7 @@ describe('options', () => {
     expect(o.durationSeconds).toBe(1);
     expect(o.keepGoing).toBe(false);
     expect(parseOptions(['--keep-going'], {}).keepGoing).toBe(true);
-    expect(parseOptions(['--soak', '5000'], {}).stages).toEqual(['regression', 'load', 'payload', 'scenarios', 'cold-browser', 'soak']);
+    expect(parseOptions(['--soak', '5000'], {}).stages).toEqual(['regression', 'load', 'payload', 'scenarios', 'cold-browser', 'ohttp', 'soak']);
     expect(parseOptions(['--only', 'soak'], {}).soakRequests).toBe(100_000);
     expect(() => parseOptions(['--soak', '5'], {})).toThrow(/soak/);
   });
