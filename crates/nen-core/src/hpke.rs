@@ -457,22 +457,20 @@ pub fn key_schedule_for_kem_id(kem_id: u16, shared_secret: &[u8], info: &[u8]) -
 }
 
 /// `(key, base_nonce, exporter_secret)` from [`raw_key_schedule`].
-#[cfg(feature = "hazmat")]
-pub type RawKeySchedule = (Vec<u8>, [u8; NONCE_LEN], [u8; SHA256_LEN]);
+pub type RawKeySchedule = (Zeroizing<Vec<u8>>, [u8; NONCE_LEN], SecretBytes<SHA256_LEN>);
 
-/// The key schedule and export for any suite with HKDF-SHA256 (vectors whose AEAD is not
-/// ChaCha20-Poly1305, e.g. the ML-KEM-768 × AES-128-GCM entry of hpke-pq.json): returns
-/// `(key of nk bytes, base_nonce, exporter_secret)`. Tests only.
-#[cfg(feature = "hazmat")]
+/// The key schedule for any suite with HKDF-SHA256 whose AEAD runs elsewhere (OHTTP's AES-GCM
+/// suites in `@nen/core`, through [`crate::kem`]; the ML-KEM-768 × AES-128-GCM entry of
+/// hpke-pq.json): returns `(key of nk bytes, base_nonce, exporter_secret)`.
 pub fn raw_key_schedule(
     suite_id: &[u8; 10],
     shared_secret: &[u8],
     info: &[u8],
     nk: usize,
 ) -> Result<RawKeySchedule, Error> {
-    let mut key = vec![0u8; nk];
+    let mut key = Zeroizing::new(vec![0u8; nk]);
     let (nonce, exp) = key_schedule_secrets(suite_id, shared_secret, info, &mut key)?;
-    Ok((key, nonce, *exp.as_bytes()))
+    Ok((key, nonce, exp))
 }
 
 /// Export(exporter_context, L) from a raw exporter secret and suite id. Tests only.

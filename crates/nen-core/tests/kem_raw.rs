@@ -64,3 +64,35 @@ fn raw_decap_errors_are_typed() {
     let msk = Kem::MlKem768.derive_key_pair(b"raw kem errors");
     assert!(matches!(kem::decap(&msk, &[0u8; 1087]), Err(Error::InvalidLength { .. })));
 }
+
+#[test]
+fn raw_setup_with_the_callers_suite_matches_the_vectors() {
+    // X-Wing x ChaCha20-Poly1305 (Nk 32) and ML-KEM-768 x AES-128-GCM (Nk 16): each entry's own suite id.
+    for (id, k, nk) in [(0x647a, Kem::XWing, 32), (0x0041, Kem::MlKem768, 16)] {
+        let v = entry(id);
+        let pk = PublicKey::from_bytes(k, &hx(&v, "pkRm")).expect("pkRm");
+        let sk = PrivateKey::from_bytes(k, &hx(&v, "skRm")).expect("skRm");
+        let (sid, info) = (hx(&v, "suite_id"), hx(&v, "info"));
+        let expect = [hx(&v, "key"), hx(&v, "base_nonce"), hx(&v, "exporter_secret")].concat();
+        assert_eq!(expect.len(), nk + 12 + 32);
+        let s = kem::setup_base_s_raw_derand(&pk, &hx(&v, "ikmE"), &sid, &info, nk).expect("S");
+        let enc = hx(&v, "enc");
+        assert_eq!(&s[..enc.len()], enc.as_slice(), "{id:#x} enc");
+        assert_eq!(&s[enc.len()..], expect.as_slice(), "{id:#x} sender key schedule");
+        let r = kem::setup_base_r_raw(&sk, &enc, &sid, &info, nk).expect("R");
+        assert_eq!(r.as_slice(), expect.as_slice(), "{id:#x} recipient key schedule");
+        // Fresh encapsulations agree on both sides; info is bound.
+        let s = kem::setup_base_s_raw(&pk, &sid, &info, nk).expect("S fresh");
+        let (enc, ks) = s.split_at(k.enc_len());
+        assert_eq!(kem::setup_base_r_raw(&sk, enc, &sid, &info, nk).expect("R fresh").as_slice(), ks);
+        assert_ne!(kem::setup_base_r_raw(&sk, enc, &sid, b"other info", nk).expect("R other").as_slice(), ks);
+    }
+    let sk = Kem::XWing.derive_key_pair(b"raw setup errors");
+    let pk = PublicKey::from_bytes(Kem::XWing, &sk.public_key_bytes()).expect("pk");
+    assert!(matches!(kem::setup_base_s_raw(&pk, &[0u8; 9], b"", 16), Err(Error::InvalidLength { .. })));
+    assert!(matches!(kem::setup_base_s_raw(&pk, &[0u8; 10], b"", 33), Err(Error::InvalidLength { .. })));
+    let out = kem::encap(&pk).expect("encap");
+    let enc = &out[kem::SHARED_SECRET_LEN..];
+    assert!(matches!(kem::setup_base_r_raw(&sk, enc, &[0u8; 11], b"", 16), Err(Error::InvalidLength { .. })));
+    assert!(matches!(kem::setup_base_r_raw(&sk, enc, &[0u8; 10], b"", 64), Err(Error::InvalidLength { .. })));
+}

@@ -34,7 +34,7 @@ import { MLKEM768_CT, MLKEM768_EK, expandKey, keyError, xwingCombine, type Expan
 import { nodeAead } from '../backend/aead-fast.js';
 import { x25519Dh, x25519Public } from '../backend/x25519-fast.js';
 import { randomBytes } from '../backend/random.js';
-import { type WasmKemKey, wasmChaCha, wasmEncap, wasmHkdfExpand, wasmHkdfExtract, wasmRecipient } from './kem-wasm.js';
+import { type RawKeySchedule, type WasmKemKey, wasmChaCha, wasmEncap, wasmHkdfExpand, wasmHkdfExtract, wasmRecipient, wasmSetupBaseS } from './kem-wasm.js';
 import { KEM_ID, KEM_SIZES, type KemId } from '../backend/types.js';
 import { wipe } from '../backend/util.js';
 import { NenCryptoError } from '../errors.js';
@@ -218,6 +218,13 @@ export class OhttpPrivateKey {
     }
     return this.#noble;
   }
+  /** Decap(enc) and the key schedule in one Wasm call, or undefined without the Wasm (or for X25519). */
+  setupBaseRInWasm(enc: Uint8Array, suiteId: Uint8Array, info: Uint8Array, nk: number): RawKeySchedule | undefined {
+    if (enc.length !== OHTTP_KEM_INFO[this.kem].enc) throw new NenCryptoError('NEN_CRYPTO_LENGTH', 'nen: enc has the wrong length');
+    if (this.kem === OHTTP_KEM.X25519) return undefined;
+    this.#wasm ??= wasmRecipient(this.kem, this.#sk);
+    return this.#wasm?.setupBaseR(enc, suiteId, info, nk);
+  }
   /** Decap(enc). */
   decap(enc: Uint8Array): Uint8Array {
     if (enc.length !== OHTTP_KEM_INFO[this.kem].enc) throw new NenCryptoError('NEN_CRYPTO_LENGTH', 'nen: enc has the wrong length');
@@ -257,12 +264,12 @@ export class HpkeContext {
   #exporterSecret: Uint8Array;
   #suiteId: Uint8Array;
   #seq = 0;
-  constructor(kem: OhttpKemId, aeadId: number, sharedSecret: Uint8Array, info: Uint8Array) {
-    const a = OHTTP_AEAD_INFO[aeadId];
-    if (!a) throw new NenCryptoError('NEN_CRYPTO_UNSUPPORTED', `nen: unsupported AEAD ${aeadId}`);
+  /** From the KEM shared secret (the key schedule runs here) or a key schedule computed in Wasm. */
+  constructor(kem: OhttpKemId, aeadId: number, secret: Uint8Array | RawKeySchedule, info: Uint8Array) {
+    const a = aeadInfo(aeadId);
     this.aeadId = aeadId;
     this.#suiteId = hpkeSuiteId(kem, OHTTP_KDF.HKDF_SHA256, aeadId);
-    const ks = keyScheduleBase(hkdf, this.#suiteId, sharedSecret, info, a.nk, a.nn);
+    const ks = secret instanceof Uint8Array ? keyScheduleBase(hkdf, this.#suiteId, secret, info, a.nk, a.nn) : secret;
     this.#key = ks.key;
     this.#baseNonce = ks.baseNonce;
     this.#exporterSecret = ks.exporterSecret;
@@ -289,8 +296,18 @@ export class HpkeContext {
   }
 }
 
+function aeadInfo(aeadId: number): { nk: number; nn: number } {
+  const a = OHTTP_AEAD_INFO[aeadId];
+  if (!a) throw new NenCryptoError('NEN_CRYPTO_UNSUPPORTED', `nen: unsupported AEAD ${aeadId}`);
+  return a;
+}
+
 /** SetupBaseS(pkR, info): the sender context and enc. `randomness` only for vectors / tests. */
 export function setupBaseS(kem: OhttpKemId, aeadId: number, pkR: Uint8Array, info: Uint8Array, randomness?: Uint8Array): { enc: Uint8Array; ctx: HpkeContext } {
+  if (!randomness && kem !== OHTTP_KEM.X25519 && pkR.length === OHTTP_KEM_INFO[kem].publicKey) {
+    const w = wasmSetupBaseS(kem, pkR, hpkeSuiteId(kem, OHTTP_KDF.HKDF_SHA256, aeadId), info, aeadInfo(aeadId).nk, OHTTP_KEM_INFO[kem].enc);
+    if (w) return { enc: w.enc, ctx: new HpkeContext(kem, aeadId, w.ks, info) };
+  }
   const { sharedSecret, enc } = encap(kem, pkR, randomness);
   try {
     return { enc, ctx: new HpkeContext(kem, aeadId, sharedSecret, info) };
@@ -301,6 +318,8 @@ export function setupBaseS(kem: OhttpKemId, aeadId: number, pkR: Uint8Array, inf
 
 /** SetupBaseR(enc, skR, info). */
 export function setupBaseR(sk: OhttpPrivateKey, aeadId: number, enc: Uint8Array, info: Uint8Array): HpkeContext {
+  const raw = sk.setupBaseRInWasm(enc, hpkeSuiteId(sk.kem, OHTTP_KDF.HKDF_SHA256, aeadId), info, aeadInfo(aeadId).nk);
+  if (raw) return new HpkeContext(sk.kem, aeadId, raw, info);
   const ss = sk.decap(enc);
   try {
     return new HpkeContext(sk.kem, aeadId, ss, info);

@@ -14,18 +14,22 @@ import { randomBytes } from '../backend/random.js';
 import { wasmGlueIfLoaded } from '../backend/wasm-loaded.js';
 import { decapsulateRequest, encapsulateRequest } from './encapsulation.js';
 import { ohttpReplayId } from './date.js';
-import { OHTTP_AEAD, OHTTP_KEM, OhttpPrivateKey, aeadOpen, aeadSeal, encap, generateOhttpPrivateKey, hkdf } from './hpke.js';
+import { OHTTP_AEAD, OHTTP_KEM, OhttpPrivateKey, aeadOpen, aeadSeal, encap, generateOhttpPrivateKey, hkdf, setupBaseR, setupBaseS } from './hpke.js';
 import { OhttpGatewayKeys, generateOhttpKey } from './key-config.js';
 import { senderKeyCount } from './kem-wasm.js';
 
 interface PqVector {
   kem_id: number;
   kdf_id: number;
+  aead_id: number;
   mode: number;
+  info: string;
   skRm: string;
   pkRm: string;
   enc: string;
   shared_secret: string;
+  encryptions: { aad: string; ct: string; pt: string }[];
+  exports: { exporter_context: string; L: number; exported_value: string }[];
 }
 const vectors = JSON.parse(readFileSync(new URL('../../../../vectors/go-hpke/hpke-pq.json', import.meta.url), 'utf8')) as PqVector[];
 const hex = (s: string): Uint8Array => Uint8Array.from(Buffer.from(s, 'hex'));
@@ -49,6 +53,24 @@ describe('OHTTP KEM on the Wasm core', () => {
       const sk = new OhttpPrivateKey(kem, hex(v.skRm));
       expect(Buffer.from(sk.publicKey).toString('hex')).toBe(v.pkRm);
       expect(Buffer.from(sk.decap(hex(v.enc))).toString('hex')).toBe(v.shared_secret);
+      sk.dispose();
+    });
+
+    it(`0x${kem.toString(16)}: SetupBaseR in Wasm with the vector's own suite opens its encryptions, equals its exports`, () => {
+      const v = vectors.find((x) => x.kem_id === kem && x.kdf_id === 1 && x.mode === 0);
+      if (!v) throw new Error(`hpke-pq.json has no 0x${kem.toString(16)} entry`);
+      const sk = new OhttpPrivateKey(kem, hex(v.skRm));
+      const ctx = setupBaseR(sk, v.aead_id, hex(v.enc), hex(v.info)); // X-Wing: ChaCha20-Poly1305; ML-KEM-768: AES-128-GCM
+      expect(sk.setupBaseRInWasm(hex(v.enc), new Uint8Array(10), new Uint8Array(0), 16)).toBeDefined();
+      for (const e of v.encryptions) expect(Buffer.from(ctx.open(hex(e.aad), hex(e.ct))).toString('hex')).toBe(e.pt);
+      for (const x of v.exports) expect(Buffer.from(ctx.export(hex(x.exporter_context), x.L)).toString('hex')).toBe(x.exported_value);
+      // A fresh Wasm SetupBaseS to the same key: the recipient opens what it seals, under this suite.
+      const s2 = setupBaseS(kem, v.aead_id, sk.publicKey, hex(v.info));
+      const r2 = setupBaseR(sk, v.aead_id, s2.enc, hex(v.info));
+      expect(new TextDecoder().decode(r2.open(new Uint8Array(0), s2.ctx.seal(new Uint8Array(0), new TextEncoder().encode('x'))))).toBe('x');
+      expect(() => setupBaseR(sk, v.aead_id, s2.enc, new Uint8Array(1)).open(new Uint8Array(0), s2.ctx.seal(new Uint8Array(0), new Uint8Array(3)))).toThrow(
+        expect.objectContaining({ code: 'NEN_CRYPTO_AEAD' }),
+      );
       sk.dispose();
     });
 

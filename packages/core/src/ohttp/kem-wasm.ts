@@ -1,6 +1,7 @@
 /**
  * OHTTP's HPKE KEMs (X-Wing 0x647a, ML-KEM-768 0x0041; RFC 9180 §4 Encap / Decap) on the Wasm
- * core (crates/nen-core `SenderKey.encap`, `RecipientKey.decap`) wherever a runtime entry has
+ * core (crates/nen-core `SenderKey.encap` / `setup_base_s_raw`, `RecipientKey.decap` /
+ * `setup_base_r_raw`: Encap / Decap and the RFC 9180 KeySchedule in one call) wherever a runtime entry has
  * loaded it (../backend/wasm-loaded.ts: Node.js, Edge, Workers): the gateway's private key is
  * expanded once inside Wasm, a client's public keys are parsed (and validated) once. ./hpke.ts
  * runs the key schedule on the raw shared secret and falls back to @noble where this returns
@@ -63,6 +64,39 @@ function senderKey(g: WasmGlue, kem: number, pk: Uint8Array): Glue.SenderKey {
   }
   senders.set(id, { pk: pk.slice(), key });
   return key;
+}
+
+/** RFC 9180 §5.1 KeySchedule output (secret): the AEAD key (Nk), base_nonce (12), exporter_secret (32). */
+export interface RawKeySchedule {
+  readonly key: Uint8Array;
+  readonly baseNonce: Uint8Array;
+  readonly exporterSecret: Uint8Array;
+}
+
+/** Splits `key || base_nonce || exporter_secret` at `at` into copies and wipes the buffer. */
+function keySchedule(buf: Uint8Array, at: number, nk: number): RawKeySchedule {
+  const ks = { key: buf.slice(at, at + nk), baseNonce: buf.slice(at + nk, at + nk + 12), exporterSecret: buf.slice(at + nk + 12, at + nk + 44) };
+  wipe(buf);
+  return ks;
+}
+
+/**
+ * SetupBaseS(pkR, info) in Wasm (Encap and the KeySchedule under `suiteId` with Nk = `nk` in one
+ * call), or undefined when the Wasm is not loaded. The caller checked pkR's length.
+ */
+export function wasmSetupBaseS(
+  kem: number,
+  pkR: Uint8Array,
+  suiteId: Uint8Array,
+  info: Uint8Array,
+  nk: number,
+  encLength: number,
+): { enc: Uint8Array; ks: RawKeySchedule } | undefined {
+  const g = glue();
+  if (!g) return undefined;
+  const key = senderKey(g, kem, pkR);
+  const out = callWasm(() => key.setup_base_s_raw(suiteId, info, nk));
+  return { enc: out.slice(0, encLength), ks: keySchedule(out, encLength, nk) };
 }
 
 /** How many sender keys the cache holds (tests: it stays bounded). */
@@ -148,6 +182,16 @@ export class WasmKemKey {
     const inner = this.#inner;
     if (!inner) throw disposedError('OhttpPrivateKey');
     return callWasm(() => inner.decap(enc));
+  }
+  /** SetupBaseR(enc, skR, info)'s key schedule under `suiteId` with Nk = `nk` (Decap included). */
+  setupBaseR(enc: Uint8Array, suiteId: Uint8Array, info: Uint8Array, nk: number): RawKeySchedule {
+    const inner = this.#inner;
+    if (!inner) throw disposedError('OhttpPrivateKey');
+    return keySchedule(
+      callWasm(() => inner.setup_base_r_raw(enc, suiteId, info, nk)),
+      0,
+      nk,
+    );
   }
   dispose(): void {
     if (this.#inner) {
