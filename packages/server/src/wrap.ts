@@ -7,6 +7,8 @@
  *    `next start` every promise also runs the AsyncLocalStorage hooks).
  *  - The session keys (a key-cache reference) are released when the sealed response is built,
  *    or, for streams, when the stream ends or is cancelled; never before.
+ *  - A `withNen` route has a second entry (`SEALED_PARTS`) for the Node adapter: the sealed answer
+ *    as parts to write, not a Response (sealed-parts.ts); everything before sealing is shared.
  *  - Protocol failures before the handler ran are unauthenticated errors (`reject`); once the
  *    request is open, a handler exception is a sealed 500, or a sealed 400 NEN_BAD_JSON on a
  *    `lazyJson` route whose JSON body does not parse (step 8, deferred to the handler).
@@ -15,6 +17,7 @@ import { type Opened, type NenBody, type ServerContext, openIncoming, reject } f
 import { readAll } from './http.js';
 import { deferredJsonError } from './request-view.js';
 import { type PlainResult, ResponseBytes, checkUnread, handlerFailed, responsePlain, sealed, valueToPlain } from './respond.js';
+import { type SealedParts, sealedParts } from './sealed-parts.js';
 
 import { streamedResponse } from './stream.js';
 import { isInner, runInner, runInnerStream } from './ohttp/inner.js';
@@ -54,11 +57,21 @@ export type NenStreamSource = AsyncIterable<string | Uint8Array> | Iterable<stri
 export type NenStreamHandler<C> = (request: Request, context: C, body: NenBody) => NenStreamSource | Promise<NenStreamSource>;
 export type NenRouteHandler<C> = (request: Request, context: C) => Promise<Response>;
 
+/**
+ * The key of a `withNen` route's second entry, for adapters that write the answer themselves
+ * (`@nen/server/node`): the same route, but a sealed answer comes back as its parts
+ * (sealed-parts.ts) instead of a Response; refusals before the handler ran stay Responses.
+ * Internal: not exported by the package.
+ */
+export const SEALED_PARTS: unique symbol = Symbol('nen.sealedParts');
+/** A `withNen` route's second entry (SEALED_PARTS). */
+export type PartsRoute<C> = (request: Request, context: C) => Promise<Response | SealedParts>;
+
 export function withNen<C>(ctx: ServerContext, handler: NenHandler<C>, options: NenRouteOptions = {}): NenRouteHandler<C> {
   const limit = options.maxBodyBytes ?? ctx.s.maxBody;
   const compress = options.compress ?? ctx.s.compression;
   const lazyJson = options.lazyJson === true;
-  return async (request: Request, context: C): Promise<Response> => {
+  const run = async (request: Request, context: C, parts: boolean): Promise<Response | SealedParts> => {
     // an OHTTP gateway's inner request (./ohttp/inner.ts): already authenticated, no session
     if (isInner(request)) return runInner(handler, request, context, lazyJson);
     let o: Opened;
@@ -67,9 +80,10 @@ export function withNen<C>(ctx: ServerContext, handler: NenHandler<C>, options: 
     } catch (e) {
       return reject(ctx, e, request);
     }
+    const seal = parts ? sealedParts : sealed;
     try {
       let res: PlainResult;
-      if (o.refusal) return sealed(ctx, o.refusal, o, false);
+      if (o.refusal) return seal(ctx, o.refusal, o, false);
       try {
         const value: unknown = await handler(o.handlerRequest, context, o.body);
         if (value instanceof ResponseBytes) {
@@ -85,13 +99,18 @@ export function withNen<C>(ctx: ServerContext, handler: NenHandler<C>, options: 
         // lazyJson: a handler that failed on a JSON body that does not parse gets step 8's answer
         res = handlerFailed(ctx, o, (lazyJson && deferredJsonError(o.handlerRequest)) || e);
       }
-      return sealed(ctx, res, o, compress);
+      return seal(ctx, res, o, compress);
     } catch (e) {
       return reject(ctx, e, request, o.head.sid);
     } finally {
       ctx.cache.release(o.entry);
     }
   };
+  // No extra promise per request: each entry returns run's own.
+  const route = ((request: Request, context: C) => run(request, context, false)) as NenRouteHandler<C>;
+  const partsRoute: PartsRoute<C> = (request, context) => run(request, context, true);
+  Object.defineProperty(route, SEALED_PARTS, { value: partsRoute });
+  return route;
 }
 
 export function withNenStream<C>(ctx: ServerContext, handler: NenStreamHandler<C>, options: NenStreamRouteOptions = {}): NenRouteHandler<C> {

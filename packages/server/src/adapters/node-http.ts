@@ -28,6 +28,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HEADER } from '@nen/core';
 import { errorResponse, readAll } from '../http.js';
 import type { Nen } from '../nen.js';
+import type { SealedParts } from '../sealed-parts.js';
+import { type PartsRoute, SEALED_PARTS } from '../wrap.js';
 import { drainRequest, nodeBodyStream } from './node-body.js';
 import { nodeRequest } from './node-request.js';
 
@@ -170,6 +172,26 @@ export async function sendWebResponse(res: ServerResponse, response: Response, r
   }
 }
 
+/**
+ * Writes a sealed answer's parts (a `withNen` route's SEALED_PARTS entry) to `res`: head and body
+ * in one write, no Response in between. One answered before the request body was read in full
+ * goes out with `connection: close`, then the bounded drain (as sendWebResponse).
+ */
+async function sendSealedParts(res: ServerResponse, parts: SealedParts, req: IncomingMessage): Promise<void> {
+  // As sendWebResponse: `complete` may turn true one turn after the body was read to its length.
+  if (!req.complete && req.method !== 'GET' && req.method !== 'HEAD') await new Promise<void>((r) => setImmediate(r));
+  let headers = parts.headers;
+  const early = !req.complete;
+  if (early) headers = [...headers, 'connection', 'close'];
+  res.writeHead(parts.status, parts.statusText || undefined, headers);
+  const body = req.method === 'HEAD' ? null : parts.body;
+  if (early) {
+    if (body) res.write(body);
+    await endAfterDrain(res, req);
+  } else if (body) res.end(body);
+  else res.end();
+}
+
 function defaultContext(req: IncomingMessage): unknown {
   return { params: Promise.resolve((req as ExpressLike).params ?? {}) };
 }
@@ -177,6 +199,8 @@ function defaultContext(req: IncomingMessage): unknown {
 /** A Node (and Express 5) request handler serving a Web route handler. */
 export function toNodeHandler<C = unknown>(handler: WebHandler<C>, options: NodeAdapterOptions<C> = {}): NodeHandler {
   const context = options.context ?? (defaultContext as (req: IncomingMessage) => C);
+  // A withNen route: its sealed answers are written from their parts (no Response in between).
+  const parts = (handler as { [SEALED_PARTS]?: PartsRoute<C> })[SEALED_PARTS];
   return async (req, res) => {
     try {
       let request: Request;
@@ -186,7 +210,10 @@ export function toNodeHandler<C = unknown>(handler: WebHandler<C>, options: Node
         await sendWebResponse(res, errorResponse('NEN_MALFORMED'), req);
         return;
       }
-      await sendWebResponse(res, await handler(request, context(req)), req);
+      if (parts) {
+        const out = await parts(request, context(req));
+        await (out instanceof Response ? sendWebResponse(res, out, req) : sendSealedParts(res, out, req));
+      } else await sendWebResponse(res, await handler(request, context(req)), req);
     } catch {
       if (!res.headersSent) {
         res.writeHead(500, { 'content-type': 'application/json', connection: 'close' });
