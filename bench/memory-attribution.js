@@ -15,7 +15,11 @@
  * (/api/bench/metrics) and the smaps breakdown (Wasm memories, glibc arenas, other anonymous
  * memory, files: lib/smaps.js), then the same after a full GC in the server (?gc=1; the server runs
  * with --expose-gc): live memory, not garbage waiting for the collector. Each mode's figure is the
- * sum of its windows' changes.
+ * sum of its windows' changes. Since V8 sizes its heap by the allocation rate, a window's change
+ * depends on the window before it: each window is also kept on its own, and lib/windowstats.js
+ * gives per mode the median and spread of the windows' changes and the trend of the levels the
+ * mode's windows end at (growth per 100,000 requests of that mode: accumulation, as opposed to
+ * the working-set difference between modes). `--rounds 8` for a steadier figure.
  *
  * With arena2 (default on) the same sequence runs a second time on a fresh server started with
  * MALLOC_ARENA_MAX=2: growth that goes away there is glibc's per-thread arenas (allocator slack),
@@ -33,6 +37,7 @@ import { fileURLToPath } from 'node:url';
 import { loadClientModule } from './lib/context.js';
 import { fetchMetrics } from './lib/memory.js';
 import { smapsBreakdown } from './lib/smaps.js';
+import { statsTable, windowRecord, windowStats } from './lib/windowstats.js';
 import { request } from 'undici';
 import { createAgent, createFetch } from './lib/transport.js';
 
@@ -217,11 +222,13 @@ async function runSequence(o, label, extraEnv) {
   try {
     const ops = await modeOps(s, createNenClient);
     const log = (m) => process.stderr.write(`[memory ${label}] ${m}\n`);
-    // warm-up: JIT, route compilation, connection pool, the allocator's first arenas
+    // warm-up: JIT, route compilation, connection pool, the allocator's first arenas. The 1 KB
+    // modes come last: the slow handshake / stream windows shrink V8's heap reservation, and the
+    // first measured window must not be charged with growing it back.
     const warm = Math.min(20_000, Math.max(1000, o.requests / 10));
-    for (const mode of ['plain', 'encrypted']) await pool(warm, o.concurrency, ops[mode]);
     await pool(Math.min(500, o.handshakes), 8, ops.handshake);
     await pool(Math.min(200, o.streams), 8, ops.stream);
+    for (const mode of ['plain', 'encrypted']) await pool(warm, o.concurrency, ops[mode]);
     const plan = [];
     for (let r = 0; r < o.rounds; r++) {
       const [a, b] = r % 2 === 0 ? ['plain', 'encrypted'] : ['encrypted', 'plain'];
@@ -235,17 +242,20 @@ async function runSequence(o, label, extraEnv) {
       const t0 = Date.now();
       const errors = await pool(n, c, ops[mode]);
       const after = await snapshot(s);
-      const m = (modes[mode] ??= { requests: 0, seconds: 0, errors: 0, windows: 0, delta: Object.fromEntries(FIELDS.map((f) => [f, 0])) });
+      const m = (modes[mode] ??= { requests: 0, seconds: 0, errors: 0, windows: 0, delta: Object.fromEntries(FIELDS.map((f) => [f, 0])), perWindow: [] });
       m.requests += n;
       m.errors += errors;
       m.windows++;
       m.seconds += (Date.now() - t0) / 1000;
       for (const f of FIELDS) if (typeof after[f] === 'number' && typeof before[f] === 'number') m.delta[f] += after[f] - before[f];
+      // each window on its own (lib/windowstats.js: median, spread, trend of the levels)
+      m.perWindow.push(windowRecord(before, after, m.requests));
       log(
         `${mode} ${n}: rss ${(after.rss / MiB).toFixed(1)} MiB (${((after.rss - before.rss) / MiB).toFixed(1)}), heap ${(after.heapUsed / MiB).toFixed(1)}, arenas ${((after.mallocArenas ?? 0) / MiB).toFixed(1)}, wasm ${((after.wasmCommitted ?? 0) / MiB).toFixed(2)}; after GC: rss ${((after.gcRss ?? 0) / MiB).toFixed(1)}, heap ${((after.gcHeapUsed ?? 0) / MiB).toFixed(1)} / ${((after.gcHeapTotal ?? 0) / MiB).toFixed(1)}`,
       );
       before = after;
     }
+    for (const m of Object.values(modes)) m.stats = windowStats(m.perWindow);
     return { label, env: extraEnv, start, end: before, modes };
   } finally {
     s.child.kill('SIGTERM');
@@ -286,4 +296,5 @@ const result = {
 mkdirSync(dirname(o.out), { recursive: true });
 writeFileSync(o.out, `${JSON.stringify(result, null, 2)}\n`);
 console.log(table(runs));
+console.log(statsTable(runs));
 console.log(`written: ${o.out} (${result.seconds} s)`);

@@ -4,12 +4,14 @@
  * MALLOC_ARENA_MAX=2) and mode, the change of RSS and of each part (JS heap, external and
  * ArrayBuffers, Wasm memory, glibc arenas, other anonymous memory) over that mode's windows, and
  * the verdict the target asks for: encrypted RSS growth ≤ plain RSS growth for the same number
- * of requests in the same run.
+ * of requests in the same run, from the sums and, robust to window noise, from the windows'
+ * median change and the trend of their levels (./windowstats.js).
  *
  * Pitfall: the file is from its own run (its date and command are shown), not from this bench run.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { escapeHtml, table } from './charts.js';
+import { robustVerdict } from './windowstats.js';
 
 const MiB = 2 ** 20;
 const mib = (b) => (typeof b === 'number' ? (b / MiB).toFixed(1) : '–');
@@ -86,6 +88,55 @@ export function memoryAttributionSection(ma) {
       rows,
     ),
   );
+  const statRows = [];
+  for (const r of ma.runs ?? [])
+    for (const [mode, m] of Object.entries(r.modes ?? {})) {
+      const st = m.stats?.rss;
+      if (!st) continue;
+      const ht = m.stats.heapTotal;
+      statRows.push([
+        r.label,
+        mode,
+        st.windows,
+        `${mib(st.medianDelta)} (${mib(st.minDelta)}..${mib(st.maxDelta)})`,
+        mib(st.medianLevel),
+        mib(st.trendPer100k),
+        `${mib(ht?.medianDelta)} (${mib(ht?.minDelta)}..${mib(ht?.maxDelta)})`,
+        mib(m.stats.gcHeapUsed?.trendPer100k),
+      ]);
+    }
+  if (statRows.length) {
+    out.push(
+      "<p>Each window on its own (a window's change depends on the one before it: V8 sizes its heap by the allocation rate): " +
+        "the median and spread of the windows' changes, the median level they end at, and the <em>trend</em>: the least-squares " +
+        "slope of those levels over the mode's requests, per 100,000 requests (what accumulates, as opposed to a working-set step between modes).</p>",
+    );
+    out.push(
+      table(
+        [
+          'run',
+          'mode',
+          'windows',
+          'RSS change per window: median (min..max)',
+          'RSS level: median',
+          'RSS trend per 100k',
+          'heapTotal change: median (min..max)',
+          'live heap trend per 100k',
+        ],
+        statRows,
+      ),
+    );
+  }
+  const robust = (ma.runs ?? []).map((r) => [r.label, robustVerdict(r)]).filter(([, v]) => v);
+  if (robust.length)
+    out.push(
+      `<p>${robust
+        .map(
+          ([label, v]) =>
+            `${escapeHtml(label)}, accumulation (robust to window noise): over ${v.requests} requests per mode the RSS trend is ${v.encryptedTrendMiB.toFixed(1)} MiB encrypted vs ${v.plainTrendMiB.toFixed(1)} MiB plain: ${v.ok ? 'encrypted ≤ plain (target met)' : 'encrypted &gt; plain (target missed)'}; working-set step (median level, encrypted − plain) ${v.stepMiB.toFixed(1)} MiB, median window change ${v.encryptedMedianMiB.toFixed(1)} vs ${v.plainMedianMiB.toFixed(1)} MiB`,
+        )
+        .join('<br>')}</p>`,
+    );
   const verdicts = (ma.runs ?? []).map((r) => [r.label, attributionVerdict(r)]).filter(([, v]) => v);
   if (verdicts.length)
     out.push(

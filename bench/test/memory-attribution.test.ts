@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { memoryAttributionSection, attributionVerdict } from '../lib/memoryreport.js';
 import { breakdown, smapsBreakdown } from '../lib/smaps.js';
+import { median, robustVerdict, windowRecord, windowStats } from '../lib/windowstats.js';
 
 const map = (start: bigint, end: bigint, perm: string, name: string, rssKiB: number) =>
   `${start.toString(16)}-${end.toString(16)} ${perm} 00000000 00:00 0 ${name}\nSize: ${(end - start) / 1024n} kB\nRss: ${rssKiB} kB\n`;
@@ -74,5 +75,76 @@ describe('report section', () => {
     expect(html).toContain('target met');
     expect(html).toContain('target missed');
     expect(html.match(/<tr>/g)?.length).toBeGreaterThanOrEqual(6);
+  });
+});
+
+describe('window statistics', () => {
+  const MiB = 2 ** 20;
+  /** A mode's windows from the RSS levels (MiB) they start and end at, 1,000 requests each. */
+  const windows = (pairs: [number, number][]) =>
+    pairs.map(([b, a], i) => windowRecord({ rss: b * MiB, heapTotal: b * MiB }, { rss: a * MiB, heapTotal: a * MiB }, (i + 1) * 1000));
+  it('median, spread and the trend of the levels (per 100,000 requests)', () => {
+    expect(median([3, 1, 2])).toBe(2);
+    expect(median([4, 1, 2, 3])).toBe(2.5);
+    expect(median([])).toBeNull();
+    const st = windowStats(
+      windows([
+        [100, 110],
+        [120, 111],
+        [115, 112],
+        [113, 113],
+      ]),
+    ).rss;
+    expect(st).toMatchObject({ windows: 4, minDelta: -9 * MiB, maxDelta: 10 * MiB, medianLevel: 111.5 * MiB });
+    expect(st.medianDelta).toBe(-1.5 * MiB);
+    expect((st.trendPer100k as number) / MiB).toBeCloseTo(100, 6); // +1 MiB per 1,000 requests
+  });
+  it('a working-set step is not growth: flat levels pass however large the step into the mode', () => {
+    const run = (enc: [number, number][], plain: [number, number][]) => {
+      const mode = (w: ReturnType<typeof windows>) => ({ requests: w.length * 1000, stats: windowStats(w) });
+      return { modes: { encrypted: { ...mode(windows(enc)), seconds: 1, delta: {} }, plain: { ...mode(windows(plain)), seconds: 1, delta: {} } } };
+    };
+    // encrypted windows end 20 MiB above plain ones, but neither level moves: met
+    const flat = robustVerdict(
+      run(
+        [
+          [100, 120],
+          [120, 120],
+          [100, 120],
+          [120, 120],
+        ],
+        [
+          [120, 100],
+          [100, 100],
+          [120, 100],
+          [100, 100],
+        ],
+      ) as never,
+    );
+    expect(flat?.ok).toBe(true);
+    expect(flat?.stepMiB).toBe(20);
+    // encrypted levels climb 5 MiB per window: missed
+    const climbingRun = () =>
+      run(
+        [
+          [100, 105],
+          [105, 110],
+          [110, 115],
+          [115, 120],
+        ],
+        [
+          [120, 100],
+          [100, 100],
+          [120, 100],
+          [100, 100],
+        ],
+      );
+    const climbing = robustVerdict(climbingRun() as never);
+    expect(climbing?.ok).toBe(false);
+    expect(climbing?.encryptedTrendMiB).toBeCloseTo(20, 6);
+    const html = memoryAttributionSection({ generatedAt: 'x', node: 'v20', seconds: 1, command: 'c', runs: [{ label: 'default', ...climbingRun() }] });
+    expect(html).toContain('RSS trend per 100k');
+    expect(html).toContain('accumulation (robust to window noise)');
+    expect(html).toContain('target missed');
   });
 });

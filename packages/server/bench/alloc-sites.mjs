@@ -6,7 +6,8 @@
  * bytes allocated per request by function (self), not what is still live. `--mode plain` runs the
  * plain handler (`await request.json()`, `Response.json`) for comparison.
  *
- * Usage: node bench/alloc-sites.mjs [--mode encrypted|plain] [--requests 5000] [--top 30]
+ * Usage: node bench/alloc-sites.mjs [--mode encrypted|plain] [--requests 5000] [--top 30] [--callers]
+ * (`--callers`: a builtin's bytes, e.g. `subarray` or `Map`, are listed under the JS function calling it)
  *
  * Pitfalls: sampled (every 128 bytes), so small sites are approximate; V8 charges inlined callees
  * to their caller (an async function's own line often holds its inlined helpers' objects); the
@@ -60,15 +61,20 @@ session.disconnect();
 
 const bySite = new Map();
 let total = 0;
-const stack = [profile.head];
-while (stack.length > 0) {
-  const n = stack.pop();
-  const f = n.callFrame;
+const siteOf = (f) => {
   const where = f.url.replace(/^.*\/(packages|node_modules)\//, '$1/').replace(/^node:internal\//, 'node:');
-  const site = `${f.functionName || '(anonymous)'} ${where}:${f.lineNumber + 1}`;
+  return `${f.functionName || '(anonymous)'} ${where}:${f.lineNumber + 1}`;
+};
+// --callers: a builtin's allocation (subarray, slice, Map, push: no script) is named with its caller's site.
+const callers = process.argv.includes('--callers');
+const stack = [[profile.head, '']];
+while (stack.length > 0) {
+  const [n, parent] = stack.pop();
+  const own = siteOf(n.callFrame);
+  const site = callers && n.callFrame.url === '' && parent ? `${own.replace(/ :0$/, '')} <- ${parent}` : own;
   total += n.selfSize;
   if (n.selfSize > 0) bySite.set(site, (bySite.get(site) ?? 0) + n.selfSize);
-  stack.push(...n.children);
+  for (const c of n.children) stack.push([c, n.callFrame.url === '' ? parent : own]);
 }
 console.log(`${mode}: ${(total / N).toFixed(0)} B allocated per request (${N} requests, sampled)`);
 const groups = new Map();
