@@ -8,6 +8,9 @@
  *   /client/tamper          after a good request, one whose sealed response gets a flipped byte
  *                           on the way back: the client must refuse it (its error code)
  *   /client/wrong-pin?pin=  a handshake pinned to another key: refused client-side (its error code)
+ *   /client/ohttp?config=   @nen/client's OHTTP mode (Key Config pinned by value, base64url) through
+ *                           `a`'s gateway: a JSON request, a chunked stream, then an answer with a
+ *                           flipped byte (refused: its error code)
  */
 import { loadBackend } from '@nen/core';
 import { createNenClient, type NenClient } from '@nen/client';
@@ -71,6 +74,37 @@ export default {
         return Response.json({ refused: codeOf(e) });
       }
     }
+    if (url.pathname === '/client/ohttp') return ohttp(env, url.searchParams.get('config') ?? '');
     return new Response('not found', { status: 404 });
   },
 };
+
+async function ohttp(env: Env, keyConfig: string): Promise<Response> {
+  const tamper = { on: false };
+  const c = createNenClient({
+    mode: 'ohttp',
+    baseUrl: 'https://nen.internal',
+    relay: 'https://nen.internal/.well-known/ohttp-gateway',
+    keyConfig,
+    fetch: async (input, init) => {
+      const res = await env.NEN_SERVER.fetch(new Request(input, init));
+      if (!tamper.on) return res;
+      const body = new Uint8Array(await res.arrayBuffer());
+      body[body.length - 1]! ^= 1;
+      return new Response(body, { status: res.status, headers: res.headers });
+    },
+  });
+  const r = await c.fetch('/api/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ from: 'workerd ohttp' }) });
+  const body = await r.json();
+  const pieces: string[] = [];
+  const dec = new TextDecoder();
+  for await (const p of c.stream('/api/stream', { method: 'POST' })) pieces.push(dec.decode(p));
+  tamper.on = true;
+  let refused = '';
+  try {
+    await (await c.fetch('/api/echo', { method: 'POST', body: '"x"' })).text();
+  } catch (e) {
+    refused = codeOf(e);
+  }
+  return Response.json({ status: r.status, body, stream: pieces.join(''), refused });
+}

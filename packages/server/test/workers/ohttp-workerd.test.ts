@@ -5,7 +5,8 @@
  * object per encapsulated key, SQLite-backed, shared by the isolates). Driven from Node:
  *  - GET: the same `application/ohttp-keys` on both isolates (X-Wing first, X25519 second);
  *  - @nen/client's OHTTP mode (message/ohttp-req, and chunked for a withNenStream handler, read
- *    incrementally) reaches the withNen / withNenStream handlers unchanged, X-Wing and X25519;
+ *    incrementally) reaches the withNen / withNenStream handlers unchanged, X-Wing and X25519,
+ *    from Node and from inside workerd (Worker `c`, ./client-worker.ts);
  *  - replay: one encapsulated request sent to both isolates at once runs the handler exactly once
  *    (the handlers' run counters), the other answer is an encapsulated 409 NEN_REPLAY; the claim
  *    is a row in the claim's Durable Object; the same for a chunked request;
@@ -123,6 +124,17 @@ describe('the OHTTP gateway on workerd, replay ids in the Durable Object store',
       expect(((await rb.json()) as { body: string }).body).toBe(big);
       expect(await runs()).toBe(before + 3);
     }
+  });
+
+  it('@nen/client OHTTP mode inside workerd (Worker `c` over a service binding): JSON and a chunked stream; a flipped answer byte is refused', async () => {
+    const config = toBase64Url(encodeKeyConfig(configs[0]!));
+    const r = await fetch(`${wd.clientUrl}/client/ohttp?config=${config}`);
+    expect(await r.json()).toEqual({
+      status: 200,
+      body: { instance: 'a', body: { from: 'workerd ohttp' } },
+      stream: 'data: post\n\ndata: quantum\n\ndata: workerd\n\n',
+      refused: 'NEN_OHTTP_DECRYPT',
+    });
   });
 
   it('replay: one encapsulation sent to both isolates at once runs the handler once; the other gets an encapsulated 409 NEN_REPLAY; the claim is in its Durable Object', async () => {
