@@ -34,7 +34,7 @@ async function refusedRetry(res: Response): Promise<NenProtocolError | null> {
     .catch(() => null)) as { error?: { code?: unknown } } | null;
   const code = body?.error?.code;
   if (code === 'NEN_RETRY_COMMITTED')
-    return new NenProtocolError(code, 'nen: the original request was already committed (its handler ran); the retry did not run', { status: 409 });
+    return new NenProtocolError(code, 'nen: the original request already ran (committed); the retry did not run', { status: 409 });
   if (code === 'NEN_RETRY_UNKNOWN')
     return outcomeUnknown(new NenProtocolError(code, 'nen: the server cannot prove the original request did not run; the retry did not run', { status: 409 }));
   return null;

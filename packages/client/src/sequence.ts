@@ -38,7 +38,7 @@ export class SequenceCounter {
       const onAbort = () => {
         const i = this.#waiters.indexOf(wake);
         if (i >= 0) this.#waiters.splice(i, 1);
-        reject(signal?.reason ?? new DOMException('The operation was aborted.', 'AbortError'));
+        reject(signal?.reason); // always set where this runs (Node >= 17.2, browsers since 2022)
       };
       const wake = () => {
         signal?.removeEventListener('abort', onAbort);

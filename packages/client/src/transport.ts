@@ -26,7 +26,14 @@ export interface PreparedRequest {
 /** Headers the envelope owns: removed from the application's request headers. */
 const ENVELOPE_REQUEST_HEADERS = ['content-type', 'content-length', HEADER.nen, HEADER.type, HEADER.body];
 /** Response headers that describe the sealed envelope, not the plaintext the application sees. */
-const ENVELOPE_RESPONSE_HEADERS: ReadonlySet<string> = new Set(['content-type', 'content-length', 'content-encoding', HEADER.nen, HEADER.type, HEADER.body]);
+export const ENVELOPE_RESPONSE_HEADERS: ReadonlySet<string> = new Set([
+  'content-type',
+  'content-length',
+  'content-encoding',
+  HEADER.nen,
+  HEADER.type,
+  HEADER.body,
+]);
 
 export async function prepare(resolveUrl: (u: string | URL) => URL, input: RequestInfo | URL, init: RequestInit = {}): Promise<PreparedRequest> {
   let url: URL;
@@ -63,16 +70,6 @@ export async function prepare(resolveUrl: (u: string | URL) => URL, input: Reque
   }
   for (const h of ENVELOPE_REQUEST_HEADERS) headers.delete(h);
   return { url, method, headers, contentType, body, signal };
-}
-
-/** The response headers handed to the application: Nen's and the sealed body's framing removed, in one pass. */
-export function cleanHeaders(h: Headers, contentType: string): [string, string][] {
-  const out: [string, string][] = [];
-  h.forEach((v, k) => {
-    if (!ENVELOPE_RESPONSE_HEADERS.has(k)) out.push([k, v]);
-  });
-  if (contentType) out.push(['content-type', contentType]);
-  return out;
 }
 
 export interface Deadline {
@@ -149,10 +146,9 @@ function hex(b: Uint8Array): string {
   return s;
 }
 
-export function headersRecord(h: Headers | [string, string][]): Record<string, string> {
+export function headersRecord(h: Headers): Record<string, string> {
   const o: Record<string, string> = {};
-  const hs = Array.isArray(h) ? new Headers(h) : h;
-  hs.forEach((v, k) => {
+  h.forEach((v, k) => {
     o[k] = v;
   });
   return o;

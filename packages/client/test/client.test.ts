@@ -22,9 +22,13 @@ describe('browser safety', () => {
       const text = readFileSync(join(src, f), 'utf8');
       const imports = [...text.matchAll(/from '([^']+)'/g)].map((m) => m[1]);
       for (const i of imports) expect(i, `${f} imports ${i}`).toMatch(/^(\.\/|@nen\/core$)/);
-      // The one exception: the default pin, read as the literal expression Next.js inlines (guarded by try/catch).
-      const code = text.replace(/`process\.env\.NEXT_PUBLIC_NEN_SERVER_KEY`/g, '').replace(/^\s*const v = process\.env\.NEXT_PUBLIC_NEN_SERVER_KEY;$/m, '');
-      expect(code).not.toMatch(/\bprocess\.|\bBuffer\b|require\(/);
+      // The exceptions: the default pin, read as the literal expression Next.js inlines (guarded by
+      // try/catch), and response.ts asking whether it runs on Node (to load opened.ts; optional chaining).
+      const code = text
+        .replace(/`process\.env\.NEXT_PUBLIC_NEN_SERVER_KEY`/g, '')
+        .replace(/^\s*const v = process\.env\.NEXT_PUBLIC_NEN_SERVER_KEY;$/m, '')
+        .replace(/^if \(globalThis\.process\?\.versions\?\.node\) \{$/m, '');
+      expect(code).not.toMatch(/\bprocess\??\.|\bBuffer\b|require\(/);
     }
   });
 });

@@ -1,0 +1,36 @@
+/**
+ * The Response the application gets for an encrypted request: the wire status, the wire headers
+ * minus Nen's and the sealed body's framing, the plaintext content type, and the body.
+ *
+ * An opened single body is whole in memory: on Node (and runtimes that say they are Node) it
+ * becomes an `OpenedResponse` (./opened.ts, loaded once in the background when this module loads,
+ * never in browsers: not in their initial bundle), which reads from those bytes without a body
+ * stream; elsewhere, and until that module is there, a Response with the bytes as its body.
+ *
+ * Pitfall: headers are appended one by one: a header list in `init` goes through undici's WebIDL
+ * sequence conversion (a copy of every pair; several µs per response on Node 20).
+ */
+import { ENVELOPE_RESPONSE_HEADERS } from './transport.js';
+
+type Opened = new (bytes: Uint8Array, init: ResponseInit) => Response;
+let opened: Opened | undefined;
+if (globalThis.process?.versions?.node) {
+  import('./opened.js').then(
+    (m) => {
+      opened = m.OpenedResponse;
+    },
+    () => {}, // the byte-body path stays
+  );
+}
+
+/** The application's Response around `body` (null: no body; a stream: a streamed response; bytes: an opened single body). */
+export function appResponse(body: Uint8Array | ReadableStream<Uint8Array> | null, res: Response, contentType: string): Response {
+  const init: ResponseInit = { status: res.status, statusText: res.statusText };
+  const out = body instanceof Uint8Array && opened ? new opened(body, init) : new Response(body as BodyInit | null, init);
+  const h = out.headers;
+  res.headers.forEach((v, k) => {
+    if (!ENVELOPE_RESPONSE_HEADERS.has(k)) h.append(k, v);
+  });
+  if (contentType) h.append('content-type', contentType);
+  return out;
+}
