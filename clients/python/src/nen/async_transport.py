@@ -13,6 +13,7 @@ import asyncio
 import json
 import time
 from collections.abc import AsyncIterator
+from typing import Unpack
 
 import httpx
 
@@ -20,7 +21,7 @@ from . import exchange as ex
 from .deadline import Deadline, timeout_error
 from .errors import NenError, NenProtocolError, client_error, outcome_unknown, recovery_of, server_error
 from .handshake import HandshakeState, Pin
-from .options import DEFAULT_MAX_RESPONSE_BYTES, make_options
+from .options import OptionArgs, make_options
 from .records import RecordOpener
 from .session import SequenceCounter, Session, now_ms
 from .transport import RETRY_HORIZON_S, _Attempt
@@ -77,30 +78,9 @@ class AsyncTransport(httpx.AsyncBaseTransport):
         pins: str | list[str] | tuple[str, ...] | None = None,
         *,
         transport: httpx.AsyncBaseTransport | None = None,
-        unpinned: bool = False,
-        kem: str = "xwing",
-        session_path: str = "/api/nen",
-        base_url: str | None = None,
-        timeout: float | None = 30.0,
-        max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
-        session_lifetime: int = 0,
-        confidential_query: bool = False,
-        retry: bool = True,
-        compress: bool = False,
+        **options: Unpack[OptionArgs],
     ):
-        self.options = make_options(
-            pins,
-            unpinned=unpinned,
-            kem=kem,
-            session_path=session_path,
-            base_url=base_url,
-            timeout=timeout,
-            max_response_bytes=max_response_bytes,
-            session_lifetime=session_lifetime,
-            confidential_query=confidential_query,
-            retry=retry,
-            compress=compress,
-        )
+        self.options = make_options(pins, **options)
         self._inner = transport if transport is not None else httpx.AsyncHTTPTransport()
         self._session: Session | None = None
         self._lock: asyncio.Lock | None = None

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
+from typing import TypedDict, Unpack
 
 import httpx
 
@@ -40,21 +41,31 @@ class Options:
         return httpx.URL(f"{base}{self.session_path}/{action}")
 
 
-def make_options(
-    pins: str | list[str] | tuple[str, ...] | None,
-    *,
-    unpinned: bool = False,
-    kem: str = "xwing",
-    session_path: str = "/api/nen",
-    base_url: str | None = None,
-    timeout: float | None = 30.0,
-    max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
-    session_lifetime: int = 0,
-    confidential_query: bool = False,
-    retry: bool = True,
-    compress: bool = False,
-) -> Options:
+class OptionArgs(TypedDict, total=False):
+    """The keyword options ``Transport`` and ``AsyncTransport`` take (defaults: ``make_options``)."""
+
+    unpinned: bool
+    kem: str
+    session_path: str
+    base_url: str | None
+    timeout: float | None
+    max_response_bytes: int
+    session_lifetime: int
+    confidential_query: bool
+    retry: bool
+    compress: bool
+
+
+def make_options(pins: str | list[str] | tuple[str, ...] | None, **args: Unpack[OptionArgs]) -> Options:
+    """Validates the options once; the defaults of every option stand here and only here."""
     global _warned
+    unpinned = args.get("unpinned", False)
+    kem = args.get("kem", "xwing")
+    session_path = args.get("session_path", "/api/nen")
+    base_url = args.get("base_url")
+    timeout = args.get("timeout", 30.0)
+    max_response_bytes = args.get("max_response_bytes", DEFAULT_MAX_RESPONSE_BYTES)
+    session_lifetime = args.get("session_lifetime", 0)
     parsed = parse_pins(pins)
     if parsed and unpinned:
         raise client_error("NEN_BAD_INPUT", "pins and unpinned=True exclude each other")
@@ -79,7 +90,7 @@ def make_options(
         timeout,
         max_response_bytes,
         session_lifetime,
-        confidential_query,
-        retry,
-        compress,
+        args.get("confidential_query", False),
+        args.get("retry", True),
+        args.get("compress", False),
     )

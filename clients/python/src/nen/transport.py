@@ -19,6 +19,7 @@ import json
 import threading
 import time
 from collections.abc import Iterator
+from typing import Unpack
 
 import httpx
 
@@ -26,7 +27,7 @@ from . import exchange as ex
 from .deadline import Deadline, timeout_error
 from .errors import NenError, NenProtocolError, client_error, outcome_unknown, recovery_of, server_error
 from .handshake import HandshakeState, Pin
-from .options import DEFAULT_MAX_RESPONSE_BYTES, make_options
+from .options import OptionArgs, make_options
 from .records import RecordOpener
 from .session import Session, now_ms
 
@@ -70,30 +71,9 @@ class Transport(httpx.BaseTransport):
         pins: str | list[str] | tuple[str, ...] | None = None,
         *,
         transport: httpx.BaseTransport | None = None,
-        unpinned: bool = False,
-        kem: str = "xwing",
-        session_path: str = "/api/nen",
-        base_url: str | None = None,
-        timeout: float | None = 30.0,
-        max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
-        session_lifetime: int = 0,
-        confidential_query: bool = False,
-        retry: bool = True,
-        compress: bool = False,
+        **options: Unpack[OptionArgs],
     ):
-        self.options = make_options(
-            pins,
-            unpinned=unpinned,
-            kem=kem,
-            session_path=session_path,
-            base_url=base_url,
-            timeout=timeout,
-            max_response_bytes=max_response_bytes,
-            session_lifetime=session_lifetime,
-            confidential_query=confidential_query,
-            retry=retry,
-            compress=compress,
-        )
+        self.options = make_options(pins, **options)
         self._inner = transport if transport is not None else httpx.HTTPTransport()
         self._session: Session | None = None
         self._lock = threading.Lock()
