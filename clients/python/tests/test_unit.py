@@ -44,6 +44,12 @@ def test_pinned_by_default():
         nen.Transport(unpinned=True)
 
 
+def test_unknown_option_is_a_type_error():
+    for cls in (nen.Transport, nen.AsyncTransport):
+        with pytest.raises(TypeError, match="timout"):
+            cls(XWING_PIN, timout=3)
+
+
 def test_b64url_strict():
     assert codec.b64url_decode("AQ") == b"\x01"
     for bad in ["AQ==", "AR", "A", "A Q", "AQ\n", "+/"]:

@@ -59,6 +59,9 @@ class OptionArgs(TypedDict, total=False):
 def make_options(pins: str | list[str] | tuple[str, ...] | None, **args: Unpack[OptionArgs]) -> Options:
     """Validates the options once; the defaults of every option stand here and only here."""
     global _warned
+    unknown = sorted(set(args) - set(OptionArgs.__annotations__))
+    if unknown:
+        raise TypeError(f"unexpected keyword argument(s): {', '.join(unknown)}")
     unpinned = args.get("unpinned", False)
     kem = args.get("kem", "xwing")
     session_path = args.get("session_path", "/api/nen")
