@@ -6,7 +6,9 @@
 // Pitfalls:
 //   - The Key Config is pinned by value (its bytes): a relay cannot substitute one. X25519
 //     configs are refused (this client is post-quantum only).
-//   - The inner request carries a Date field (the gateway's replay window, RFC 9458 §6.5).
+//   - The inner request carries a Date field (the gateway's replay window, RFC 9458 §6.5); a
+//     Date refusal corrects the clock and may re-send once (ohttp_date.go).
+//   - Binary HTTP encoding and decoding live in bhttp.go.
 //   - Unencapsulated answers (non-200 or not message/ohttp-res) are unauthenticated hints
 //     (serverError); an answer that fails to open is NEN_OHTTP_DECRYPT.
 //   - Chunked OHTTP (Chunked: true; streamed answers) lives in ohttp_chunked.go.
@@ -22,6 +24,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/crypto/chacha20poly1305"
@@ -87,6 +90,9 @@ type ObliviousTransport struct {
 	relay   string
 	config  KeyConfig
 	base    http.RoundTripper
+	// skew is the gateway's clock minus ours (ns), learnt from a Date refusal; now is the clock (tests)
+	skew atomic.Int64
+	now  func() time.Time
 }
 
 // NewObliviousTransport posts requests encapsulated to config to relay through base (nil: http.DefaultTransport).
@@ -97,7 +103,9 @@ func NewObliviousTransport(relay string, config KeyConfig, base http.RoundTrippe
 	return &ObliviousTransport{relay: relay, config: config, base: base}
 }
 
-// RoundTrip implements http.RoundTripper.
+// RoundTrip implements http.RoundTripper. A refusal for a Date outside the gateway's window is
+// handled as RFC 9458 §6.5 and PROTOCOL.md §11 say (ohttp_date.go): re-sent once, freshly
+// encapsulated, when this client's clock was behind; otherwise NEN_OHTTP_DATE.
 func (t *ObliviousTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	var body []byte
 	if req.Body != nil {
@@ -111,6 +119,28 @@ func (t *ObliviousTransport) RoundTrip(req *http.Request) (*http.Response, error
 		}
 		body = b
 	}
+	for attempt := 0; ; attempt++ {
+		sent := t.clock()
+		res, err := t.exchange(req, body, sent)
+		if err != nil {
+			return nil, err
+		}
+		gatewayDate, refused, err := dateRefusal(res)
+		if err != nil || !refused {
+			return res, err
+		}
+		if gatewayDate.IsZero() {
+			return nil, newError("NEN_OHTTP_DATE", "the gateway refused the request's Date (far ahead: not re-sent)", nil)
+		}
+		t.skew.Store(int64(gatewayDate.Sub(t.baseNow())))
+		if attempt > 0 || !sent.Before(gatewayDate) {
+			return nil, newError("NEN_OHTTP_DATE", "the gateway refused the request's Date (clock corrected for the next requests)", nil)
+		}
+	}
+}
+
+// exchange encapsulates one request dated `date`, posts it and opens the answer.
+func (t *ObliviousTransport) exchange(req *http.Request, body []byte, date time.Time) (*http.Response, error) {
 	label, media := "message/bhttp request", "message/ohttp-req"
 	if t.Chunked {
 		label, media = "message/bhttp chunked request", "message/ohttp-chunked-req"
@@ -125,10 +155,10 @@ func (t *ObliviousTransport) RoundTrip(req *http.Request) (*http.Response, error
 	head := append(append([]byte{}, hdr...), enc...)
 	var wire []byte
 	if t.Chunked {
-		wire, err = sealChunkedRequest(sender, head, encodeBHTTPRequest(req, body, true))
+		wire, err = sealChunkedRequest(sender, head, encodeBHTTPRequest(req, body, date, true))
 	} else {
 		var ct []byte
-		ct, err = sender.Seal(nil, encodeBHTTPRequest(req, body, false))
+		ct, err = sender.Seal(nil, encodeBHTTPRequest(req, body, date, false))
 		wire = append(head, ct...)
 	}
 	if err != nil {
@@ -201,129 +231,4 @@ func openOHTTPResponse(s *hpke.Sender, enc, answer []byte) ([]byte, error) {
 		return nil, newError("NEN_OHTTP_DECRYPT", "encapsulated response failed authentication", err)
 	}
 	return pt, nil
-}
-
-func appendVarint(b []byte, v uint64) []byte {
-	switch {
-	case v < 1<<6:
-		return append(b, byte(v))
-	case v < 1<<14:
-		return binary.BigEndian.AppendUint16(b, uint16(v)|0x4000)
-	case v < 1<<30:
-		return binary.BigEndian.AppendUint32(b, uint32(v)|0x80000000)
-	default:
-		return binary.BigEndian.AppendUint64(b, v|0xc000000000000000)
-	}
-}
-
-func appendVarBytes(b, v []byte) []byte { return append(appendVarint(b, uint64(len(v))), v...) }
-
-// encodeBHTTPRequest is a Binary HTTP request (RFC 9292 §3.1) with Date added: known-length, or
-// indeterminate-length (framing indicator 2, as chunked OHTTP sends it).
-func encodeBHTTPRequest(req *http.Request, body []byte, indeterminate bool) []byte {
-	framing := uint64(0)
-	if indeterminate {
-		framing = 2
-	}
-	b := appendVarint(nil, framing)
-	path := req.URL.RequestURI()
-	for _, s := range []string{req.Method, req.URL.Scheme, req.URL.Host, path} {
-		b = appendVarBytes(b, []byte(s))
-	}
-	var fields []byte
-	for name, values := range req.Header {
-		for _, v := range values {
-			fields = appendVarBytes(fields, bytes.ToLower([]byte(name)))
-			fields = appendVarBytes(fields, []byte(v))
-		}
-	}
-	fields = appendVarBytes(fields, []byte("date"))
-	fields = appendVarBytes(fields, []byte(time.Now().UTC().Format(http.TimeFormat)))
-	if !indeterminate {
-		b = appendVarBytes(b, fields)
-		b = appendVarBytes(b, body)
-		return appendVarint(b, 0) // no trailers
-	}
-	b = appendVarint(append(b, fields...), 0) // field lines, then the empty name that ends them
-	if len(body) > 0 {
-		b = appendVarBytes(b, body)
-	}
-	return appendVarint(appendVarint(b, 0), 0) // content terminator, no trailers
-}
-
-type bhttpReader struct {
-	b   []byte
-	err bool
-}
-
-func (r *bhttpReader) varint() uint64 {
-	if len(r.b) == 0 {
-		r.err = true
-		return 0
-	}
-	n := 1 << (r.b[0] >> 6)
-	if len(r.b) < n {
-		r.err = true
-		return 0
-	}
-	v := uint64(r.b[0] & 0x3f)
-	for i := 1; i < n; i++ {
-		v = v<<8 | uint64(r.b[i])
-	}
-	r.b = r.b[n:]
-	return v
-}
-
-func (r *bhttpReader) bytes() []byte {
-	n := r.varint()
-	if r.err || uint64(len(r.b)) < n {
-		r.err = true
-		return nil
-	}
-	v := r.b[:n]
-	r.b = r.b[n:]
-	return v
-}
-
-func (r *bhttpReader) fields(h http.Header) {
-	sec := &bhttpReader{b: r.bytes()}
-	r.err = r.err || sec.err
-	for !r.err && len(sec.b) > 0 {
-		name, value := sec.bytes(), sec.bytes()
-		if sec.err {
-			r.err = true
-			return
-		}
-		h.Add(string(name), string(value))
-	}
-}
-
-// decodeBHTTPResponse reads a known-length Binary HTTP response (RFC 9292 §3.2); informational responses are skipped.
-func decodeBHTTPResponse(b []byte, req *http.Request) (*http.Response, error) {
-	r := &bhttpReader{b: b}
-	if r.varint() != 1 {
-		return nil, newError("NEN_OHTTP_BHTTP", "not a known-length binary HTTP response", nil)
-	}
-	status := r.varint()
-	for i := 0; !r.err && status >= 100 && status < 200 && i < 8; i++ {
-		r.fields(http.Header{})
-		status = r.varint()
-	}
-	h := http.Header{}
-	r.fields(h)
-	content := r.bytes()
-	if r.err || status < 200 || status > 599 {
-		return nil, newError("NEN_OHTTP_BHTTP", "malformed binary HTTP response", nil)
-	}
-	return &http.Response{
-		Status:        fmt.Sprintf("%d %s", status, http.StatusText(int(status))),
-		StatusCode:    int(status),
-		Proto:         "HTTP/1.1",
-		ProtoMajor:    1,
-		ProtoMinor:    1,
-		Header:        h,
-		Body:          io.NopCloser(bytes.NewReader(content)),
-		ContentLength: int64(len(content)),
-		Request:       req,
-	}, nil
 }
