@@ -277,8 +277,10 @@ describe('durable state: the Durable Object keeps sessions in its storage', () =
     const create = async (body: object): Promise<string> =>
       ((await (await fetch(`${wd.urls[1]}/__test/create`, { method: 'POST', body: JSON.stringify(body) })).json()) as { id: string }).id;
     const t0 = Date.now();
-    const unconfirmed = await create({ ttlMs: 60_000, confirmMs: 700 });
-    const confirmedId = await create({ ttlMs: 700, commit: true });
+    // deadlines 2.5 s out: the first read below must come before them also on a loaded machine
+    // (at 700 ms it failed once at load ~15: the alarm had already deleted the row)
+    const unconfirmed = await create({ ttlMs: 60_000, confirmMs: 2500 });
+    const confirmedId = await create({ ttlMs: 2500, commit: true });
     const u = await rowsOf(unconfirmed);
     expect(u.sessions).toMatchObject([{ has_secret: 1, wrapped: 1, dead_until: 0 }]);
     expect(u.alarm).toBe(u.sessions[0]!.next_at);
