@@ -8,24 +8,17 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { type Server, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { OHTTP_KEM, encodeKeyConfigs, generateOhttpKey, parseKeyConfigs } from '@nen/core';
+import { OHTTP_KEM, encodeKeyConfigs, parseKeyConfigs } from '@nen/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toNodeHandler } from '../../src/adapters/node-http.js';
-import { createNen, memoryStore } from '../../src/index.js';
 import { driver, hex, unhex } from './driver.js';
+import { type EchoGateway, startEchoGateway } from './echo-gateway.js';
 
 const SRC = join(import.meta.dirname, '../../../../conformance/ohttp-go');
 const dir = mkdtempSync(join(tmpdir(), 'nen-ohttp-go-'));
 const BIN = join(dir, 'ohttp-go');
-const nen = createNen({ store: memoryStore(), logger: () => {} });
-const keys = `${generateOhttpKey(1, OHTTP_KEM.XWING)},${generateOhttpKey(2, OHTTP_KEM.X25519)}`;
-const echo = nen.withNen(async (req, _ctx, body) => ({ path: new URL(req.url).pathname, body }));
-const gateway = nen.ohttpGateway({ keys, routes: { '/api/echo': { POST: echo } } });
-let server: Server;
+let gateway: EchoGateway | undefined;
 let url = '';
 
 beforeAll(async () => {
@@ -39,14 +32,12 @@ beforeAll(async () => {
   });
   if (!go) throw new Error('Go is not installed (the suite machine has Go 1.26 in /usr/local/go/bin)');
   execFileSync(go, ['build', '-o', BIN, '.'], { cwd: SRC, stdio: 'inherit', env: { ...process.env, GOFLAGS: '-mod=mod' } });
-  server = createServer(toNodeHandler(gateway.fetch));
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/.well-known/ohttp-gateway`;
+  gateway = await startEchoGateway();
+  url = gateway.url;
 }, 300_000);
 
 afterAll(async () => {
-  await new Promise((r) => server?.close(r));
-  await nen.close();
+  await gateway?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 

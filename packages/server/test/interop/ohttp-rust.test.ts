@@ -12,37 +12,28 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { type Server, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { OHTTP_KEM, decodeBhttpResponse, encapsulateRequest, encodeBhttpRequest, encodeKeyConfigs, generateOhttpKey, parseKeyConfigs } from '@nen/core';
+import { OHTTP_KEM, decodeBhttpResponse, encapsulateRequest, encodeBhttpRequest, encodeKeyConfigs, parseKeyConfigs } from '@nen/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toNodeHandler } from '../../src/adapters/node-http.js';
-import { createNen, memoryStore } from '../../src/index.js';
 import { driver, hex, unhex } from './driver.js';
+import { type EchoGateway, startEchoGateway } from './echo-gateway.js';
 
 const CRATE = join(import.meta.dirname, '../../../../crates/ohttp-interop');
 const BIN = join(CRATE, 'target/release/ohttp-interop');
 
-const nen = createNen({ store: memoryStore(), logger: () => {} });
-const keys = `${generateOhttpKey(1, OHTTP_KEM.XWING)},${generateOhttpKey(2, OHTTP_KEM.X25519)}`;
-const echo = nen.withNen(async (req, _ctx, body) => ({ path: new URL(req.url).pathname, body }));
-const gateway = nen.ohttpGateway({ keys, routes: { '/api/echo': { POST: echo } } });
-let server: Server;
+let gateway: EchoGateway | undefined;
 let url = '';
 
 beforeAll(async () => {
   if (!existsSync(BIN) || process.env.CI) {
     execFileSync('cargo', ['build', '--release', '--quiet', '--locked', '--manifest-path', join(CRATE, 'Cargo.toml')], { stdio: 'inherit' });
   }
-  server = createServer(toNodeHandler(gateway.fetch));
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/.well-known/ohttp-gateway`;
+  gateway = await startEchoGateway();
+  url = gateway.url;
 }, 600_000);
 
 afterAll(async () => {
-  await new Promise((r) => server?.close(r));
-  await nen.close();
+  await gateway?.close();
 });
 
 describe('Rust ohttp 0.8 client -> our gateway', () => {
