@@ -5,46 +5,25 @@
 // the first. Public API only (no hazmat exports needed).
 // Usage: node crates/nen-core/scripts/wasm-ab.mjs <dirA> <dirB> [...] [--rounds N]
 // Pitfall: a benchmark, not a test; on a loaded 2-core VM only the interleaved ratios mean much.
-import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { hpkeOps, loadBuild } from './wasm-ops.mjs';
 
 const args = process.argv.slice(2);
 const ri = args.indexOf('--rounds');
 const rounds = ri >= 0 ? Number(args.splice(ri, 2)[1]) : 21;
 const builds = [];
-for (const dir of args) {
-  const w = await import(pathToFileURL(join(resolve(dir), 'nen_core.js')).href);
-  const bytes = new Uint8Array(readFileSync(join(resolve(dir), 'nen_core_bg.wasm')));
-  w.initSync({ module: bytes });
-  builds.push({ dir, w, bytes });
-}
+for (const dir of args) builds.push(await loadBuild(dir));
 if (builds.length < 1) throw new Error('usage: wasm-ab.mjs <dir> [<dir> ...]');
 
-const X = 0x647a;
-const M = 0x41;
-const info = new Uint8Array(16);
-const ctx = new Uint8Array(8);
 const pt16 = randomBytes(16384);
 const nonce = new Uint8Array(12);
 const aad = new Uint8Array(32);
+const COUNT = { generate_key_pair: 20, 'RecipientKey load (seed)': 20, setup_base_s_export: 20, setup_base_r_export: 20 };
 
-// Per build: the operations, each a closure over that build's own keys.
+// Per build: the operations, each a closure over that build's own keys (freed with the process).
 function ops(w) {
   const o = {};
-  for (const [name, kem] of [['X-Wing', X], ['ML-KEM-768', M]]) {
-    const k = w.generate_key_pair(kem);
-    const rk = new w.RecipientKey(kem, k.private_key);
-    const pk = rk.public_key;
-    const s = w.setup_base_s_export(kem, pk, info, ctx, 32);
-    const enc = s.enc;
-    s.free();
-    o[`${name} generate_key_pair`] = [20, () => w.generate_key_pair(kem).free()];
-    o[`${name} RecipientKey load`] = [20, () => new w.RecipientKey(kem, k.private_key).free()];
-    o[`${name} setup_base_s_export`] = [20, () => w.setup_base_s_export(kem, pk, info, ctx, 32).free()];
-    o[`${name} setup_base_r_export`] = [20, () => rk.setup_base_r_export(enc, info, ctx, 32)];
-  }
+  for (const { name, ops: kemOps } of hpkeOps(w)) for (const [op, f] of kemOps) o[`${name} ${op}`] = [COUNT[op], f];
   const a = new w.Aead(randomBytes(32));
   o['ChaCha20-Poly1305 seal+open 16 KB'] = [10, () => a.open(nonce, aad, a.seal(nonce, aad, pt16))];
   o['sha256 16 KB'] = [20, () => w.sha256(pt16)];

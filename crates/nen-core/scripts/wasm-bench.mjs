@@ -5,6 +5,7 @@
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { hpkeOps, loadBuild } from './wasm-ops.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../../..');
 const imp = (p) => import(pathToFileURL(join(root, p)).href);
@@ -12,10 +13,7 @@ const imp = (p) => import(pathToFileURL(join(root, p)).href);
 // Default: the test-only build with the hazmat_* exports the ML-KEM rows call (the shipped
 // packages/core/wasm has none since they were split off).
 const wasmDir = process.env.NEN_WASM_DIR ?? join(root, 'packages/core/wasm-hazmat');
-const w = await import(pathToFileURL(join(wasmDir, 'nen_core.js')).href);
-const { readFileSync } = await import('node:fs');
-const wasmBytes = new Uint8Array(readFileSync(join(wasmDir, 'nen_core_bg.wasm')));
-w.initSync({ module: wasmBytes });
+const { w, bytes: wasmBytes } = await loadBuild(wasmDir);
 const { ml_kem768 } = await imp('packages/core/node_modules/@noble/post-quantum/ml-kem.js');
 const { ml_kem768_x25519 } = await imp('packages/core/node_modules/@noble/post-quantum/hybrid.js');
 
@@ -34,8 +32,6 @@ function bench(name, n, f) {
 }
 
 console.log(`Node ${process.version}, ${process.arch}; wasm ${wasmBytes.length} bytes`);
-const X = 0x647a, M = 0x41;
-const info = new Uint8Array(16), ctx = new Uint8Array(8);
 
 // ML-KEM-768 primitives (hazmat exports: encaps includes the modulus check like noble's).
 const seed = randomBytes(64);
@@ -57,19 +53,9 @@ r.nd = bench('noble ML-KEM-768 decaps', 50, () => ml_kem768.decapsulate(nc, nk.s
 console.log(`=> Wasm/noble speed-up: keygen ${(r.nk / r.wk).toFixed(1)}x, encaps ${(r.ne / r.we).toFixed(1)}x, decaps ${(r.nd / r.wd).toFixed(1)}x`);
 
 // HPKE through the public Wasm API.
-for (const [name, kem] of [['X-Wing', X], ['ML-KEM-768', M]]) {
-  const k = w.generate_key_pair(kem);
-  const rk = new w.RecipientKey(kem, k.private_key);
-  const pk = rk.public_key;
-  const s = w.setup_base_s_export(kem, pk, info, ctx, 32);
-  const enc = s.enc;
-  s.free();
-  bench(`wasm  HPKE ${name} generate_key_pair`, 100, () => w.generate_key_pair(kem).free());
-  bench(`wasm  HPKE ${name} RecipientKey load (seed)`, 100, () => new w.RecipientKey(kem, k.private_key).free());
-  bench(`wasm  HPKE ${name} setup_base_s_export`, 100, () => w.setup_base_s_export(kem, pk, info, ctx, 32).free());
-  bench(`wasm  HPKE ${name} setup_base_r_export`, 100, () => rk.setup_base_r_export(enc, info, ctx, 32));
-  rk.free();
-  k.free();
+for (const { name, ops, free } of hpkeOps(w)) {
+  for (const [op, f] of ops) bench(`wasm  HPKE ${name} ${op}`, 100, f);
+  free();
 }
 const xk = ml_kem768_x25519.keygen();
 const xe = ml_kem768_x25519.encapsulate(xk.publicKey);
