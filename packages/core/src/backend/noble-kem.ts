@@ -10,13 +10,13 @@
  *  - The encapsulation key is checked (FIPS 203 §7.2 modulus check) before use: NEN_CRYPTO_KEY;
  *    a prepared key (`ml_kem768.prepare`) was checked when it was prepared.
  *  - X25519 low-order points are rejected by noble (all-zero shared secret): NEN_CRYPTO_KEY.
- *  - X25519 public keys are X25519(sk, 9) through noble's Montgomery ladder (RFC 7748 §6.1), not
- *    `x25519.getPublicKey`, whose fixed-base path first builds a precomputed Edwards table: on a
- *    cold page (the browser's first handshake) that table costs 20-170 ms at 1x CPU, the ladder
- *    3-13 ms; the client's first handshake drops by ~20 % (bench/browser/handshake-ab.js). Same
- *    bytes (cross-tested against the Wasm, and the X-Wing / HPKE vectors run on every backend).
+ *  - X25519 is ./x25519-noble.ts: noble's Montgomery ladder without ed25519's fixed-base Edwards
+ *    path, whose precomputed table cost 20-170 ms at 1x CPU on a cold page (the browser's first
+ *    handshake) and whose point code ~6.7 KB gzip of the page's bundle. Public keys are
+ *    X25519(sk, 9) through the ladder (RFC 7748 §6.1); same bytes (RFC 7748 vectors, cross-tested
+ *    against @noble/curves' x25519 and the Wasm; the X-Wing / HPKE vectors run on every backend).
  */
-import { x25519 } from '@noble/curves/ed25519.js';
+import { x25519 } from './x25519-noble.js';
 import { sha3_256, shake256 } from '@noble/hashes/sha3.js';
 import { ml_kem768, type KEMPrepared } from '@noble/post-quantum/ml-kem.js';
 import { NenCryptoError } from '../errors.js';
@@ -28,18 +28,6 @@ export const MLKEM768_EK = 1184;
 export const MLKEM768_CT = 1088;
 /** The X-Wing combiner label "\.//^\" (draft-connolly-cfrg-xwing-kem §5.3). */
 const XWING_LABEL = utf8('\\.//^\\');
-
-/** The X25519 base point, u = 9 (RFC 7748 §4.1), as 32 little-endian bytes. */
-const X25519_BASE = /* @__PURE__ */ (() => {
-  const u = new Uint8Array(32);
-  u[0] = 9;
-  return u;
-})();
-
-/** X25519(sk, 9): the public key through the ladder (no fixed-base table: see the header). */
-function x25519PublicKey(sk: Uint8Array): Uint8Array {
-  return x25519.scalarMult(sk, X25519_BASE);
-}
 
 /** A KEM key expanded from its seed once, kept for repeated decapsulation. */
 export interface ExpandedKey {
@@ -60,7 +48,7 @@ export function expandKey(kem: KemId, privateKey: Uint8Array): ExpandedKey {
   try {
     const { publicKey: ekM, secretKey: dkM } = ml_kem768.keygen(expanded.subarray(0, 64));
     const skX = expanded.slice(64, 96);
-    const pkX = x25519PublicKey(skX);
+    const pkX = x25519.getPublicKey(skX);
     return { publicKey: concat(ekM, pkX), dkM, skX, pkX };
   } finally {
     wipe(expanded);
@@ -110,7 +98,7 @@ export function encapDerand(kem: KemId, publicKey: Uint8Array, randomness: Uint8
     wipe(m.sharedSecret);
     throw keyError('X25519 public key', e);
   }
-  const ctX = x25519PublicKey(eskX);
+  const ctX = x25519.getPublicKey(eskX);
   try {
     return { sharedSecret: xwingCombine(m.sharedSecret, ssX, ctX, pkX), enc: concat(m.cipherText, ctX) };
   } finally {

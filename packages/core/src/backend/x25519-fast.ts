@@ -14,7 +14,7 @@
  *    Bun, Deno) must not get wrong bytes: node:crypto is used only after the RFC 7748 §6.1
  *    known answer passed once, else noble.
  */
-import { x25519 as nobleX25519 } from '@noble/curves/ed25519.js';
+import { x25519 as nobleX25519 } from './x25519-noble.js';
 import { NenCryptoError } from '../errors.js';
 
 interface NodeCrypto {
