@@ -12,6 +12,8 @@
  *    the .wasm is counted from packages/core/wasm next to the chunk that references it, and a
  *    harness serving the bundle must serve it at the URL that expression resolves to.
  *  - The default entry calls nenFetch so that tree shaking keeps what a real page keeps.
+ *  - `coreDist` / `clientDist` (A/B builds) are for measurements only: the suite's weight check bundles the
+ *    workspace's packages/core.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -32,7 +34,7 @@ const gz = (buf) => gzipSync(buf, { level: 9 }).length;
  * when omitted). `lazyOnFirstRequest`: names of dynamic chunks (substring of the output name)
  * the default path loads before its first response; they count as initial.
  */
-export async function bundleClient({ entry = DEFAULT_ENTRY, outdir, lazyOnFirstRequest = [], minify = true } = {}) {
+export async function bundleClient({ entry = DEFAULT_ENTRY, outdir, lazyOnFirstRequest = [], minify = true, coreDist, clientDist } = {}) {
   const dir = outdir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'nen-bundle-'));
   const result = await build({
     stdin: { contents: entry, resolveDir: CLIENT_DIR, loader: 'js', sourcefile: 'entry.js' },
@@ -48,6 +50,7 @@ export async function bundleClient({ entry = DEFAULT_ENTRY, outdir, lazyOnFirstR
     metafile: true,
     write: true,
     logLevel: 'error',
+    ...(coreDist || clientDist ? distOptions(coreDist, clientDist) : {}),
   });
   const outputs = result.metafile.outputs; // keys and import paths relative to process.cwd()
   const entryKey = Object.keys(outputs).find((k) => outputs[k].entryPoint !== undefined || k.endsWith('/entry.js'));
@@ -80,6 +83,29 @@ export async function bundleClient({ entry = DEFAULT_ENTRY, outdir, lazyOnFirstR
     files,
     initial: { bytes: sum((f) => f.initial, 'bytes'), gzip: sum((f) => f.initial, 'gzip') },
     lazy: { bytes: sum((f) => !f.initial, 'bytes'), gzip: sum((f) => !f.initial, 'gzip') },
+  };
+}
+
+/**
+ * `coreDist` / `clientDist`: @nen/core / @nen/client from other builds (A/B of two builds, or a
+ * copy that another build in the shared tree cannot rewrite mid-run): the core's browser entry
+ * and ohttp subpath, the client's index; @noble/* still from packages/core.
+ */
+function distOptions(coreDist, clientDist) {
+  const target = {
+    ...(coreDist ? { '@nen/core': path.resolve(coreDist, 'index.browser.js'), '@nen/core/ohttp': path.resolve(coreDist, 'ohttp/index.js') } : {}),
+    ...(clientDist ? { '@nen/client': path.resolve(clientDist, 'index.js') } : {}),
+  };
+  return {
+    nodePaths: [path.resolve(benchDir, '../packages/core/node_modules'), path.resolve(benchDir, '../packages/client/node_modules')],
+    plugins: [
+      {
+        name: 'nen-dists',
+        setup(b) {
+          b.onResolve({ filter: /^@nen\/(core(\/ohttp)?|client)$/ }, (a) => (target[a.path] ? { path: target[a.path] } : undefined));
+        },
+      },
+    ],
   };
 }
 

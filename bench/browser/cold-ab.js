@@ -1,0 +1,138 @@
+#!/usr/bin/env node
+/**
+ * `node bench/browser/cold-ab.js --a <core dist> --b <core dist> [--rounds 12] [--cpu 4] [--latency 50]
+ * [--target URL | --server-dist DIR] [--client-dist DIR] [--plain]`: two builds of @nen/core side by side on the whole
+ * cold first encrypted response in real Chromium (issue 21): the cold-browser stage's `nen` page
+ * (fresh context, CPU throttled and +latency via CDP, default @nen/client pinned, one 1 KB POST)
+ * bundled (minified) once per build, pages interleaved in alternating order against one target.
+ * `--plain` adds the plain page (the same POST without Nen) as a third mode, for the figure
+ * "over plain". Prints medians: navigation -> script running, handshake sent / answered, request
+ * sent / answered, response read.
+ *
+ *   cp -r packages/core/dist packages/core/.dist-a      # before a change
+ *   node bench/browser/cold-ab.js --a packages/core/.dist-a --b packages/core/dist --plain
+ *
+ * `--client-dist` bundles a copy of packages/client/dist (both builds use it; a copy keeps other
+ * builds in a shared tree from rewriting it mid-run).
+ *
+ * Pitfalls: a <core dist> must sit inside packages/core (its Wasm glue imports ../../wasm); a benchmark, nothing asserted; the machine's load moves single loads by 100+ ms, so
+ * compare medians of one invocation (many rounds), never figures from separate runs. Loopback
+ * only; the browser, the harness and the target stop at the end.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { bundleClient } from './bundle.js';
+import { coldPage, launchChromium } from './chromium.js';
+import { BODY_1K, COLD_ENTRY, coldHtml, startHonoTarget } from './cold-target.js';
+import { startHarness } from './harness.js';
+
+const PLAIN = `const cfg = globalThis.NEN_COLD;
+const evaluated = performance.now();
+fetch('/api/plain/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: cfg.body })
+  .then(async (res) => { const text = await res.text(); globalThis.NEN_DONE = { ms: performance.now(), evaluated, timeline: [], ok: res.status === 200 && text === cfg.body }; })
+  .catch((e) => { globalThis.NEN_DONE = { error: String(e) }; });
+`;
+
+const median = (xs) => {
+  const s = xs.filter((x) => typeof x === 'number').sort((a, b) => a - b);
+  return s.length ? s[(s.length - 1) >> 1] : null;
+};
+
+/** One cold load; returns { ms, evaluated, hsSent, hsAnswered, reqSent, reqAnswered }. */
+async function load(browser, url, cpu, latency) {
+  const p = await coldPage(browser, { cpuRate: cpu, latencyMs: latency });
+  try {
+    await p.page.goto(url, { timeout: 30_000 });
+    await p.page.waitForFunction(() => globalThis.NEN_DONE !== undefined, undefined, { timeout: 30_000 });
+    const d = await p.page.evaluate(() => globalThis.NEN_DONE);
+    if (d.error || !d.ok) throw new Error(`cold load failed: ${d.error ?? 'wrong echo'}`);
+    const hs = d.timeline.find(([u]) => u.startsWith('/api/nen/'));
+    const req = d.timeline.find(([u]) => !u.startsWith('/api/nen/'));
+    return { ms: d.ms, evaluated: d.evaluated, hsSent: hs?.[1], hsAnswered: hs?.[2], reqSent: req?.[1], reqAnswered: req?.[2] };
+  } finally {
+    await p.close();
+  }
+}
+
+export async function compareCold({ a, b, rounds = 12, cpu = 4, latency = 50, target, serverDist, clientDist, plain = false }) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nen-cold-ab-'));
+  const t = target ? { url: target, stop: () => {} } : await startHonoTarget({ serverDist });
+  let browser;
+  let harness;
+  const builds = { a: path.resolve(a), b: path.resolve(b) };
+  const res = { a: [], b: [], ...(plain ? { plain: [] } : {}) };
+  try {
+    const pin = t.pin ?? (await (await fetch(`${t.url}/api/nen/keys`)).json()).keys[0].pin;
+    const pages = {};
+    for (const [n, dist] of Object.entries(builds)) {
+      const bundle = await bundleClient({ entry: COLD_ENTRY, outdir: path.join(dir, n), coreDist: dist, clientDist });
+      const preload = bundle.files.filter((f) => f.initial && f.name !== 'entry.js' && f.name.endsWith('.js')).map((f) => `${n}/${f.name}`);
+      pages[`/${n}`] = coldHtml({ body: BODY_1K, pin }, `${n}/entry.js`, preload);
+    }
+    fs.writeFileSync(path.join(dir, 'plain.js'), PLAIN);
+    pages['/plain'] = coldHtml({ body: BODY_1K }, 'plain.js');
+    harness = await startHarness({ dir, pages, target: t.url });
+    browser = await launchChromium();
+    const modes = Object.keys(res);
+    for (let r = 0; r < rounds; r++) {
+      for (let i = 0; i < modes.length; i++) {
+        const m = modes[(i + r) % modes.length];
+        res[m].push(await load(browser, `${harness.origin}/${m}`, cpu, latency));
+      }
+    }
+  } finally {
+    await browser?.close();
+    await harness?.close();
+    t.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  const out = { cpu, latency, rounds };
+  for (const [m, xs] of Object.entries(res)) {
+    out[m] = { dist: builds[m] ?? null };
+    for (const k of ['evaluated', 'hsSent', 'hsAnswered', 'reqSent', 'reqAnswered', 'ms']) out[m][k] = median(xs.map((x) => x[k]));
+    out[m].samples = xs.map((x) => Math.round(x.ms));
+  }
+  return out;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { values: v } = parseArgs({
+    options: {
+      a: { type: 'string' },
+      b: { type: 'string' },
+      rounds: { type: 'string', default: '12' },
+      cpu: { type: 'string', default: '4' },
+      latency: { type: 'string', default: '50' },
+      target: { type: 'string' },
+      'server-dist': { type: 'string' },
+      'client-dist': { type: 'string' },
+      plain: { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  if (!v.a || !v.b) {
+    console.error('usage: node bench/browser/cold-ab.js --a <core dist> --b <core dist> [--rounds 12] [--plain]');
+    process.exit(2);
+  }
+  const r = await compareCold({
+    ...v,
+    rounds: Number(v.rounds),
+    cpu: Number(v.cpu),
+    latency: Number(v.latency),
+    serverDist: v['server-dist'],
+    clientDist: v['client-dist'],
+  });
+  if (v.json) console.log(JSON.stringify(r, null, 2));
+  else {
+    const f = (x) => (x === null ? '-' : x.toFixed(0)).padStart(6);
+    console.log(`cold first encrypted response, ${r.cpu}x CPU, +${r.latency} ms RTT, medians of ${r.rounds} cold pages each (ms from navigation)`);
+    console.log('        script  hs sent  hs answered  req sent  req answered  response read   (dist)');
+    for (const m of ['plain', 'a', 'b'].filter((m) => r[m]))
+      console.log(
+        `  ${m.padEnd(5)} ${f(r[m].evaluated)}   ${f(r[m].hsSent)}       ${f(r[m].hsAnswered)}    ${f(r[m].reqSent)}        ${f(r[m].reqAnswered)}         ${f(r[m].ms)}   ${r[m].dist ?? ''}`,
+      );
+    if (r.plain) for (const m of ['a', 'b']) console.log(`  ${m} over plain: +${(r[m].ms - r.plain.ms).toFixed(0)} ms (target: +${r.latency + 15})`);
+  }
+}

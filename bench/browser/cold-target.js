@@ -1,0 +1,67 @@
+/**
+ * Shared pieces of the cold-page tools (cold-profile.js, cold-ab.js): a Hono bench target on a
+ * free loopback port, the page entry that sends one 1 KB POST through the default @nen/client
+ * (pinned), and its HTML.
+ *
+ * Pitfalls: the target is a child process; callers `stop()` it in `finally`. `--server-dist`
+ * must sit inside packages/server (its imports resolve from there), as for bench/targets/hono.mjs.
+ */
+import { spawn } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import { benchDir } from '../lib/env.js';
+
+/** The page: createNenClient pinned to cfg.pin, one POST of cfg.body; NEN_DONE reports. */
+export const COLD_ENTRY = `
+import { createNenClient } from '@nen/client';
+const evaluated = performance.now();
+const cfg = globalThis.NEN_COLD;
+const timeline = () => performance.getEntriesByType('resource').filter((e) => e.name.includes('/api/')).map((e) => [new URL(e.name).pathname, Math.round(e.startTime), Math.round(e.responseEnd)]);
+(async () => {
+  try {
+    const client = createNenClient({ serverKey: cfg.pin });
+    const res = await client.fetch('/api/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: cfg.body });
+    const text = await res.text();
+    globalThis.NEN_DONE = { ms: performance.now(), evaluated, timeline: timeline(), ok: res.status === 200 && text === cfg.body };
+  } catch (e) {
+    globalThis.NEN_DONE = { error: String(e && e.code ? e.code + ': ' + e.message : e) };
+  }
+})();
+`;
+
+export const BODY_1K = JSON.stringify({ data: 'x'.repeat(1000) });
+
+/** The page's HTML: the bundle's static chunks modulepreloaded (as a framework lists them). */
+export const coldHtml = (cfg, entry, preload = []) =>
+  `<!doctype html><html><head>${preload.map((f) => `<link rel="modulepreload" href="/${f}">`).join('')}<script>globalThis.NEN_COLD=${JSON.stringify(cfg).replace(/</g, '\\u003c')}</script><script type="module" src="/${entry}"></script></head></html>`;
+
+const freePort = () =>
+  new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+
+/** Starts bench/targets/hono.mjs (handshake rate limit off); resolves to { url, pin, stop }. */
+export async function startHonoTarget({ serverDist } = {}) {
+  const port = await freePort();
+  const dist = serverDist ? ['--server-dist', serverDist] : [];
+  const child = spawn(process.execPath, [path.join(benchDir, 'targets/hono.mjs'), '--port', String(port), ...dist], {
+    env: { ...process.env, NEN_HANDSHAKE_RATE: '0' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const stop = () => child.kill('SIGTERM');
+  for (let i = 0; i < 150; i++) {
+    try {
+      const r = await fetch(`${url}/api/nen/keys`);
+      if (r.ok) return { url, pin: (await r.json()).keys[0].pin, stop };
+    } catch {}
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  stop();
+  throw new Error('hono target did not start');
+}
