@@ -159,7 +159,7 @@ export function createOhttpGateway(o: OhttpGatewayOptions): OhttpGateway {
         log(new Error('replayed encapsulated request'), 'replay');
         return problem('NEN_REPLAY');
       }
-      return await o.dispatch(innerRequest(b, new URL(outer.url), outer.signal));
+      return await o.dispatch(innerRequest(b, new URL(outer.url), () => outer.signal));
     } catch (e) {
       log(e, 'inner');
       return problem(codeOf(e));

@@ -1,0 +1,39 @@
+/** The gateway's inner Request (./messages.ts): method, URL, body, and the outer request's abort signal, read lazily. */
+import { describe, expect, it } from 'vitest';
+import { innerRequest } from './messages.js';
+
+const b = {
+  method: 'POST',
+  scheme: 'https',
+  authority: '',
+  path: '/api/x?q=1',
+  headers: [
+    ['content-type', 'text/plain'],
+    ['host', 'evil'],
+  ],
+  content: new TextEncoder().encode('hi'),
+  trailers: [],
+} as const;
+
+describe('innerRequest', () => {
+  it('builds the request on the gateway host and follows the outer signal only when read', async () => {
+    const outer = new AbortController();
+    let reads = 0;
+    const r = innerRequest({ ...b, headers: [...b.headers] }, new URL('https://gw.example/.well-known/ohttp-gateway'), () => {
+      reads++;
+      return outer.signal;
+    });
+    expect(r.url).toBe('https://gw.example/api/x?q=1');
+    expect(r.headers.get('host')).toBeNull();
+    expect(await r.text()).toBe('hi');
+    expect(reads).toBe(0);
+    expect(r.signal.aborted).toBe(false);
+    outer.abort();
+    expect(r.signal.aborted).toBe(true);
+    expect(reads).toBe(2);
+  });
+  it('without an outer signal keeps its own', () => {
+    const r = innerRequest({ ...b, headers: [] }, new URL('https://gw.example/'));
+    expect(r.signal.aborted).toBe(false);
+  });
+});
