@@ -4,16 +4,21 @@
  * asynchronously, its glue in a chunk of its own (dynamic imports), so a page that never asks for
  * it never downloads it.
  *
- * Pitfall: nothing here may import ./wasm-url.js or ./wasm.js statically, or every page pays
- * the Wasm glue (and bundlers may preload the .wasm); bench/browser/size.js fails when it does.
+ * Pitfalls:
+ *  - nothing here may import ./wasm-url.js or ./wasm.js statically, or every page pays
+ *    the Wasm glue (and bundlers may preload the .wasm); bench/browser/size.js fails when it does.
  */
 import { createLoadBackend } from './load.js';
+import { createNobleBackend } from './noble.js';
 
 export * from './types.js';
 export type { BackendKind } from './load.js';
 
 export const loadBackend = createLoadBackend({
   auto: 'noble',
+  // a recipient key's ML-KEM matrix expands in a later task: for the client's ephemeral key, during
+  // the handshake's round trip (the ClientHello is sent first; bench/browser/cold-ab.js)
+  noble: () => createNobleBackend({ defer: (task) => void setTimeout(task, 0) }),
   wasm: async () => {
     const [{ loadWasmGlue }, { createWasmBackend }] = await Promise.all([import('./wasm-url.js'), import('./wasm.js')]);
     return createWasmBackend(await loadWasmGlue());

@@ -27,6 +27,8 @@ export interface LoaderDeps {
   node?: (wasm: Backend) => Promise<Backend>;
   /** What 'auto' means here when not the default (node if given, else wasm with the @noble fallback). */
   auto?: 'noble';
+  /** Builds the @noble backend with this runtime's options (default: createNobleBackend()). */
+  noble?: () => Backend;
 }
 
 export function createLoadBackend(deps: LoaderDeps): (kind?: BackendKind) => Promise<Backend> {
@@ -45,7 +47,7 @@ export function createLoadBackend(deps: LoaderDeps): (kind?: BackendKind) => Pro
   const load = async (kind: BackendKind): Promise<Backend> => {
     switch (kind) {
       case 'noble':
-        return createNobleBackend();
+        return deps.noble ? deps.noble() : createNobleBackend();
       case 'wasm':
         return get('wasm');
       case 'node': {

@@ -26,6 +26,8 @@
  *  - The encapsulation key is checked (FIPS 203 §7.2 modulus check) before use: NEN_CRYPTO_KEY.
  *  - X25519 low-order points are rejected by noble (all-zero shared secret): NEN_CRYPTO_KEY.
  *  - JS cannot guarantee zeroization; secrets are wiped on dispose on a best-effort basis.
+ *  - With `defer` (browsers), a recipient key's matrix expansion runs in a later task, or at its
+ *    first decapsulation if that comes first; a task that runs after dispose does nothing.
  */
 import { chacha20poly1305 } from '@noble/ciphers/chacha.js';
 import { extract as hkdfExtractNoble, expand as hkdfExpandNoble } from '@noble/hashes/hkdf.js';
@@ -202,15 +204,27 @@ class NobleRecipientKey extends KeyHandle implements HpkeRecipientKey {
   #key: ExpandedKey | null;
   #prepared: KEMPrepared | undefined;
   #publicKey: Uint8Array;
-  constructor(kem: KemId, privateKey: Uint8Array) {
+  constructor(kem: KemId, privateKey: Uint8Array, defer: NobleOptions['defer']) {
     super();
     assertKem(kem);
     assertLength(privateKey, kemSizes(kem).privateKey, 'private key');
     this.kem = kem;
     this.#key = expandKey(kem, privateKey);
     this.#publicKey = this.#key.publicKey;
-    // Pre-expands the public matrix for faster repeated decapsulation (public data only).
-    this.#prepared = ml_kem768.prepare(this.#publicKey.subarray(0, MLKEM768_EK));
+    if (!defer) this.#prepare();
+    else
+      defer(() => {
+        try {
+          this.#prepare();
+        } catch {
+          // never for a key expanded here; decapsulation would prepare again and throw there
+        }
+      });
+  }
+  /** The public matrix expanded once, for faster decapsulation (public data only; none after dispose). */
+  #prepare(): KEMPrepared | undefined {
+    if (this.#key) this.#prepared ??= ml_kem768.prepare(this.#publicKey.subarray(0, MLKEM768_EK));
+    return this.#prepared;
   }
   get publicKey(): Uint8Array {
     return this.#publicKey.slice();
@@ -219,7 +233,7 @@ class NobleRecipientKey extends KeyHandle implements HpkeRecipientKey {
     if (!this.#key) throw disposedError('HpkeRecipientKey');
     assertLength(enc, kemSizes(this.kem).enc, 'enc');
     checkExportArgs(info, exporterContext, length);
-    const ss = decap(this.kem, this.#key, this.#prepared, enc);
+    const ss = decap(this.kem, this.#key, this.#prepare(), enc);
     try {
       return keyScheduleExport(nobleHkdf, this.kem, ss, info, exporterContext, length);
     } finally {
@@ -230,7 +244,7 @@ class NobleRecipientKey extends KeyHandle implements HpkeRecipientKey {
     if (!this.#key) throw disposedError('HpkeRecipientKey');
     assertLength(enc, kemSizes(this.kem).enc, 'enc');
     assertSealArgs(info, aad, ciphertext, 'ciphertext');
-    const ss = decap(this.kem, this.#key, this.#prepared, enc);
+    const ss = decap(this.kem, this.#key, this.#prepare(), enc);
     try {
       return withBaseAead(this.kem, ss, info, aad, (c) => c.decrypt(ciphertext));
     } catch {
@@ -263,7 +277,17 @@ function keyPairFromPrivate(kem: KemId, privateKey: Uint8Array): KemKeyPair {
   return { kem, publicKey: k.publicKey, privateKey };
 }
 
-export function createNobleBackend(): Backend {
+export interface NobleOptions {
+  /**
+   * Runs a recipient key's ML-KEM matrix expansion later instead of in createRecipientKey (it is
+   * done at the first decapsulation if still pending). Browsers pass a zero-delay timer: the
+   * client's ephemeral key then expands during the handshake's round trip instead of before the
+   * ClientHello is sent. Default: at once.
+   */
+  defer?: (task: () => void) => void;
+}
+
+export function createNobleBackend(options: NobleOptions = {}): Backend {
   const backend: Backend = {
     name: 'noble' as const,
     randomBytes,
@@ -294,7 +318,7 @@ export function createNobleBackend(): Backend {
       return keyPairFromPrivate(kem, randomBytes(kemSizes(kem).privateKey));
     },
     deriveKeyPair,
-    createRecipientKey: (kem: KemId, privateKey: Uint8Array) => new NobleRecipientKey(kem, privateKey),
+    createRecipientKey: (kem: KemId, privateKey: Uint8Array) => new NobleRecipientKey(kem, privateKey, options.defer),
     setupBaseSExport(kem: KemId, publicKey: Uint8Array, info: Uint8Array, exporterContext: Uint8Array, length: number) {
       assertKem(kem);
       const rnd = randomBytes(kem === KEM_ID.XWING ? 64 : 32);
