@@ -25,6 +25,7 @@
  *    (parseRequest, openRequest, sealResponse: the "server part", its CPU read with process.cpuUsage
  *    around it, reported and subtracted from the client's figure). Batches of requests one after another, modes interleaved per round: the
  *    client's own JS cost per request, far less noisy than the network figure on a loaded machine.
+ *    With --a and --b, each build runs in its own processes, alternating (see fakeAB).
  *  - `--in-process [--requests 10000]`: client and server in ONE process, no network (`createNenClient`
  *    whose `fetch` hands each Request to this package's `withNen` echo): both ends' CPU summed.
  *
@@ -125,7 +126,37 @@ async function fakeServer(core) {
   return { fetch, read: () => serverUs, reset: () => (serverUs = 0) };
 }
 
+/**
+ * --fake with two builds: each build in its own process (in one process the two builds' Responses
+ * share undici's call sites, whose JIT state then blends their costs), alternating A, B, B, A, ...
+ * for `rounds` processes per build, each measuring plain and its build (2 interleaved rounds).
+ */
+async function fakeAB() {
+  const rounds = Number(v.rounds ?? 6);
+  const per = { A: [], B: [] };
+  for (let r = 0; r < rounds; r++) {
+    for (const name of r % 2 ? ['B', 'A'] : ['A', 'B']) {
+      const args = [fileURLToPath(import.meta.url), '--fake', '--a', path.resolve(v[name.toLowerCase()]), '--rounds', '2'];
+      for (const o of ['size', 'requests']) if (v[o]) args.push(`--${o}`, v[o]);
+      const out = execFileSync(process.execPath, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+      const rows = JSON.parse(out.trim().split('\n').at(-1)).rows;
+      per[name].push(rows.find((x) => x.mode === 'A'));
+    }
+  }
+  console.log(`client CPU, fake transport, each build in its own process (${rounds} each, alternating): ${v.size ?? 1024} B`);
+  console.log('| build | client µs/req | added over plain (same process) |\n|---|---|---|');
+  for (const name of ['A', 'B']) {
+    const us = per[name].map((x) => x.clientUsPerRequest);
+    const add = per[name].map((x) => x.addedUs);
+    console.log(
+      `| ${name} (${path.relative(repo, path.resolve(v[name.toLowerCase()]))}) | ${median(us).toFixed(1)} | ${median(add).toFixed(1)} (${Math.min(...add)}-${Math.max(...add)}) |`,
+    );
+  }
+  return 0;
+}
+
 async function fake() {
+  if (v.a && v.b) return fakeAB();
   const rounds = Number(v.rounds ?? 8);
   const n = Number(v.requests ?? 4000);
   const size = Number(v.size ?? 1024);
