@@ -26,6 +26,12 @@ import { HEADER, WIRE_ERRORS, type WireErrorCode, wireError } from '@nen/core';
 const wholeBodyReads = new WeakSet<Request>();
 
 /**
+ * The same mark for a whole class of adapter-made requests, with no per-request WeakSet entry (an
+ * ephemeron per request): a request whose `[WHOLE_BODY_READ]` is true (e.g. on its prototype).
+ */
+export const WHOLE_BODY_READ: unique symbol = Symbol('nen.wholeBodyRead');
+
+/**
  * Marks `request` as one whose `arrayBuffer()` reads the body without building anything else
  * (e.g. @hono/node-server's lightweight Request, which reads the IncomingMessage directly).
  */
@@ -67,7 +73,8 @@ export function readBody(request: Request, limit: number): Promise<Uint8Array> {
       const n = Number(cl);
       if (!Number.isSafeInteger(n) || n < 0) throw wireError('NEN_MALFORMED', 'invalid content-length');
       if (n > limit) throw wireError('NEN_TOO_LARGE', `content-length ${n} > limit ${limit}`);
-      if (wholeBodyReads.has(request) && !request.bodyUsed) return readWhole(request, n);
+      if (((request as { [WHOLE_BODY_READ]?: boolean })[WHOLE_BODY_READ] === true || wholeBodyReads.has(request)) && !request.bodyUsed)
+        return readWhole(request, n);
       expected = n;
     }
     if (!request.body) return Promise.resolve(new Uint8Array(0));

@@ -88,7 +88,8 @@ export function readWholeBody(req: IncomingMessage): Promise<ArrayBuffer> {
     };
     const onEnd = () => {
       detach();
-      const out = new Uint8Array(total);
+      // Its own exact-size ArrayBuffer, not zero-filled first: every byte is written below.
+      const out = Buffer.allocUnsafeSlow(total);
       let o = 0;
       for (const c of chunks) {
         out.set(c, o);

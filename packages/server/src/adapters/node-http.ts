@@ -177,9 +177,22 @@ export async function sendWebResponse(res: ServerResponse, response: Response, r
  * in one write, no Response in between. One answered before the request body was read in full
  * goes out with `connection: close`, then the bounded drain (as sendWebResponse).
  */
-async function sendSealedParts(res: ServerResponse, parts: SealedParts, req: IncomingMessage): Promise<void> {
+function sendSealedParts(res: ServerResponse, parts: SealedParts, req: IncomingMessage): Promise<void> | undefined {
+  // The common case (the body read in full) ends synchronously: no promise per request.
+  if (req.complete) {
+    res.writeHead(parts.status, parts.statusText || undefined, parts.headers);
+    const body = req.method === 'HEAD' ? null : parts.body;
+    if (body) res.end(body);
+    else res.end();
+    return undefined;
+  }
+  return sendSealedPartsEarly(res, parts, req);
+}
+
+/** sendSealedParts for a request whose body is not (yet) complete. */
+async function sendSealedPartsEarly(res: ServerResponse, parts: SealedParts, req: IncomingMessage): Promise<void> {
   // As sendWebResponse: `complete` may turn true one turn after the body was read to its length.
-  if (!req.complete && req.method !== 'GET' && req.method !== 'HEAD') await new Promise<void>((r) => setImmediate(r));
+  if (req.method !== 'GET' && req.method !== 'HEAD') await new Promise<void>((r) => setImmediate(r));
   let headers = parts.headers;
   const early = !req.complete;
   if (early) headers = [...headers, 'connection', 'close'];
@@ -212,7 +225,11 @@ export function toNodeHandler<C = unknown>(handler: WebHandler<C>, options: Node
       }
       if (parts) {
         const out = await parts(request, context(req));
-        await (out instanceof Response ? sendWebResponse(res, out, req) : sendSealedParts(res, out, req));
+        if (out instanceof Response) await sendWebResponse(res, out, req);
+        else {
+          const sending = sendSealedParts(res, out, req);
+          if (sending) await sending;
+        }
       } else await sendWebResponse(res, await handler(request, context(req)), req);
     } catch {
       if (!res.headersSent) {

@@ -20,7 +20,7 @@
  *    made on first use (most handlers never look), from the response's state at that point.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { preferWholeBodyRead } from '../http.js';
+import { WHOLE_BODY_READ } from '../http.js';
 import { NodeHeaders } from './node-headers.js';
 import { nodeBodyStream, readWholeBody } from './node-body.js';
 
@@ -182,6 +182,8 @@ for (const key of Object.getOwnPropertyNames(Request.prototype)) {
   }
 }
 Object.setPrototypeOf(NodeRequest.prototype, Request.prototype);
+// Nen's pipeline reads a body of known length with arrayBuffer() (http.ts readBody): no stream.
+Object.defineProperty(NodeRequest.prototype, WHOLE_BODY_READ, { value: true });
 
 /** The first Host header, as `req.headers.host` gives it (without building Node's header object). */
 function firstHost(raw: readonly string[]): string | undefined {
@@ -204,8 +206,5 @@ export function nodeRequest(req: IncomingMessage, res?: ServerResponse, origin?:
   const method = (req.method ?? 'GET').toUpperCase();
   if (method !== 'GET' && method !== 'HEAD' && (req.readableEnded || x.body !== undefined))
     throw new TypeError('the request body was already read (a body parser ran before the Nen route)');
-  const request = new NodeRequest(req, res, url, method) as unknown as Request;
-  // Nen's pipeline reads a body of known length with arrayBuffer() (http.ts readBody): no stream.
-  preferWholeBodyRead(request);
-  return request;
+  return new NodeRequest(req, res, url, method) as unknown as Request;
 }
