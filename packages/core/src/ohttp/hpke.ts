@@ -218,7 +218,10 @@ export class OhttpPrivateKey {
     }
     return this.#noble;
   }
-  /** Decap(enc) and the key schedule in one Wasm call, or undefined without the Wasm (or for X25519). */
+  /**
+   * Decap(enc) and the key schedule in one Wasm call, or undefined without the Wasm (or for X25519).
+   * @internal setupBaseR's fast path.
+   */
   setupBaseRInWasm(enc: Uint8Array, suiteId: Uint8Array, info: Uint8Array, nk: number): RawKeySchedule | undefined {
     if (enc.length !== OHTTP_KEM_INFO[this.kem].enc) throw new NenCryptoError('NEN_CRYPTO_LENGTH', 'nen: enc has the wrong length');
     if (this.kem === OHTTP_KEM.X25519) return undefined;
@@ -264,7 +267,10 @@ export class HpkeContext {
   #exporterSecret: Uint8Array;
   #suiteId: Uint8Array;
   #seq = 0;
-  /** From the KEM shared secret (the key schedule runs here) or a key schedule computed in Wasm. */
+  /**
+   * From the KEM shared secret (the key schedule runs here) or a key schedule computed in Wasm.
+   * @internal made by setupBaseS / setupBaseR.
+   */
   constructor(kem: OhttpKemId, aeadId: number, secret: Uint8Array | RawKeySchedule, info: Uint8Array) {
     const a = aeadInfo(aeadId);
     this.aeadId = aeadId;
