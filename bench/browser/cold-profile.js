@@ -105,12 +105,14 @@ function attribute(profile, modules) {
 const median = (xs) => [...xs].sort((a, b) => a - b)[(xs.length - 1) >> 1];
 
 async function main() {
-  const target = values.target ? { url: values.target, stop: () => {} } : await startHonoTarget({ serverDist: values['server-dist'] });
+  // bundled before the target starts: a failed build must not leave the target running
   const bundle = await bundleClient({ entry: COLD_ENTRY, minify: false, coreDist: values['core-dist'] });
-  const browser = await launchChromium();
+  const target = values.target ? { url: values.target, stop: () => {} } : await startHonoTarget({ serverDist: values['server-dist'] });
+  let browser;
   let harness;
   const runs = [];
   try {
+    browser = await launchChromium();
     const pin = target.pin ?? (await (await fetch(`${target.url}/api/nen/keys`)).json()).keys[0].pin;
     const modules = {};
     const preload = bundle.files.filter((f) => f.initial && f.name !== 'entry.js' && f.name.endsWith('.js')).map((f) => f.name);
@@ -136,7 +138,7 @@ async function main() {
       }
     }
   } finally {
-    await browser.close();
+    await browser?.close();
     await harness?.close();
     target.stop();
     fs.rmSync(bundle.dir, { recursive: true, force: true });
