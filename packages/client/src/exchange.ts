@@ -13,7 +13,8 @@
  *    the records that read completed, each opened and checked first), not one per record: record
  *    boundaries are not message boundaries for the application, as with any HTTP body. One pull
  *    reads on while the application keeps up; a cancel during a read ends it quietly.
- *  - An opened body reaches the application as an OpenedResponse (./response.ts): read from the bytes.
+ *  - An opened body reaches the application as an OpenedResponse on Node (read from the bytes, no
+ *    body stream), a byte-body Response elsewhere (./response.ts).
  *  - Redirects are not followed: a followed redirect would re-send this request's Nen headers to
  *    another URL (rejected there); in Node the sealed 3xx itself is verified and returned.
  */
