@@ -45,6 +45,23 @@ pub(crate) struct Config {
     pub confidential_query: bool,
 }
 
+impl Default for Config {
+    /// The builder's defaults: no pins, X-Wing, `/api/nen`, the server's maximum lifetime, 30 s,
+    /// 4 MiB responses, the protocol 1.1 retry on, the query string in the clear.
+    fn default() -> Self {
+        Self {
+            pins: Vec::new(),
+            kem: Kem::XWing,
+            session_path: "/api/nen".to_owned(),
+            lifetime: 0,
+            timeout: Duration::from_secs(30),
+            max_response_bytes: 4 << 20,
+            retry: true,
+            confidential_query: false,
+        }
+    }
+}
+
 /// What a handshake established (for logs and tests; no secrets).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SessionInfo {

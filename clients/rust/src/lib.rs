@@ -52,33 +52,12 @@ pub use stream::NenBody;
 
 /// Settings of a [`NenClient`]. Pinned by default: [`build`](Self::build) refuses to run
 /// without a pin unless [`insecure_unpinned`](Self::insecure_unpinned) was called.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct NenClientBuilder {
     pins: Vec<String>,
     unpinned: bool,
-    kem: Kem,
-    session_path: String,
-    lifetime: u32,
-    timeout: Duration,
-    max_response_bytes: usize,
-    retry: bool,
-    confidential_query: bool,
-}
-
-impl Default for NenClientBuilder {
-    fn default() -> Self {
-        Self {
-            pins: Vec::new(),
-            unpinned: false,
-            kem: Kem::XWing,
-            session_path: "/api/nen".to_owned(),
-            lifetime: 0,
-            timeout: Duration::from_secs(30),
-            max_response_bytes: 4 << 20,
-            retry: true,
-            confidential_query: false,
-        }
-    }
+    /// Every other setting, with its default (`client::Config::default`); `pins` stays empty here.
+    cfg: client::Config,
 }
 
 impl NenClientBuilder {
@@ -91,43 +70,43 @@ impl NenClientBuilder {
     /// Runs unpinned with this KEM: the handshake then authenticates nothing beyond TLS.
     pub fn insecure_unpinned(mut self, kem: Kem) -> Self {
         self.unpinned = true;
-        self.kem = kem;
+        self.cfg.kem = kem;
         self
     }
 
     /// The absolute path of the session routes (default `/api/nen`).
     pub fn session_path(mut self, path: impl Into<String>) -> Self {
-        self.session_path = path.into().trim_end_matches('/').to_owned();
+        self.cfg.session_path = path.into().trim_end_matches('/').to_owned();
         self
     }
 
     /// The session lifetime to ask for, in seconds (0, the default: the server's maximum).
     pub fn lifetime(mut self, seconds: u32) -> Self {
-        self.lifetime = seconds;
+        self.cfg.lifetime = seconds;
         self
     }
 
     /// The whole-exchange timeout (default 30 s): `NEN_TIMEOUT` when it passes.
     pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = timeout;
+        self.cfg.timeout = timeout;
         self
     }
 
     /// The largest response body accepted (default 4 MiB); a larger one is refused unread.
     pub fn max_response_bytes(mut self, n: usize) -> Self {
-        self.max_response_bytes = n;
+        self.cfg.max_response_bytes = n;
         self
     }
 
     /// Whether to send the one protocol 1.1 retry after a 401-class answer (default on).
     pub fn retry(mut self, on: bool) -> Self {
-        self.retry = on;
+        self.cfg.retry = on;
         self
     }
 
     /// Moves the query string inside the envelope (PROTOCOL.md §5.4; default off).
     pub fn confidential_query(mut self, on: bool) -> Self {
-        self.confidential_query = on;
+        self.cfg.confidential_query = on;
         self
     }
 
@@ -145,19 +124,10 @@ impl NenClientBuilder {
         if kids.len() != pins.len() {
             return Err(Error::new(codes::BAD_SERVER_KEY, "two pins have the same key id"));
         }
-        if !self.session_path.starts_with('/') {
+        if !self.cfg.session_path.starts_with('/') {
             return Err(Error::new(codes::BAD_INPUT, "the session path must be absolute"));
         }
-        Ok(client::Config {
-            pins,
-            kem: self.kem,
-            session_path: self.session_path.clone(),
-            lifetime: self.lifetime,
-            timeout: self.timeout,
-            max_response_bytes: self.max_response_bytes,
-            retry: self.retry,
-            confidential_query: self.confidential_query,
-        })
+        Ok(client::Config { pins, ..self.cfg.clone() })
     }
 
     /// A client over `hyper_util`'s pooled HTTP/1.1 client (plain HTTP; put TLS in front with
