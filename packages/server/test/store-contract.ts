@@ -1,6 +1,7 @@
 /**
  * The SessionStore contract as a reusable vitest suite: `storeContract(name, makeStore)` runs the
- * same behavioural tests against any store (memory, Redis standalone, Redis Cluster).
+ * same behavioural tests against any store (memory, Redis standalone, Redis Cluster); sample
+ * sessions and the reference replay window come from ./store-samples.ts.
  *
  * What it pins down (./types.ts, THREAT_MODEL.md properties 7 and 8):
  *  - create/get/commit/update/delete/size round trips, with the record returned field for field;
@@ -21,43 +22,10 @@
  */
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { REPLAY_WINDOW, type SessionRecord, type SessionStore } from '../src/stores/types.js';
+import type { SessionStore } from '../src/stores/types.js';
+import { ReferenceWindow, sampleSession, sessionId } from './store-samples.js';
 
-let counter = 0;
-/** A fresh base64url-looking session id. */
-export function sessionId(): string {
-  counter += 1;
-  return `t${Date.now().toString(36)}${counter.toString(36)}${Math.random().toString(36).slice(2, 10)}`.replace(/[^A-Za-z0-9_-]/g, '');
-}
-
-/** A session record starting at `now`, valid for `ttlMs`, with idle timeout `idleMs`. */
-export function sampleSession(now: number, opts: { ttlMs?: number; idleMs?: number; id?: string } = {}): SessionRecord {
-  const secret = new Uint8Array(64);
-  for (let i = 0; i < secret.length; i++) secret[i] = (i * 37 + 11) & 0xff;
-  return {
-    id: opts.id ?? sessionId(),
-    secret,
-    meta: { kem: 'xwing', keyId: 'k1', pinned: true, note: null, n: 7 },
-    epoch: 0,
-    createdAt: now,
-    expiresAt: now + (opts.ttlMs ?? 3_600_000),
-    idleTimeoutMs: opts.idleMs ?? 600_000,
-    lastSeenAt: now,
-  };
-}
-
-/** Reference model of the replay window: the set of accepted numbers and the highest. */
-export class ReferenceWindow {
-  readonly seen = new Set<bigint>();
-  highest = 0n;
-  commit(seq: bigint): 'ok' | 'replay' | 'too-old' {
-    if (seq === 0n || this.highest - seq >= BigInt(REPLAY_WINDOW)) return 'too-old';
-    if (this.seen.has(seq)) return 'replay';
-    this.seen.add(seq);
-    if (seq > this.highest) this.highest = seq;
-    return 'ok';
-  }
-}
+export { ReferenceWindow, sampleSession, sessionId } from './store-samples.js';
 
 const U64_MAX = (1n << 64n) - 1n;
 
