@@ -141,6 +141,16 @@ export function sealed(ctx: ServerContext, res: PlainResult, o: Opened, compress
   const serverTiming = timing ? timingHeader(o, performance.now() - t0) : '';
   // No empty statusText: it goes through more WebIDL conversion in undici's constructor.
   const init: ResponseInit = res.statusText ? { status: res.status, statusText: res.statusText } : { status: res.status };
+  if (res instanceof ResponseBytes) {
+    // From @hono/node-server's lightweight Response (adapters/hono.ts knownBytes), whose own
+    // Response writes a header record in `init` as it is: no Headers object (~2.7 KB, ~3 µs less
+    // per response than set() below). Not for undici's Response: its record conversion is slower.
+    const record = headerRecord(out.headers, res.headers, out.body, serverTiming);
+    if (record) {
+      init.headers = record;
+      return new Response(out.body as Uint8Array<ArrayBuffer> | null, init);
+    }
+  }
   const response = new Response(out.body as Uint8Array<ArrayBuffer> | null, init);
   // Headers set one by one rather than a list in `init`: undici converts a list as a WebIDL
   // sequence of sequences (a copy of every pair, a label string per element, iterator results):
@@ -166,4 +176,32 @@ export function sealed(ctx: ServerContext, res: PlainResult, o: Opened, compress
   if (out.body) headers.set('content-length', String(out.body.length));
   if (timing) headers.set('server-timing', serverTiming);
   return response;
+}
+
+/**
+ * The sealed response's headers as a record (the same as sealed() sets one by one), or null when
+ * the handler's headers repeat a name a record cannot hold (set-cookie). Null prototype: a
+ * `__proto__` header is a header like any other.
+ */
+function headerRecord(list: [string, string][], passed: Headers | null, body: Uint8Array | null, serverTiming: string): Record<string, string> | null {
+  const h = Object.create(null) as Record<string, string>;
+  for (let i = 0; i < list.length; i++) {
+    const e = list[i] as [string, string];
+    h[e[0]] = e[1];
+  }
+  let cacheControl = false;
+  let repeated = false;
+  if (passed) {
+    passed.forEach((v, k) => {
+      if (REPLACED_RESPONSE_HEADERS.has(k)) return;
+      if (k === 'set-cookie') repeated = true;
+      if (k === 'cache-control') cacheControl = true;
+      h[k] = v;
+    });
+  }
+  if (repeated) return null;
+  if (!cacheControl) h['cache-control'] = 'no-store';
+  if (body) h['content-length'] = String(body.length);
+  if (serverTiming) h['server-timing'] = serverTiming;
+  return h;
 }

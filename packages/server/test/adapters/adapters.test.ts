@@ -179,7 +179,7 @@ describe('hono: overlapping middleware mounts', () => {
 });
 
 describe("hono: the downstream Response's bytes", () => {
-  it('every response shape (c.json, c.text, c.body of bytes, a header record, null, new Response of a string or a stream) comes back sealed as the plain Hono route sends it', async () => {
+  it('every response shape (c.json, c.text, c.body of bytes, a header record, its own cache-control, two cookies, null, new Response of a string or a stream) comes back sealed as the plain Hono route sends it', async () => {
     const bytes = new Uint8Array([0, 1, 2, 250, 255]);
     const shapes: Record<string, (c: Context) => Response> = {
       json: (c) => c.json({ a: 1 }, 201),
@@ -188,6 +188,14 @@ describe("hono: the downstream Response's bytes", () => {
       headerless: (c) => c.body(bytes),
       empty: (c) => c.body(null, 204),
       string: () => new Response('raw string', { status: 202, headers: { 'x-a': 'b' } }),
+      // the sealed answer's headers as a record (respond.ts headerRecord), and the set() path that
+      // repeated set-cookie headers fall back to: the handler's cache-control and cookies pass
+      cached: (c) => c.text('cached', 200, { 'cache-control': 'private, max-age=5', 'x-extra': 'r' }),
+      cookies: (c) => {
+        c.header('set-cookie', 'a=1; Path=/', { append: true });
+        c.header('set-cookie', 'b=2; Path=/', { append: true });
+        return c.text('cookies', 200, { 'x-extra': 'c' });
+      },
       stream: () =>
         new Response(
           new ReadableStream<Uint8Array>({
@@ -215,10 +223,14 @@ describe("hono: the downstream Response's bytes", () => {
         status: res.status,
         type: res.headers.get('content-type')?.replace(/;\s*/g, ';').toLowerCase() ?? null,
         extra: res.headers.get('x-extra') ?? res.headers.get('x-a'),
+        cookies: res.headers.getSetCookie(),
         body: [...new Uint8Array(await res.arrayBuffer())],
       });
+      const cacheControl: Record<string, string | null> = {};
       for (const name of Object.keys(shapes)) {
-        const sealed = await seen(await c.fetch(`/api/sealed/${name}`, { method: 'POST' }));
+        const sealedRes = await c.fetch(`/api/sealed/${name}`, { method: 'POST' });
+        cacheControl[name] = sealedRes.headers.get('cache-control');
+        const sealed = await seen(sealedRes);
         const plain = await seen(await fetch(`${base}/api/plain/${name}`, { method: 'POST' }));
         // Content types as undici's Response has them (what Nen sealed before it read the bytes
         // directly): none for headerless bytes, text/plain for a string, where @hono/node-server
@@ -226,6 +238,8 @@ describe("hono: the downstream Response's bytes", () => {
         const undiciType: Record<string, string | null> = { headerless: null, string: 'text/plain;charset=utf-8' };
         expect({ name, ...sealed }).toEqual({ name, ...plain, ...(name in undiciType ? { type: undiciType[name] } : {}) });
       }
+      // no-store unless the handler set its own
+      expect(cacheControl).toMatchObject({ json: 'no-store', bytes: 'no-store', cached: 'private, max-age=5', cookies: 'no-store' });
     } finally {
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
