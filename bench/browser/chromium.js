@@ -1,6 +1,6 @@
 /**
  * Debian Chromium (/usr/bin/chromium, installed by scripts/setup.sh; never downloaded) through
- * playwright-core, with the flags the project's browser tests use and a fresh profile per launch,
+ * playwright-core, with the flags the project's browser tests use (tests/support/chromium.mjs) and a fresh profile per launch,
  * and CDP throttling for cold-load measurements (CPU slowdown, added latency per request).
  *
  * Pitfalls:
@@ -8,28 +8,18 @@
  *    code cache); throttling is per page (a CDP session each) and must be set before navigation.
  *  - Callers close the browser in `finally` (a leaked Chromium outlives the bench).
  */
-import fs from 'node:fs';
 import { chromium } from 'playwright-core';
+import { chromiumLaunchOptions } from '../../tests/support/chromium.mjs';
 
-export const CHROMIUM = '/usr/bin/chromium';
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+export { CHROMIUM, CHROMIUM_ARGS } from '../../tests/support/chromium.mjs';
 
 /**
- * Launches Chromium. playwright-core's launch() starts it on a fresh temporary profile (its own
- * --user-data-dir, removed on close) and refuses a --user-data-dir argument.
+ * Launches Chromium (tests/support/chromium.mjs: the path and flags every browser suite shares).
+ * playwright-core's launch() starts it on a fresh temporary profile (its own --user-data-dir,
+ * removed on close) and refuses a --user-data-dir argument.
  */
 export async function launchChromium() {
-  if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is required (apt install chromium; scripts/setup.sh installs it)`);
-  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+  return chromium.launch(chromiumLaunchOptions());
 }
 
 /** A new page in its own fresh context (cold caches) with CPU throttling and added latency via CDP. */

@@ -17,20 +17,10 @@ import { DefaultChatTransport, type UIMessage, type UIMessageChunk } from 'ai';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNenClient, type NenClient } from '@nen/client';
+import { chromiumLaunchOptions } from '../../../tests/support/chromium.mjs';
 import { appDir, type LiveServer, startNext, stopAll } from './live';
 
 const DIST_DIR = process.env.CI ? '.next' : '.next-e2e';
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const TAG = `zq${Date.now().toString(36)}`;
 const SECRET = `vault-${TAG}-4471`;
 
@@ -47,7 +37,7 @@ beforeAll(async () => {
     body: JSON.stringify({ title: `Plan ${TAG}`, body: `The code is ${SECRET} and nobody else may read it` }),
   });
   expect(res.status).toBe(201);
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+  browser = await chromium.launch(chromiumLaunchOptions());
 }, 300_000);
 
 afterAll(async () => {

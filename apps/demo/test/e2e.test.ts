@@ -20,6 +20,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page, type Request as PwRequest } from 'playwright-core';
 import { createNenClient } from '@nen/client';
+import { chromiumLaunchOptions } from '../../../tests/support/chromium.mjs';
 import { appDir, ensureBuilt, freePort, keygen } from './live';
 
 const artifacts = join(appDir, 'test-results');
@@ -31,17 +32,6 @@ const nextBin = join(appDir, 'node_modules/next/dist/bin/next');
  */
 const WEBPACK = process.env.DEMO_E2E_WEBPACK === '1'; // `next build --webpack` instead of Turbopack
 const DIST_DIR = WEBPACK ? '.next-e2e-webpack' : process.env.CI ? '.next' : '.next-e2e';
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 /** A process this suite started (its own process group), stopped in afterAll. */
 interface Instance {
@@ -135,7 +125,7 @@ beforeAll(async () => {
   pin = keys.pin;
   main = await startNext({});
   baseUrl = main.url;
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+  browser = await chromium.launch(chromiumLaunchOptions());
 }, 300_000);
 
 afterAll(async () => {

@@ -23,11 +23,11 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
+import { CHROMIUM, chromiumLaunchOptions } from '../../../tests/support/chromium.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const app = join(here, 'fixtures/next-app');
 const nextBin = join(app, 'node_modules/next/dist/bin/next');
-const CHROMIUM = '/usr/bin/chromium';
 
 const EXPECTED = {
   sha256: 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad',
@@ -135,19 +135,7 @@ async function checkDeployment(port: number, label: string, edgeRoute: boolean):
     expect(edge, `${label} /api/edge`).toMatchObject({ auto: 'wasm', backend: 'wasm', ...EXPECTED, xwingPublicKeyPrefix: node.xwingPublicKeyPrefix });
   }
 
-  browser ??= await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser ??= await chromium.launch(chromiumLaunchOptions());
   const page = await browser.newPage();
   try {
     const wasmRequests: string[] = [];
