@@ -114,6 +114,51 @@ async function metrics(url) {
   return r.json();
 }
 
+/** The run's summary: throughput, latency quantiles, the RSS curve and its growth after warm-up (the first 10 %). */
+function summarize({ url, curve, latencies, errors, errorKinds, elapsed, end, sameSessions }) {
+  const warm = curve.find((p) => p.done >= total * 0.1) ?? curve[0];
+  const after = curve.filter((p) => p.done >= warm.done);
+  const maxAfter = Math.max(...after.map((p) => p.rss));
+  const sorted = [...latencies].sort((a, b) => a - b);
+  const q = (p) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+  return {
+    url: opt.url ? url : 'own next start',
+    requests: total,
+    concurrency,
+    sessions: nClients,
+    bodyBytes: bodySize,
+    errors,
+    errorKinds: Object.fromEntries(errorKinds),
+    sameSessions,
+    seconds: Number(elapsed.toFixed(1)),
+    reqPerSec: Number((total / elapsed).toFixed(0)),
+    latencyMs: { p50: Number(q(0.5).toFixed(2)), p99: Number(q(0.99).toFixed(2)), max: Number(sorted[sorted.length - 1].toFixed(2)) },
+    rssMiB: {
+      start: +(curve[0].rss / 2 ** 20).toFixed(1),
+      afterWarmup: +(warm.rss / 2 ** 20).toFixed(1),
+      maxAfterWarmup: +(maxAfter / 2 ** 20).toFixed(1),
+      end: +(end.rss / 2 ** 20).toFixed(1),
+    },
+    rssGrowthAfterWarmupMiB: +((maxAfter - warm.rss) / 2 ** 20).toFixed(1),
+    serverSessions: end.sessions,
+    curve: curve.map((p) => ({ done: p.done, rssMiB: +(p.rss / 2 ** 20).toFixed(1), heapMiB: +(p.heapUsed / 2 ** 20).toFixed(1), sessions: p.sessions })),
+  };
+}
+
+/** Prints the summary: one JSON line with --json, else three log lines. */
+function report(summary) {
+  if (opt.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
+  else {
+    log(
+      `[soak] ${total} requests, concurrency ${concurrency}, ${nClients} sessions: ${summary.reqPerSec} req/s, p50 ${summary.latencyMs.p50} ms, p99 ${summary.latencyMs.p99} ms, errors ${summary.errors}`,
+    );
+    log(
+      `[soak] RSS MiB: start ${summary.rssMiB.start}, after warm-up ${summary.rssMiB.afterWarmup}, max after warm-up ${summary.rssMiB.maxAfterWarmup}, end ${summary.rssMiB.end} (growth ${summary.rssGrowthAfterWarmupMiB})`,
+    );
+    log(`[soak] curve (requests: rss MiB): ${summary.curve.map((p) => `${p.done}:${p.rssMiB}`).join(' ')}`);
+  }
+}
+
 async function main() {
   const own = opt.url ? null : await ownServer();
   const url = opt.url ?? own.url;
@@ -178,43 +223,17 @@ async function main() {
     const elapsed = (performance.now() - t0) / 1000;
     const mEnd = await metrics(url);
     curve.push({ done: total, rss: mEnd.rss, heapUsed: mEnd.heapUsed, sessions: mEnd.sessions });
-    const warm = curve.find((p) => p.done >= total * 0.1) ?? curve[0];
-    const after = curve.filter((p) => p.done >= warm.done);
-    const maxAfter = Math.max(...after.map((p) => p.rss));
-    const sorted = [...latencies].sort((a, b) => a - b);
-    const q = (p) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
-    const summary = {
-      url: opt.url ? url : 'own next start',
-      requests: total,
-      concurrency,
-      sessions: nClients,
-      bodyBytes: bodySize,
+    const summary = summarize({
+      url,
+      curve,
+      latencies,
       errors,
-      errorKinds: Object.fromEntries(errorKinds),
+      errorKinds,
+      elapsed,
+      end: mEnd,
       sameSessions: clients.every((c, i) => c.session?.id === sessionIds[i]),
-      seconds: Number(elapsed.toFixed(1)),
-      reqPerSec: Number((total / elapsed).toFixed(0)),
-      latencyMs: { p50: Number(q(0.5).toFixed(2)), p99: Number(q(0.99).toFixed(2)), max: Number(sorted[sorted.length - 1].toFixed(2)) },
-      rssMiB: {
-        start: +(curve[0].rss / 2 ** 20).toFixed(1),
-        afterWarmup: +(warm.rss / 2 ** 20).toFixed(1),
-        maxAfterWarmup: +(maxAfter / 2 ** 20).toFixed(1),
-        end: +(mEnd.rss / 2 ** 20).toFixed(1),
-      },
-      rssGrowthAfterWarmupMiB: +((maxAfter - warm.rss) / 2 ** 20).toFixed(1),
-      serverSessions: mEnd.sessions,
-      curve: curve.map((p) => ({ done: p.done, rssMiB: +(p.rss / 2 ** 20).toFixed(1), heapMiB: +(p.heapUsed / 2 ** 20).toFixed(1), sessions: p.sessions })),
-    };
-    if (opt.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
-    else {
-      log(
-        `[soak] ${total} requests, concurrency ${concurrency}, ${nClients} sessions: ${summary.reqPerSec} req/s, p50 ${summary.latencyMs.p50} ms, p99 ${summary.latencyMs.p99} ms, errors ${errors}`,
-      );
-      log(
-        `[soak] RSS MiB: start ${summary.rssMiB.start}, after warm-up ${summary.rssMiB.afterWarmup}, max after warm-up ${summary.rssMiB.maxAfterWarmup}, end ${summary.rssMiB.end} (growth ${summary.rssGrowthAfterWarmupMiB})`,
-      );
-      log(`[soak] curve (requests: rss MiB): ${summary.curve.map((p) => `${p.done}:${p.rssMiB}`).join(' ')}`);
-    }
+    });
+    report(summary);
     const flatOk = total < 50_000 || summary.rssGrowthAfterWarmupMiB <= 20;
     process.exitCode = errors === 0 && flatOk ? 0 : 1;
   } finally {
