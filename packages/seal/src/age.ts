@@ -16,6 +16,7 @@
  */
 import { loadBackend, type Backend } from '@nen/core';
 import { ArmorDecoder, ArmorEncoder, looksArmored } from './armor.js';
+import { concatAll } from './bytes.js';
 import { NenSealError, headerError } from './errors.js';
 import { findHeaderEnd, lastLineStart, parseHeader, serializeHeader, verifyHeaderMac } from './header.js';
 import { parseIdentities, parseRecipient } from './keys.js';
@@ -121,18 +122,6 @@ export class Sealer {
   }
 }
 
-function concat(chunks: readonly Uint8Array[]): Uint8Array {
-  let n = 0;
-  for (const c of chunks) n += c.length;
-  const out = new Uint8Array(n);
-  let o = 0;
-  for (const c of chunks) {
-    out.set(c, o);
-    o += c.length;
-  }
-  return out;
-}
-
 /** Decrypts an age file pushed in pieces; releases each verified chunk into `out`. */
 export class Opener {
   private mode: 'detect' | 'armor' | 'binary';
@@ -155,7 +144,7 @@ export class Opener {
 
   push(data: Uint8Array, out: Uint8Array[]): void {
     if (this.mode === 'detect') {
-      this.buf = concat([this.buf, data]);
+      this.buf = concatAll([this.buf, data]);
       const firstNonSpace = this.buf.findIndex((c) => c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d);
       if (firstNonSpace < 0 || this.buf.length < firstNonSpace + 2) {
         if (this.buf.length > 2048) throw headerError('no data');
@@ -259,7 +248,7 @@ export async function seal(data: Uint8Array | string, recipients: RecipientInput
   const out: Uint8Array[] = [];
   s.push(typeof data === 'string' ? new TextEncoder().encode(data) : data, out);
   s.finish(out);
-  return concat(out);
+  return concatAll(out);
 }
 
 /** Seals and returns the ASCII-armored text. */
@@ -278,7 +267,7 @@ export async function open(data: Uint8Array | string, identities: IdentityInput 
   } finally {
     o.dispose();
   }
-  return concat(out);
+  return concatAll(out);
 }
 
 /** open() decoded as UTF-8 (fatal on invalid UTF-8). */
@@ -286,4 +275,4 @@ export async function openText(data: Uint8Array | string, identities: IdentityIn
   return new TextDecoder('utf-8', { fatal: true }).decode(await open(data, identities, opts));
 }
 
-export { toRecipients, concat as concatChunks };
+export { toRecipients };

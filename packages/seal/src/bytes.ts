@@ -11,6 +11,11 @@ export function u16(v: number): Uint8Array {
 }
 
 export function concatBytes(...parts: readonly Uint8Array[]): Uint8Array {
+  return concatAll(parts);
+}
+
+/** concatBytes for a list of any length (no spread: a long stream's chunk list stays one argument). */
+export function concatAll(parts: readonly Uint8Array[]): Uint8Array {
   let n = 0;
   for (const p of parts) n += p.length;
   const out = new Uint8Array(n);
