@@ -11,9 +11,9 @@
  *  - a response with one flipped ciphertext byte (injected by page.route) makes the UI show an
  *    error instead of data;
  *  - the bench routes answer as documented.
+ * Two instances sharing one Redis: e2e-redis.test.ts; the processes: e2e-processes.ts.
  * Screenshots of the main pages go to test-results/ (gitignored).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -21,99 +21,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page, type Request as PwRequest } from 'playwright-core';
 import { createNenClient } from '@nen/client';
 import { chromiumLaunchOptions } from '../../../tests/support/chromium.mjs';
-import { appDir, ensureBuilt, freePort, keygen } from './live';
+import { DIST_DIR, type Instance, WEBPACK, startNext, stopAll } from './e2e-processes';
+import { appDir, ensureBuilt, keygen } from './live';
 
 const artifacts = join(appDir, 'test-results');
-const nextBin = join(appDir, 'node_modules/next/dist/bin/next');
-/**
- * Build directory. Locally the suite keeps its own (`.next-e2e`), so it never collides with a
- * `.next` that another process builds or serves in the same checkout; under CI (one job at a time)
- * it reuses `.next`, which the build stage has just produced, instead of building twice.
- */
-const WEBPACK = process.env.DEMO_E2E_WEBPACK === '1'; // `next build --webpack` instead of Turbopack
-const DIST_DIR = WEBPACK ? '.next-e2e-webpack' : process.env.CI ? '.next' : '.next-e2e';
-
-/** A process this suite started (its own process group), stopped in afterAll. */
-interface Instance {
-  readonly url: string;
-  readonly child: ChildProcess;
-  log: string;
-}
-const instances: Instance[] = [];
 let browser: Browser | undefined;
 let baseUrl = '';
 let pin = '';
-
-async function waitForServer(inst: Instance, path: string, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (inst.child.exitCode !== null) throw new Error(`next start exited early:\n${inst.log}`);
-    try {
-      const res = await fetch(inst.url + path, { signal: AbortSignal.timeout(2000) });
-      if (res.status < 500) return;
-    } catch {
-      // not listening yet
-    }
-    await sleep(250);
-  }
-  throw new Error(`next start did not answer within ${timeoutMs} ms:\n${inst.log}`);
-}
-
-/** Spawns a process in its own group (`next start` forks a `next-server` child that outlives a SIGTERM to the CLI alone). */
-function launch(cmd: string, args: string[], env: NodeJS.ProcessEnv, url: string): Instance {
-  const child = spawn(cmd, args, { cwd: appDir, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  const inst: Instance = { url, child, log: '' };
-  const keep = (chunk: Buffer) => {
-    inst.log = (inst.log + chunk.toString()).slice(-20_000);
-  };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-  instances.push(inst);
-  return inst;
-}
-
-/** `next start` of the e2e build on a free loopback port, with a pinned key and the given extra env. */
-async function startNext(extra: NodeJS.ProcessEnv): Promise<Instance> {
-  const port = await freePort();
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    NEXT_TELEMETRY_DISABLED: '1',
-    NEXT_DIST_DIR: DIST_DIR,
-    NEN_SERVER_KEYS: keys.env,
-    NEN_SERVER_PIN: keys.pin,
-    NEN_BENCH_METRICS: '1',
-  };
-  delete env.REDIS_URL;
-  const inst = launch(process.execPath, [nextBin, 'start', '-H', '127.0.0.1', '-p', String(port)], { ...env, ...extra }, `http://127.0.0.1:${port}`);
-  await waitForServer(inst, '/api/bench/metrics', 60_000);
-  return inst;
-}
-
-function signalGroup(inst: Instance, signal: NodeJS.Signals): void {
-  if (inst.child.pid === undefined) return;
-  try {
-    process.kill(-inst.child.pid, signal);
-  } catch {
-    // the group is gone already
-  }
-}
-
-/** SIGTERM to the group, SIGKILL after 5 s, then waits (bounded) until the leader has exited. */
-async function stop(inst: Instance): Promise<void> {
-  const i = instances.indexOf(inst);
-  if (i >= 0) instances.splice(i, 1);
-  signalGroup(inst, 'SIGTERM');
-  const deadline = Date.now() + 10_000;
-  let killed = false;
-  while (Date.now() < deadline && inst.child.exitCode === null && inst.child.signalCode === null) {
-    if (!killed && Date.now() > deadline - 5_000) {
-      signalGroup(inst, 'SIGKILL');
-      killed = true;
-    }
-    await sleep(100);
-  }
-  signalGroup(inst, 'SIGKILL'); // whatever is left of the group (the forked next-server)
-}
 
 let keys: { env: string; pin: string };
 let main: Instance;
@@ -123,14 +37,14 @@ beforeAll(async () => {
   ensureBuilt({ distDir: DIST_DIR, webpack: WEBPACK });
   keys = keygen();
   pin = keys.pin;
-  main = await startNext({});
+  main = await startNext(keys, {});
   baseUrl = main.url;
   browser = await chromium.launch(chromiumLaunchOptions());
 }, 300_000);
 
 afterAll(async () => {
   await browser?.close().catch(() => undefined);
-  for (const inst of [...instances]) await stop(inst);
+  await stopAll();
 });
 
 /** Records every byte the page sends (URLs and bodies) and every API response body it receives. */
@@ -399,66 +313,4 @@ describe('bench routes over the real @nen/client in Node', () => {
       await client.terminate().catch(() => undefined);
     }
   });
-});
-
-describe('two instances sharing one Redis (REDIS_URL)', () => {
-  it('a session and a note made on one instance work on the other; Redis down fails closed with 503', async () => {
-    const redisPort = await freePort();
-    const redis = launch(
-      'redis-server',
-      ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-      process.env,
-      `redis://127.0.0.1:${redisPort}`,
-    );
-    const redisUrl = redis.url;
-    try {
-      const ready = Date.now() + 10_000;
-      while (!/Ready to accept connections/i.test(redis.log)) {
-        if (Date.now() > ready || redis.child.exitCode !== null) throw new Error(`redis-server did not start:\n${redis.log}`);
-        await sleep(50);
-      }
-      const [a, b] = await Promise.all([startNext({ REDIS_URL: redisUrl }), startNext({ REDIS_URL: redisUrl })]);
-      // Round-robin transport: consecutive requests of one session alternate between the instances.
-      let turn = 0;
-      const roundRobin: typeof fetch = (input, init) => {
-        const target = turn++ % 2 === 0 ? a! : b!;
-        const url = new URL(input instanceof Request ? input.url : String(input));
-        const rewritten = target.url + url.pathname + url.search;
-        return input instanceof Request ? fetch(new Request(rewritten, input), init) : fetch(rewritten, init);
-      };
-      const client = createNenClient({ baseUrl: a!.url, serverKey: pin, fetch: roundRobin });
-      const json = { 'content-type': 'application/json' };
-      const created = await client.fetch('/api/notes', {
-        method: 'POST',
-        headers: json,
-        body: JSON.stringify({ title: 'shared', body: 'seen by both instances' }),
-      });
-      expect(created.status).toBe(201);
-      const { note } = (await created.json()) as { note: { id: string } };
-      for (let i = 0; i < 4; i++) {
-        const read = await client.fetch(`/api/notes/${note.id}`);
-        expect(read.status, `read ${i} (instance ${turn % 2 === 0 ? 'b' : 'a'})`).toBe(200);
-        expect(((await read.json()) as { note: { body: string } }).note.body).toBe('seen by both instances');
-      }
-      expect((await client.fetch(`/api/notes/${note.id}`, { method: 'DELETE' })).status).toBe(200);
-      expect((await client.fetch(`/api/notes/${note.id}`)).status).toBe(404);
-      for (const inst of [a!, b!]) {
-        const m = (await (await fetch(`${inst.url}/api/bench/metrics`)).json()) as Record<string, unknown>;
-        expect(m.storeKind).toBe('redis');
-        expect(m.notesKind).toBe('redis');
-      }
-
-      await stop(redis);
-      const started = Date.now();
-      const outcome = await client.fetch('/api/notes').then(
-        (res) => `status ${res.status}`,
-        (error: unknown) => `error ${(error as { code?: string }).code}`,
-      );
-      expect(outcome).toMatch(/status 503|NEN_STORE_UNAVAILABLE/);
-      expect(Date.now() - started).toBeLessThan(15_000);
-      await Promise.all([stop(a!), stop(b!)]);
-    } finally {
-      await stop(redis);
-    }
-  }, 120_000);
 });
