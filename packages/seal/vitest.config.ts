@@ -1,3 +1,5 @@
+// Vitest for @nen/seal: unit tests next to the sources, interop / CLI / browser suites in test/.
+// Pitfall: the interop suites run the real `age` binary and Chromium, hence the long timeouts.
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
