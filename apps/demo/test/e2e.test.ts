@@ -89,10 +89,19 @@ async function openApp(path = '/'): Promise<{ page: Page; traffic: ReturnType<ty
   return { page, traffic };
 }
 
+/** Runs `fn` on a fresh page of the app at `path` (traffic recorded from before navigation); the page is closed afterwards. */
+async function onPage(path: string, fn: (p: { page: Page; traffic: ReturnType<typeof recordTraffic> }) => Promise<void>): Promise<void> {
+  const opened = await openApp(path);
+  try {
+    await fn(opened);
+  } finally {
+    await opened.page.close();
+  }
+}
+
 describe('demo app in chromium', () => {
   it('creates, edits, searches, reads and deletes notes over Nen without leaking plaintext', async () => {
-    const { page, traffic } = await openApp('/');
-    try {
+    await onPage('/', async ({ page, traffic }) => {
       await page.locator('[data-testid="note-list"][data-loaded="true"]').waitFor();
       expect(await page.getByTestId('pin-state').textContent()).toContain('pinned (');
 
@@ -175,14 +184,11 @@ describe('demo app in chromium', () => {
       const apiRequests = traffic.sent.filter((r) => new URL(r.url).pathname.startsWith('/api/'));
       expect(apiRequests.some((r) => r.body && r.body.length > 0 && new URL(r.url).pathname === '/api/notes')).toBe(true);
       expect(await traffic.leaks([tag, 'vault code', 'Launch plan'])).toEqual([]);
-    } finally {
-      await page.close();
-    }
+    });
   });
 
   it('streams the answer progressively and shows tokens as they arrive', async () => {
-    const { page, traffic } = await openApp('/');
-    try {
+    await onPage('/', async ({ page, traffic }) => {
       await page.locator('[data-testid="note-list"][data-loaded="true"]').waitFor();
       await page.getByTestId('ask-input').fill('groceries');
       await page.getByTestId('ask-button').click();
@@ -202,14 +208,11 @@ describe('demo app in chromium', () => {
       await expect.poll(() => page.locator('[data-testid="wire-entry"][data-kind="stream"][data-state="ok"]').count()).toBeGreaterThan(0);
       expect(await traffic.leaks(['oat milk', 'dark chocolate'])).toEqual([]);
       await page.screenshot({ path: join(artifacts, 'stream.png'), fullPage: true });
-    } finally {
-      await page.close();
-    }
+    });
   });
 
   it('shows an error, not data, when a response ciphertext byte is flipped in transit', async () => {
-    const { page } = await openApp('/');
-    try {
+    await onPage('/', async ({ page }) => {
       await page.locator('[data-testid="note-list"][data-loaded="true"]').waitFor();
       const before = await page.getByTestId('note-item').count();
       expect(before).toBeGreaterThan(0);
@@ -237,14 +240,11 @@ describe('demo app in chromium', () => {
       await page.unroute((url) => url.pathname === '/api/notes');
       await page.getByTestId('search-input').fill('Groceries ');
       await expect.poll(() => page.getByTestId('note-item').filter({ hasText: 'Groceries' }).count()).toBe(1);
-    } finally {
-      await page.close();
-    }
+    });
   });
 
   it('the wire inspector page compares both sides for sample requests', async () => {
-    const { page } = await openApp('/wire');
-    try {
+    await onPage('/wire', async ({ page }) => {
       await page.getByTestId('lab-post').click();
       await expect.poll(() => page.locator('[data-testid="wire-entry"][data-kind="api"][data-state="ok"]').count()).toBe(1);
       await page.getByTestId('lab-get').click();
@@ -267,9 +267,7 @@ describe('demo app in chromium', () => {
       await expect.poll(() => page.locator('[data-testid="wire-entry"][data-kind="api"][data-state="ok"]').count()).toBe(3);
       expect(await page.getByTestId('error-banner').count()).toBe(0);
       await page.screenshot({ path: join(artifacts, 'wire.png'), fullPage: true });
-    } finally {
-      await page.close();
-    }
+    });
   });
 });
 
