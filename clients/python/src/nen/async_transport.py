@@ -19,12 +19,13 @@ import httpx
 
 from . import exchange as ex
 from .deadline import Deadline, timeout_error
-from .errors import NenError, NenProtocolError, client_error, outcome_unknown, recovery_of, server_error
+from .errors import NenError, NenProtocolError, client_error, outcome_unknown, recovery_of
 from .handshake import HandshakeState, Pin
 from .options import OptionArgs, make_options
 from .records import RecordOpener
 from .session import SequenceCounter, Session, now_ms
 from .transport import RETRY_HORIZON_S, _Attempt
+from .transport_common import TransportCommon
 
 
 class _OpenedStream(httpx.AsyncByteStream):
@@ -70,7 +71,7 @@ async def _acquire(counter: SequenceCounter, d: Deadline) -> int:
             raise client_error("NEN_TIMEOUT", "no sequence number within the timeout (window full)", e) from e
 
 
-class AsyncTransport(httpx.AsyncBaseTransport):
+class AsyncTransport(TransportCommon, httpx.AsyncBaseTransport):
     """Nen over any async httpx transport (default ``httpx.AsyncHTTPTransport()``)."""
 
     def __init__(
@@ -86,16 +87,9 @@ class AsyncTransport(httpx.AsyncBaseTransport):
         self._lock: asyncio.Lock | None = None
         self._backoff = 0.0
 
-    @property
-    def session(self) -> Session | None:
-        return self._session
-
     async def aclose(self) -> None:
         self._session = None
         await self._inner.aclose()
-
-    def drop_session(self) -> None:
-        self._session = None
 
     async def handshake(self, url: httpx.URL | str, deadline: Deadline | None = None) -> Session:
         d = deadline or Deadline(self.options.timeout)
@@ -145,14 +139,6 @@ class AsyncTransport(httpx.AsyncBaseTransport):
                 self._session = s
             return s
 
-    def _server_of(self, url: httpx.URL) -> tuple[str, bytes] | None:
-        """The server a session belongs to: the request's origin, or None with a fixed ``base_url``."""
-        return None if self.options.base_url is not None else (url.scheme, url.netloc)
-
-    def _invalidate(self, s: Session) -> None:
-        if self._session is s:
-            self._session = None
-
     async def _run_handshake(self, url: httpx.URL, d: Deadline) -> Session:
         pins: list[Pin | None] = list(self.options.pins) or [None]
         for i, pin in enumerate(pins):
@@ -175,14 +161,7 @@ class AsyncTransport(httpx.AsyncBaseTransport):
             body = await _read_bounded(res, 65536, d)
         except httpx.TimeoutException as e:
             raise timeout_error(e) from e
-        t1 = now_ms()
-        if res.status_code != 200:
-            raise server_error(res.status_code, res.headers.get("nen-error"), f"handshake HTTP {res.status_code}")
-        if (res.headers.get("content-type") or "").split(";")[0].strip() != "application/nen-handshake":
-            raise client_error("NEN_HANDSHAKE_FAILED", "handshake response has the wrong content type")
-        s = Session(st.finish(body), t0, t1)
-        s.server = self._server_of(url)
-        return s
+        return self._handshake_session(st, res, body, t0, now_ms(), url)
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         d = Deadline(self.options.timeout, request.extensions.get("timeout"))

@@ -25,11 +25,12 @@ import httpx
 
 from . import exchange as ex
 from .deadline import Deadline, timeout_error
-from .errors import NenError, NenProtocolError, client_error, outcome_unknown, recovery_of, server_error
+from .errors import NenError, NenProtocolError, client_error, outcome_unknown, recovery_of
 from .handshake import HandshakeState, Pin
 from .options import OptionArgs, make_options
 from .records import RecordOpener
 from .session import Session, now_ms
+from .transport_common import TransportCommon
 
 RETRY_HORIZON_S = 60.0
 
@@ -63,7 +64,7 @@ class _OpenedStream(httpx.SyncByteStream):
         self._inner.close()
 
 
-class Transport(httpx.BaseTransport):
+class Transport(TransportCommon, httpx.BaseTransport):
     """Nen over any sync httpx transport (default ``httpx.HTTPTransport()``). Options: see README."""
 
     def __init__(
@@ -79,16 +80,9 @@ class Transport(httpx.BaseTransport):
         self._lock = threading.Lock()
         self._backoff = 0.0
 
-    @property
-    def session(self) -> Session | None:
-        return self._session
-
     def close(self) -> None:
         self._session = None
         self._inner.close()
-
-    def drop_session(self) -> None:
-        self._session = None
 
     # ------------------------------------------------------------------ handshake
 
@@ -141,14 +135,6 @@ class Transport(httpx.BaseTransport):
             self._session = s
             return s
 
-    def _server_of(self, url: httpx.URL) -> tuple[str, bytes] | None:
-        """The server a session belongs to: the request's origin, or None with a fixed ``base_url``."""
-        return None if self.options.base_url is not None else (url.scheme, url.netloc)
-
-    def _invalidate(self, s: Session) -> None:
-        if self._session is s:
-            self._session = None
-
     def _run_handshake(self, url: httpx.URL, d: Deadline) -> Session:
         pins: list[Pin | None] = list(self.options.pins) or [None]
         for i, pin in enumerate(pins):
@@ -171,14 +157,7 @@ class Transport(httpx.BaseTransport):
             body = _read_bounded(res, 65536, d)
         except httpx.TimeoutException as e:
             raise timeout_error(e) from e
-        t1 = now_ms()
-        if res.status_code != 200:
-            raise server_error(res.status_code, res.headers.get("nen-error"), f"handshake HTTP {res.status_code}")
-        if (res.headers.get("content-type") or "").split(";")[0].strip() != "application/nen-handshake":
-            raise client_error("NEN_HANDSHAKE_FAILED", "handshake response has the wrong content type")
-        s = Session(st.finish(body), t0, t1)
-        s.server = self._server_of(url)
-        return s
+        return self._handshake_session(st, res, body, t0, now_ms(), url)
 
     # ------------------------------------------------------------------ requests
 
