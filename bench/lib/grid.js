@@ -12,6 +12,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ratio, round } from './stats.js';
+import { formatColumns } from './table.js';
 
 /** Terminal colour codes (ESC [ … m) in a captured log. */
 const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
@@ -173,51 +174,25 @@ export function scaling(rows) {
   }));
 }
 
-const pad = (s, n) => {
-  s = String(s ?? '–');
-  return s.length >= n ? s : s + ' '.repeat(n - s.length);
-};
+const GRID_COLUMNS = [
+  ['store', 8, (r) => r.store],
+  ['kem', 9, (r) => r.kem],
+  ['inst', 5, (r) => r.instances],
+  ['payload', 8, (r) => (r.payload >= 1024 ? `${r.payload / 1024} KB` : r.payload)],
+  ['knee c', 7, (r) => r.kneeConcurrency],
+  ['req/s', 8, (r) => r.rps],
+  ['p50/p99 ms', 13, (r) => (r.p50Ms !== null ? `${r.p50Ms}/${r.p99Ms}` : '–')],
+  ['enc/plain', 10, (r) => r.encPlainRatio],
+  ['x vs 1', 7, (r) => r.speedupVs1],
+  ['srv CPU ms/req', 15, (r) => r.serverCpuMsPerRequest],
+  ['redis cmd/req', 14, (r) => r.redisCommandsPerRequest],
+  ['hs/s', 7, (r) => r.handshakesPerSecond],
+  ['rss MiB', 8, (r) => r.rssEndMiB],
+  ['status', 0, (r) => (r.status !== 'ok' ? `${r.status}: ${r.reason ?? ''}` : r.rps === null ? `ok, no knee: ${r.brokeAt}` : 'ok')],
+];
 
 export function formatGridTable(rows) {
-  const lines = [
-    [
-      pad('store', 8),
-      pad('kem', 9),
-      pad('inst', 5),
-      pad('payload', 8),
-      pad('knee c', 7),
-      pad('req/s', 8),
-      pad('p50/p99 ms', 13),
-      pad('enc/plain', 10),
-      pad('x vs 1', 7),
-      pad('srv CPU ms/req', 15),
-      pad('redis cmd/req', 14),
-      pad('hs/s', 7),
-      pad('rss MiB', 8),
-      'status',
-    ].join(' '),
-  ];
-  for (const r of rows) {
-    lines.push(
-      [
-        pad(r.store, 8),
-        pad(r.kem, 9),
-        pad(r.instances, 5),
-        pad(r.payload >= 1024 ? `${r.payload / 1024} KB` : r.payload, 8),
-        pad(r.kneeConcurrency, 7),
-        pad(r.rps, 8),
-        pad(r.p50Ms !== null ? `${r.p50Ms}/${r.p99Ms}` : '–', 13),
-        pad(r.encPlainRatio, 10),
-        pad(r.speedupVs1, 7),
-        pad(r.serverCpuMsPerRequest, 15),
-        pad(r.redisCommandsPerRequest, 14),
-        pad(r.handshakesPerSecond, 7),
-        pad(r.rssEndMiB, 8),
-        r.status !== 'ok' ? `${r.status}: ${r.reason ?? ''}` : r.rps === null ? `ok, no knee: ${r.brokeAt}` : 'ok',
-      ].join(' '),
-    );
-  }
-  return lines.join('\n');
+  return formatColumns(GRID_COLUMNS, rows).join('\n');
 }
 
 /** The grid's one-line history figures (kind "grid"). */

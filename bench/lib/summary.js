@@ -7,6 +7,7 @@
  * Missing stages give nulls, never a crash.
  */
 import { ratio } from './stats.js';
+import { formatColumns, pad } from './table.js';
 import { RESULT_SCHEMA_VERSION } from './results.js';
 import { keyFigures, formatBudgetReport } from './budgets.js';
 
@@ -114,10 +115,37 @@ export function buildSummary({ environment, stages, startedAt, finishedAt, faile
   };
 }
 
-function pad(s, n) {
-  s = String(s ?? '–');
-  return s.length >= n ? s : s + ' '.repeat(n - s.length);
-}
+const LOAD_COLUMNS = [
+  ['conc', 6, (l) => l.concurrency],
+  ['enc req/s', 11, (l) => l.encryptedRps],
+  ['plain req/s', 12, (l) => l.plainRps],
+  ['ratio', 7, (l) => l.rpsRatio],
+  ['enc p99', 9, (l) => l.encryptedP99Ms],
+  ['plain p99', 10, (l) => l.plainP99Ms],
+  ['p99 ratio', 10, (l) => l.p99Ratio],
+  ['errors', 7, (l) => l.errors],
+  ['client CPU', 11, (l) => l.clientCpuShare],
+  [
+    'server CPU ms/req enc/plain',
+    0,
+    (l) => (l.serverCpuMsPerRequest ? `${l.serverCpuMsPerRequest.encrypted} / ${l.serverCpuMsPerRequest.plain} (${l.serverCpuRatio})` : '–'),
+  ],
+];
+
+const VARIANT_COLUMNS = [
+  ['variant', 22, (v) => v.id],
+  ['enc req/s', 10, (v) => v.encryptedRps],
+  ['plain req/s', 12, (v) => v.plainRps],
+  ['ratio', 7, (v) => v.rpsRatio],
+  ['p99 ratio', 10, (v) => v.p99Ratio],
+  [
+    'srv CPU ms/req enc/plain',
+    25,
+    (v) => (v.serverCpuMsPerRequest ? `${v.serverCpuMsPerRequest.encrypted} / ${v.serverCpuMsPerRequest.plain} (${v.serverCpuRatio})` : '–'),
+  ],
+  ['resp bytes enc/plain', 21, (v) => (v.bytes ? `${v.bytes.encryptedResponse} / ${v.bytes.plainResponse}` : '–')],
+  ['bytes ratio', 0, (v) => v.bytes?.responseRatio ?? '–'],
+];
 
 export function formatSummaryTable(summary) {
   const lines = [];
@@ -128,66 +156,10 @@ export function formatSummaryTable(summary) {
     lines.push(
       `regression: ${summary.regression.passed}/${summary.regression.total} checks passed${summary.regression.failed.length ? ' — failed: ' + summary.regression.failed.join('; ') : ''}`,
     );
-  if (summary.load.length) {
-    lines.push('');
-    lines.push(
-      [
-        pad('conc', 6),
-        pad('enc req/s', 11),
-        pad('plain req/s', 12),
-        pad('ratio', 7),
-        pad('enc p99', 9),
-        pad('plain p99', 10),
-        pad('p99 ratio', 10),
-        pad('errors', 7),
-        pad('client CPU', 11),
-        'server CPU ms/req enc/plain',
-      ].join(' '),
-    );
-    for (const l of summary.load)
-      lines.push(
-        [
-          pad(l.concurrency, 6),
-          pad(l.encryptedRps, 11),
-          pad(l.plainRps, 12),
-          pad(l.rpsRatio, 7),
-          pad(l.encryptedP99Ms, 9),
-          pad(l.plainP99Ms, 10),
-          pad(l.p99Ratio, 10),
-          pad(l.errors, 7),
-          pad(l.clientCpuShare, 11),
-          l.serverCpuMsPerRequest ? `${l.serverCpuMsPerRequest.encrypted} / ${l.serverCpuMsPerRequest.plain} (${l.serverCpuRatio})` : '–',
-        ].join(' '),
-      );
-  }
+  if (summary.load.length) lines.push('', ...formatColumns(LOAD_COLUMNS, summary.load));
   if (summary.variants?.length) {
-    lines.push('');
-    lines.push(
-      [
-        pad('variant', 22),
-        pad('enc req/s', 10),
-        pad('plain req/s', 12),
-        pad('ratio', 7),
-        pad('p99 ratio', 10),
-        pad('srv CPU ms/req enc/plain', 25),
-        pad('resp bytes enc/plain', 21),
-        'bytes ratio',
-      ].join(' '),
-    );
-    for (const v of summary.variants) {
-      lines.push(
-        [
-          pad(v.id, 22),
-          pad(v.encryptedRps, 10),
-          pad(v.plainRps, 12),
-          pad(v.rpsRatio, 7),
-          pad(v.p99Ratio, 10),
-          pad(v.serverCpuMsPerRequest ? `${v.serverCpuMsPerRequest.encrypted} / ${v.serverCpuMsPerRequest.plain} (${v.serverCpuRatio})` : '–', 25),
-          pad(v.bytes ? `${v.bytes.encryptedResponse} / ${v.bytes.plainResponse}` : '–', 21),
-          v.bytes?.responseRatio ?? '–',
-        ].join(' ') + (v.note ? `  (${v.note})` : ''),
-      );
-    }
+    const [head, ...rows] = formatColumns(VARIANT_COLUMNS, summary.variants);
+    lines.push('', head, ...rows.map((row, i) => row + (summary.variants[i].note ? `  (${summary.variants[i].note})` : '')));
   }
   if (summary.memoryAttribution?.windows?.length) {
     for (const w of summary.memoryAttribution.windows)
