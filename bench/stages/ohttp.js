@@ -249,7 +249,8 @@ export async function measure({ log = () => {}, rounds = ROUNDS, seconds = SECON
 /** run-all.js stage entry: self-contained (its own server); ctx for progress and --quick (3 rounds, 0.5 s runs). */
 export async function run(ctx) {
   const quick = ctx?.options?.quick === true ? { rounds: 3, seconds: 0.5 } : {};
-  const data = await measure({ log: (s) => ctx?.progress?.log?.(s) ?? console.log(s), ...quick });
+  const log = ctx?.progress?.log ? (s) => ctx.progress.log(s) : (s) => console.log(s); // once, not both
+  const data = await measure({ log, ...quick });
   return { ok: true, data };
 }
 
