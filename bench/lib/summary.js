@@ -11,16 +11,96 @@ import { formatColumns, pad } from './table.js';
 import { RESULT_SCHEMA_VERSION } from './results.js';
 import { keyFigures, formatBudgetReport } from './budgets.js';
 
-export function buildSummary({ environment, stages, startedAt, finishedAt, failedStage, failure, runDir }) {
-  const reg = stages.regression?.data;
-  const levels = stages.load?.data?.levels ?? [];
-  const at = (c) => levels.find((l) => l.concurrency === c) ?? null;
-  const l50 = at(50);
+const cpuPerRequest = (x) => (x.encrypted.server ? { encrypted: x.encrypted.server.cpuMsPerRequest, plain: x.plain.server?.cpuMsPerRequest ?? null } : null);
+
+/** One row of the load table per concurrency level. */
+function loadRows(levels) {
+  return levels.map((l) => ({
+    concurrency: l.concurrency,
+    encryptedRps: l.encrypted.rps,
+    plainRps: l.plain.rps,
+    rpsRatio: l.ratio.rps,
+    encryptedP99Ms: l.encrypted.latencyMs.p99,
+    plainP99Ms: l.plain.latencyMs.p99,
+    p99Ratio: l.ratio.p99,
+    errors: l.encrypted.errors + l.plain.errors,
+    clientCpuShare: l.encrypted.client.cpuShareOfMachine,
+    serverCpuMsPerRequest: cpuPerRequest(l),
+    serverCpuRatio: l.ratio.serverCpuPerRequest ?? null,
+  }));
+}
+
+/** The headline figures, each labelled with the target it speaks to. */
+function targetFigures(stages) {
+  const l50 = (stages.load?.data?.levels ?? []).find((l) => l.concurrency === 50) ?? null;
   const cases = stages.payload?.data?.cases ?? [];
   const pc = (kind, size) => cases.find((c) => c.kind === kind && c.size === size) ?? null;
-  const sc = stages.scenarios?.data ?? {};
-  const hs50 = sc.handshakes?.levels?.find((l) => l.concurrency === 50) ?? null;
-  const mem = stages.memory?.data?.summary ?? {};
+  const hs50 = stages.scenarios?.data?.handshakes?.levels?.find((l) => l.concurrency === 50) ?? null;
+  const oh = stages.ohttp?.data ?? null;
+  return {
+    'throughput ratio 1 KB c=50 (target >= 0.95)': l50?.ratio.rps ?? null,
+    'p99 ratio 1 KB c=50 (target <= 1.15)': l50?.ratio.p99 ?? null,
+    'server CPU per request encrypted / plain, 1 KB c=50': l50?.ratio.serverCpuPerRequest ?? null,
+    'handshakes/s vs plain req/s at c=50 (target >= 0.8)': ratio(hs50?.handshakesPerSecond, l50?.plain.rps),
+    'response wire bytes / plaintext, random 1 KB (target <= 1.02)': pc('random', 1024)?.ratios.encryptedVsPlaintext ?? null,
+    'response wire bytes / plaintext, random 100 KB (target <= 1.001)': pc('random', 102400)?.ratios.encryptedVsPlaintext ?? null,
+    'encrypted+compress vs plain gzip bytes, JSON 100 KB (target <= 1.1)': pc('json', 102400)?.ratios.encryptedCompressedVsPlainGzip ?? null,
+    'encrypted (no compress) vs plain gzip bytes, JSON 100 KB': pc('json', 102400)?.ratios.encryptedVsPlainGzip ?? null,
+    'p50 latency ratio, JSON 100 KB sequential': pc('json', 102400)?.ratios.p50EncryptedVsPlain ?? null,
+    ...(oh
+      ? {
+          'OHTTP cold first request - plain, ms at +20 ms RTT (target <= 1)': oh.figures.ohttpColdOverPlainMs,
+          'session cold - OHTTP cold, ms (target: one RTT, 20)': oh.figures.sessionColdOverOhttpMs,
+          'OHTTP / plain req/s, 1 KB (target >= 0.8)': oh.figures.ohttpRpsRatio1k,
+        }
+      : {}),
+  };
+}
+
+/** One row per load variant (payload × compression × cores). */
+function variantRows(variants) {
+  return variants.map((v) => ({
+    id: v.id,
+    size: v.size,
+    concurrency: v.concurrency,
+    compression: v.compression,
+    cores: v.cores,
+    encryptedRps: v.encrypted.rps,
+    plainRps: v.plain.rps,
+    rpsRatio: v.ratio.rps,
+    p99Ratio: v.ratio.p99,
+    serverCpuMsPerRequest: cpuPerRequest(v),
+    serverCpuRatio: v.ratio.serverCpuPerRequest ?? null,
+    serverCpuMsOverPlain: v.serverCpuMsOverPlain ?? null,
+    bytes: v.bytes ?? null,
+    errors: v.encrypted.errors + v.plain.errors,
+    note: v.note ?? null,
+  }));
+}
+
+/** The knees per payload and the handshake saturation, or null without the stage. */
+function saturationSummary(data) {
+  if (!data) return null;
+  return {
+    budgetP99Ms: data.budgetP99Ms,
+    routing: data.routing,
+    payloads: data.payloads.map((p) => ({ size: p.size, label: p.label, encrypted: p.knee.encrypted, plain: p.knee.plain, atKnee: p.atKnee })),
+    handshakes: data.handshakes,
+  };
+}
+
+/** Requests, rate, errors and memory change after warm-up per target, or null without the stage. */
+function soakSummary(data) {
+  if (!data) return null;
+  const memory = Object.entries(data.memory).map(([t, m]) => [
+    t,
+    { rssChangeAfterWarmupMiB: m.rssChangeAfterWarmupMiB ?? null, heapChangeAfterWarmupMiB: m.heapChangeAfterWarmupMiB ?? null },
+  ]);
+  return { requests: data.requests, rps: data.result.rps, errors: data.result.errors, memory: Object.fromEntries(memory) };
+}
+
+export function buildSummary({ environment, stages, startedAt, finishedAt, failedStage, failure, runDir }) {
+  const reg = stages.regression?.data;
   const oh = stages.ohttp?.data ?? null;
   return {
     schemaVersion: RESULT_SCHEMA_VERSION,
@@ -33,85 +113,15 @@ export function buildSummary({ environment, stages, startedAt, finishedAt, faile
     environment,
     stages: Object.fromEntries(Object.entries(stages).map(([k, v]) => [k, { ok: v.ok, durationSeconds: v.durationSeconds }])),
     regression: reg ? { passed: reg.passed, total: reg.total, failed: reg.checks.filter((c) => !c.pass).map((c) => c.name) } : null,
-    load: levels.map((l) => ({
-      concurrency: l.concurrency,
-      encryptedRps: l.encrypted.rps,
-      plainRps: l.plain.rps,
-      rpsRatio: l.ratio.rps,
-      encryptedP99Ms: l.encrypted.latencyMs.p99,
-      plainP99Ms: l.plain.latencyMs.p99,
-      p99Ratio: l.ratio.p99,
-      errors: l.encrypted.errors + l.plain.errors,
-      clientCpuShare: l.encrypted.client.cpuShareOfMachine,
-      serverCpuMsPerRequest: l.encrypted.server ? { encrypted: l.encrypted.server.cpuMsPerRequest, plain: l.plain.server?.cpuMsPerRequest ?? null } : null,
-      serverCpuRatio: l.ratio.serverCpuPerRequest ?? null,
-    })),
-    targets: {
-      'throughput ratio 1 KB c=50 (target >= 0.95)': l50?.ratio.rps ?? null,
-      'p99 ratio 1 KB c=50 (target <= 1.15)': l50?.ratio.p99 ?? null,
-      'server CPU per request encrypted / plain, 1 KB c=50': l50?.ratio.serverCpuPerRequest ?? null,
-      'handshakes/s vs plain req/s at c=50 (target >= 0.8)': ratio(hs50?.handshakesPerSecond, l50?.plain.rps),
-      'response wire bytes / plaintext, random 1 KB (target <= 1.02)': pc('random', 1024)?.ratios.encryptedVsPlaintext ?? null,
-      'response wire bytes / plaintext, random 100 KB (target <= 1.001)': pc('random', 102400)?.ratios.encryptedVsPlaintext ?? null,
-      'encrypted+compress vs plain gzip bytes, JSON 100 KB (target <= 1.1)': pc('json', 102400)?.ratios.encryptedCompressedVsPlainGzip ?? null,
-      'encrypted (no compress) vs plain gzip bytes, JSON 100 KB': pc('json', 102400)?.ratios.encryptedVsPlainGzip ?? null,
-      'p50 latency ratio, JSON 100 KB sequential': pc('json', 102400)?.ratios.p50EncryptedVsPlain ?? null,
-      ...(oh
-        ? {
-            'OHTTP cold first request - plain, ms at +20 ms RTT (target <= 1)': oh.figures.ohttpColdOverPlainMs,
-            'session cold - OHTTP cold, ms (target: one RTT, 20)': oh.figures.sessionColdOverOhttpMs,
-            'OHTTP / plain req/s, 1 KB (target >= 0.8)': oh.figures.ohttpRpsRatio1k,
-          }
-        : {}),
-    },
+    load: loadRows(stages.load?.data?.levels ?? []),
+    targets: targetFigures(stages),
     figures: keyFigures(stages),
-    variants: (stages.load?.data?.variants ?? []).map((v) => ({
-      id: v.id,
-      size: v.size,
-      concurrency: v.concurrency,
-      compression: v.compression,
-      cores: v.cores,
-      encryptedRps: v.encrypted.rps,
-      plainRps: v.plain.rps,
-      rpsRatio: v.ratio.rps,
-      p99Ratio: v.ratio.p99,
-      serverCpuMsPerRequest: v.encrypted.server ? { encrypted: v.encrypted.server.cpuMsPerRequest, plain: v.plain.server?.cpuMsPerRequest ?? null } : null,
-      serverCpuRatio: v.ratio.serverCpuPerRequest ?? null,
-      serverCpuMsOverPlain: v.serverCpuMsOverPlain ?? null,
-      bytes: v.bytes ?? null,
-      errors: v.encrypted.errors + v.plain.errors,
-      note: v.note ?? null,
-    })),
+    variants: variantRows(stages.load?.data?.variants ?? []),
     memoryAttribution: stages.load?.data?.memoryAttribution ?? null,
-    saturation: stages.saturation?.data
-      ? {
-          budgetP99Ms: stages.saturation.data.budgetP99Ms,
-          routing: stages.saturation.data.routing,
-          payloads: stages.saturation.data.payloads.map((p) => ({
-            size: p.size,
-            label: p.label,
-            encrypted: p.knee.encrypted,
-            plain: p.knee.plain,
-            atKnee: p.atKnee,
-          })),
-          handshakes: stages.saturation.data.handshakes,
-        }
-      : null,
+    saturation: saturationSummary(stages.saturation?.data),
     ohttp: oh ? { rttMs: oh.rttMs, coldMs: oh.coldMs, throughput: oh.throughput, figures: oh.figures } : null,
-    memory: mem,
-    soak: stages.soak?.data
-      ? {
-          requests: stages.soak.data.requests,
-          rps: stages.soak.data.result.rps,
-          errors: stages.soak.data.result.errors,
-          memory: Object.fromEntries(
-            Object.entries(stages.soak.data.memory).map(([t, m]) => [
-              t,
-              { rssChangeAfterWarmupMiB: m.rssChangeAfterWarmupMiB ?? null, heapChangeAfterWarmupMiB: m.heapChangeAfterWarmupMiB ?? null },
-            ]),
-          ),
-        }
-      : null,
+    memory: stages.memory?.data?.summary ?? {},
+    soak: soakSummary(stages.soak?.data),
   };
 }
 
