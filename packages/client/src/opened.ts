@@ -9,7 +9,8 @@
  *  - The base Response has a null body (the cheap part: headers and status), so every body
  *    accessor is overridden; a body is readable once, as with fetch (TypeError after).
  *  - arrayBuffer() hands over the plaintext's own buffer only when the array spans all of it
- *    (never a view into a pooled or shared buffer), else a copy.
+ *    (never a view into a pooled or shared buffer), else a copy: `new Uint8Array(b)`, since
+ *    `b.slice()` on a Node.js byte array from node:zlib's inflate is a view, not a copy.
  */
 const utf8 = new TextDecoder();
 
@@ -59,7 +60,7 @@ export class OpenedResponse extends Response {
   }
 
   override arrayBuffer(): Promise<ArrayBuffer> {
-    return this.#read((b) => (b.byteOffset === 0 && b.byteLength === b.buffer.byteLength ? b.buffer : b.slice().buffer) as ArrayBuffer, 'arrayBuffer');
+    return this.#read((b) => (b.byteOffset === 0 && b.byteLength === b.buffer.byteLength ? b.buffer : new Uint8Array(b).buffer) as ArrayBuffer, 'arrayBuffer');
   }
 
   used(): boolean {

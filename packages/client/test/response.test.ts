@@ -58,6 +58,14 @@ describe('appResponse (an opened body)', () => {
     expect(shared[8]).toBe(7);
   });
 
+  it('arrayBuffer() copies a Buffer view too (Buffer#slice is a view, not a copy; node:zlib answers with one)', async () => {
+    const { Buffer } = await import('node:buffer');
+    const pooled = Buffer.alloc(16384, 7).subarray(0, 1000);
+    const ab = await appResponse(pooled, wire(), '').arrayBuffer();
+    expect(ab.byteLength).toBe(1000);
+    expect(ab).not.toBe(pooled.buffer);
+  });
+
   it('body is a stream of the bytes, and reads after it go through that stream', async () => {
     const r = opened('streamed');
     const body = r.body;
