@@ -33,6 +33,15 @@ export function deferredJsonError(request: Request): NenProtocolError | undefine
   return typeof check === 'function' ? (check as () => NenProtocolError | undefined)() : undefined;
 }
 
+/**
+ * Whether `request` is a handler view this module built (its proxy answers the STEP8 key): an
+ * adapter's overlapping mounts open a request once. A property read, where a WeakSet of views
+ * cost an insert per request and ephemeron work in every GC.
+ */
+export function isDecryptedView(request: Request): boolean {
+  return typeof (request as unknown as Record<symbol, unknown>)[STEP8] === 'function';
+}
+
 /** PROTOCOL.md step 8: a JSON-typed plaintext must be UTF-8 JSON, else NEN_BAD_JSON. */
 export function parseJsonBody(plain: Uint8Array): unknown {
   try {

@@ -26,12 +26,12 @@
  *  - The Nen route is built once per middleware; the Hono context and `next` reach it per request
  *    as its route context.
  *  - Overlapping mounts (`app.use('/api/*', …)` and `app.use('/api/notes/*', …)`; note that
- *    '/x/*' also matches '/x') open a request once: a request this module already decrypted
- *    (kept in a WeakSet, so nothing outlives it) passes through the second middleware.
+ *    '/x/*' also matches '/x') open a request once: a request already decrypted (Nen's handler
+ *    view, request-view.ts `isDecryptedView`) passes through the second middleware.
  */
 import type { Context, Handler, MiddlewareHandler, Next } from 'hono';
 import { preferWholeBodyRead } from '../http.js';
-import { deferredJsonError } from '../request-view.js';
+import { deferredJsonError, isDecryptedView } from '../request-view.js';
 import { ResponseBytes } from '../respond.js';
 import type { Nen, NenRouteOptions, NenStreamRouteOptions } from '../nen.js';
 
@@ -40,9 +40,6 @@ function replaceResponse(c: Context, response: Response): void {
   c.res = undefined;
   c.res = response;
 }
-
-/** Requests this module decrypted (an outer Nen middleware already opened them). */
-const opened = new WeakSet<Request>();
 
 /**
  * What one request hands the Nen route (its route context): the route is built once per
@@ -61,7 +58,6 @@ interface Hop {
  * is thrown instead, so that withNen answers the sealed 400 the eager check would have given.
  */
 async function downstream(hop: Hop, request: Request): Promise<Response> {
-  opened.add(request);
   hop.c.req.raw = request;
   await hop.next();
   if (hop.c.error) {
@@ -127,7 +123,7 @@ export function nenMiddleware(nen: Pick<Nen, 'withNen'>, options?: NenRouteOptio
   // The downstream handlers read the body themselves (c.req.json(), ...): step 8 is deferred to them.
   const route = nen.withNen<Hop>((request, hop) => downstreamBytes(hop, request), { ...options, lazyJson: true });
   return async (c, next) => {
-    if (opened.has(c.req.raw)) return next();
+    if (isDecryptedView(c.req.raw)) return next();
     replaceResponse(c, await route(incoming(c), { c, next }));
   };
 }
@@ -145,7 +141,7 @@ export function nenStreamMiddleware(nen: Pick<Nen, 'withNenStream'>, options?: N
     { ...options, lazyJson: true },
   );
   return async (c, next) => {
-    if (opened.has(c.req.raw)) return next();
+    if (isDecryptedView(c.req.raw)) return next();
     const hop: Hop = { c, next };
     const response = await route(incoming(c), hop);
     // Let the downstream handlers return their Response before this middleware does.
