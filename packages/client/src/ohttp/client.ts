@@ -23,7 +23,15 @@
  *    gateway encrypted, never to the relay) plus `date`; the outer request carries only the media type.
  */
 import { NenProtocolError, WIRE_ERRORS, clientError, isWireErrorCode } from '@nen/core';
-import { type FieldLine, OHTTP_MEDIA, decodeBhttpResponse, encapsulateChunkedRequest, encapsulateRequest, encodeBhttpRequest } from '@nen/core/ohttp';
+import {
+  type FieldLine,
+  OHTTP_MEDIA,
+  decodeBhttpResponse,
+  encapsulateChunkedRequest,
+  encapsulateRequest,
+  encodeBhttpRequest,
+  ohttpKemReady,
+} from '@nen/core/ohttp';
 import type { NenClient } from '../client.js';
 import { serverError } from '../errors.js';
 import type { ClientConfig } from '../options.js';
@@ -135,6 +143,7 @@ export class ObliviousTransport {
 
   async #attempt(p: PreparedRequest, body: Uint8Array | null, chunked: boolean, signal: AbortSignal, sent: { dateMs: number }): Promise<Response> {
     const config = await this.#o.keys.get();
+    await ohttpKemReady(); // Node / Edge / workerd: the Wasm KEM beats @noble's cold path; browsers: at once
     const bhttp = encodeBhttpRequest({
       method: p.method,
       scheme: p.url.protocol.replace(/:$/, ''),

@@ -34,6 +34,7 @@ export {
 } from './bhttp.js';
 export type { FieldLine, BhttpRequest, BhttpResponse, BhttpLimits } from './bhttp.js';
 export { OHTTP_MEDIA, encapsulateRequest, decapsulateRequest } from './encapsulation.js';
+export { ohttpKemReady } from './kem-wasm.js';
 export type { EncapsulateOptions, ClientEncapsulation, GatewayDecapsulation } from './encapsulation.js';
 export { encapsulateChunkedRequest, ChunkedRequestOpener, ChunkedResponseSealer, ChunkedResponseOpener } from './chunked.js';
 export type { ChunkedClientEncapsulation } from './chunked.js';
