@@ -16,6 +16,7 @@
  *    JSON-typed body is then the step 8 check itself (strict UTF-8, NEN_BAD_JSON), on first use.
  */
 import { HEADER, type NenProtocolError, type RequestHead, isBodylessMethod, wireError } from '@nen/core';
+import { LazyHeaders } from './lazy-headers.js';
 
 const utf8 = new TextDecoder();
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
@@ -54,24 +55,15 @@ export function parseJsonBody(plain: Uint8Array): unknown {
 /** Request headers a handler never sees: Nen's own, and the sealed body's framing (content type restored below). */
 const HIDDEN_REQUEST_HEADERS: ReadonlySet<string> = new Set([HEADER.nen, HEADER.type, HEADER.body, 'content-length', 'content-encoding', 'content-type']);
 
-/** Headers' iterator methods, as the platform defines them. */
-const ITERATORS = Headers.prototype as unknown as {
-  entries(this: Headers): IterableIterator<[string, string]>;
-  keys(this: Headers): IterableIterator<string>;
-  values(this: Headers): IterableIterator<string>;
-};
-
 /**
  * The view's headers: a real `Headers` (instanceof, usable wherever one is) that answers `get` and
  * `has` from the original request's headers until something needs the whole list: the common
  * handler reads one or two headers (`content-type`, an auth header), and copying a dozen headers
  * into a new Headers object costs several µs per request on Node 20. Anything else (iteration,
- * mutation, `getSetCookie`) first copies the visible headers into this object, once.
- * Pitfall: undici copies a Headers' internal list directly only when its iterator is
- * `Headers.prototype.entries`; this class overrides the iterator, so `new Headers(view.headers)`
- * and a Request/Response built with them go through it and see the filled list.
+ * mutation, `getSetCookie`) first copies the visible headers into this object, once
+ * (./lazy-headers.ts, which also says why the iterators are overridden).
  */
-class ViewHeaders extends Headers {
+class ViewHeaders extends LazyHeaders {
   #source: Headers | null;
   readonly #contentType: string;
   constructor(source: Headers, contentType: string) {
@@ -80,16 +72,16 @@ class ViewHeaders extends Headers {
     this.#contentType = contentType;
   }
 
-  #fill(): void {
+  protected fill(): void {
     const src = this.#source;
     if (src === null) return;
     this.#source = null;
     // One pass over the original headers, appended one by one: on Node 20 half the cost of a
     // list handed to the constructor (its WebIDL conversion), and less than a copy and deletes.
     src.forEach((v, k) => {
-      if (!HIDDEN_REQUEST_HEADERS.has(k)) super.append(k, v);
+      if (!HIDDEN_REQUEST_HEADERS.has(k)) this.appendFilled(k, v);
     });
-    if (this.#contentType) super.append('content-type', this.#contentType);
+    if (this.#contentType) this.appendFilled('content-type', this.#contentType);
   }
 
   override get(name: string): string | null {
@@ -106,52 +98,6 @@ class ViewHeaders extends Headers {
     const n = String(name).toLowerCase();
     if (n === 'content-type') return this.#contentType !== '';
     return HIDDEN_REQUEST_HEADERS.has(n) ? false : src.has(name);
-  }
-
-  override append(name: string, value: string): void {
-    this.#fill();
-    super.append(name, value);
-  }
-
-  override set(name: string, value: string): void {
-    this.#fill();
-    super.set(name, value);
-  }
-
-  override delete(name: string): void {
-    this.#fill();
-    super.delete(name);
-  }
-
-  override getSetCookie(): string[] {
-    this.#fill();
-    return super.getSetCookie();
-  }
-
-  override forEach(cb: (value: string, key: string, parent: Headers) => void, thisArg?: unknown): void {
-    this.#fill();
-    super.forEach(cb, thisArg);
-  }
-
-  // entries/keys/values/iterator: not in this package's TypeScript lib (no DOM.Iterable), hence the casts.
-  entries(): IterableIterator<[string, string]> {
-    this.#fill();
-    return ITERATORS.entries.call(this);
-  }
-
-  keys(): IterableIterator<string> {
-    this.#fill();
-    return ITERATORS.keys.call(this);
-  }
-
-  values(): IterableIterator<string> {
-    this.#fill();
-    return ITERATORS.values.call(this);
-  }
-
-  [Symbol.iterator](): IterableIterator<[string, string]> {
-    this.#fill();
-    return ITERATORS.entries.call(this);
   }
 }
 

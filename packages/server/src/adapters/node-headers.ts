@@ -10,19 +10,11 @@
  *    repeated header through unnoticed).
  *  - HTTP/2 pseudo-headers (`:path`, ...) are left out, as Headers would refuse them.
  *  - Anything but `get`/`has` (iteration, mutation, `getSetCookie`) first copies the headers into
- *    this object, once; from then on it is a plain Headers. undici copies a Headers' internal list
- *    directly only when its iterator is `Headers.prototype.entries`: this class overrides the
- *    iterator, so a Request/Response built with it goes through it and sees the filled list.
+ *    this object, once (../lazy-headers.ts); from then on it is a plain Headers.
  *  - Node's parser has already refused names that are not tokens and values with CR, LF or NUL,
  *    and trimmed the values' surrounding whitespace.
  */
-
-/** Headers' iterator methods, as the platform defines them. */
-const ITERATORS = Headers.prototype as unknown as {
-  entries(this: Headers): IterableIterator<[string, string]>;
-  keys(this: Headers): IterableIterator<string>;
-  values(this: Headers): IterableIterator<string>;
-};
+import { LazyHeaders } from '../lazy-headers.js';
 
 /** A header name as Headers accepts it (an HTTP token); anything else goes to Headers itself, which throws. */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9a-z]+$/;
@@ -40,20 +32,20 @@ function lookup(raw: readonly string[], lower: string): string | null {
 }
 
 /** IncomingMessage headers as a Headers that reads `rawHeaders` until it has to copy them. */
-export class NodeHeaders extends Headers {
+export class NodeHeaders extends LazyHeaders {
   #raw: readonly string[] | null;
   constructor(raw: readonly string[]) {
     super();
     this.#raw = raw;
   }
 
-  #fill(): void {
+  protected fill(): void {
     const raw = this.#raw;
     if (raw === null) return;
     this.#raw = null;
     for (let i = 0; i + 1 < raw.length; i += 2) {
       const k = raw[i] as string;
-      if (k.charCodeAt(0) !== 58 /* ':' HTTP/2 pseudo-header */) super.append(k, raw[i + 1] as string);
+      if (k.charCodeAt(0) !== 58 /* ':' HTTP/2 pseudo-header */) this.appendFilled(k, raw[i + 1] as string);
     }
   }
 
@@ -69,51 +61,5 @@ export class NodeHeaders extends Headers {
     if (raw === null) return super.has(name);
     const n = String(name).toLowerCase();
     return TOKEN.test(n) ? lookup(raw, n) !== null : super.has(name);
-  }
-
-  override append(name: string, value: string): void {
-    this.#fill();
-    super.append(name, value);
-  }
-
-  override set(name: string, value: string): void {
-    this.#fill();
-    super.set(name, value);
-  }
-
-  override delete(name: string): void {
-    this.#fill();
-    super.delete(name);
-  }
-
-  override getSetCookie(): string[] {
-    this.#fill();
-    return super.getSetCookie();
-  }
-
-  override forEach(cb: (value: string, key: string, parent: Headers) => void, thisArg?: unknown): void {
-    this.#fill();
-    super.forEach(cb, thisArg);
-  }
-
-  // entries/keys/values/iterator: not in this package's TypeScript lib (no DOM.Iterable), hence the casts.
-  entries(): IterableIterator<[string, string]> {
-    this.#fill();
-    return ITERATORS.entries.call(this);
-  }
-
-  keys(): IterableIterator<string> {
-    this.#fill();
-    return ITERATORS.keys.call(this);
-  }
-
-  values(): IterableIterator<string> {
-    this.#fill();
-    return ITERATORS.values.call(this);
-  }
-
-  [Symbol.iterator](): IterableIterator<[string, string]> {
-    this.#fill();
-    return ITERATORS.entries.call(this);
   }
 }
