@@ -132,6 +132,12 @@ func decodeBHTTPResponse(b []byte, req *http.Request) (*http.Response, error) {
 	if r.err || status < 200 || status > 599 {
 		return nil, newError("NEN_OHTTP_BHTTP", "malformed binary HTTP response", nil)
 	}
+	return innerResponse(req, status, h, io.NopCloser(bytes.NewReader(content)), int64(len(content))), nil
+}
+
+// innerResponse is the *http.Response for a decoded Binary HTTP answer (known-length or chunked):
+// its status, fields and content; length -1 when the content is read as it arrives.
+func innerResponse(req *http.Request, status uint64, h http.Header, body io.ReadCloser, length int64) *http.Response {
 	return &http.Response{
 		Status:        fmt.Sprintf("%d %s", status, http.StatusText(int(status))),
 		StatusCode:    int(status),
@@ -139,8 +145,8 @@ func decodeBHTTPResponse(b []byte, req *http.Request) (*http.Response, error) {
 		ProtoMajor:    1,
 		ProtoMinor:    1,
 		Header:        h,
-		Body:          io.NopCloser(bytes.NewReader(content)),
-		ContentLength: int64(len(content)),
+		Body:          body,
+		ContentLength: length,
 		Request:       req,
-	}, nil
+	}
 }

@@ -312,15 +312,5 @@ func openChunkedResponse(s *hpke.Sender, enc []byte, res *http.Response, req *ht
 	if status < 200 || status > 599 {
 		return fail(newError("NEN_OHTTP_BHTTP", fmt.Sprintf("status %d", status), nil))
 	}
-	return &http.Response{
-		Status:        fmt.Sprintf("%d %s", status, http.StatusText(int(status))),
-		StatusCode:    int(status),
-		Proto:         "HTTP/1.1",
-		ProtoMajor:    1,
-		ProtoMinor:    1,
-		Header:        h,
-		Body:          &bhttpContent{r: pr, body: res.Body},
-		ContentLength: -1,
-		Request:       req,
-	}, nil
+	return innerResponse(req, status, h, &bhttpContent{r: pr, body: res.Body}, -1), nil
 }
