@@ -93,6 +93,8 @@ var wireCodes = map[string]wireCode{
 	"NEN_METHOD_NOT_ALLOWED":  {405, recoverFail},
 	"NEN_INTERNAL":            {500, recoverFail},
 	"NEN_STORE_UNAVAILABLE":   {503, recoverFail},
+	// OHTTP: the key id is not live (a rotation); a fetched, pinned config is refetched once
+	"NEN_OHTTP_KEY_UNKNOWN": {400, recoverFail},
 }
 
 // serverError turns a response without a valid envelope into a typed hint: the nen-error code

@@ -4,8 +4,9 @@
 // trip. Answers are opened and returned as ordinary *http.Response values.
 //
 // Pitfalls:
-//   - The Key Config is pinned by value (its bytes): a relay cannot substitute one. X25519
-//     configs are refused (this client is post-quantum only).
+//   - The Key Config is pinned by value (its bytes), or by `sha256:` digests and fetched from the
+//     gateway (ohttp_pin.go): a relay cannot substitute one. X25519 configs are refused (this
+//     client is post-quantum only).
 //   - The inner request carries a Date field (the gateway's replay window, RFC 9458 §6.5); a
 //     Date refusal corrects the clock and may re-send once (ohttp_date.go).
 //   - Binary HTTP encoding and decoding live in bhttp.go.
@@ -89,6 +90,7 @@ type ObliviousTransport struct {
 	Chunked bool
 	relay   string
 	config  KeyConfig
+	pinned  *pinnedKeyConfig // set by NewPinnedObliviousTransport: config is fetched, not given
 	base    http.RoundTripper
 	// skew is the gateway's clock minus ours (ns), learnt from a Date refusal; now is the clock (tests)
 	skew atomic.Int64
@@ -105,7 +107,8 @@ func NewObliviousTransport(relay string, config KeyConfig, base http.RoundTrippe
 
 // RoundTrip implements http.RoundTripper. A refusal for a Date outside the gateway's window is
 // handled as RFC 9458 §6.5 and PROTOCOL.md §11 say (ohttp_date.go): re-sent once, freshly
-// encapsulated, when this client's clock was behind; otherwise NEN_OHTTP_DATE.
+// encapsulated, when this client's clock was behind; otherwise NEN_OHTTP_DATE. With a fetched
+// (pinned) config, NEN_OHTTP_KEY_UNKNOWN refetches it once and re-sends.
 func (t *ObliviousTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	var body []byte
 	if req.Body != nil {
@@ -119,9 +122,20 @@ func (t *ObliviousTransport) RoundTrip(req *http.Request) (*http.Response, error
 		}
 		body = b
 	}
+	refetched := false
 	for attempt := 0; ; attempt++ {
+		cfg, err := t.keyConfig(req)
+		if err != nil {
+			return nil, err
+		}
 		sent := t.clock()
-		res, err := t.exchange(req, body, sent)
+		res, err := t.exchange(req, cfg, body, sent)
+		if err != nil && t.pinned != nil && !refetched && CodeOf(err) == codeOHTTPKeyUnknown {
+			refetched = true
+			t.pinned.forget(cfg)
+			attempt--
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -139,16 +153,24 @@ func (t *ObliviousTransport) RoundTrip(req *http.Request) (*http.Response, error
 	}
 }
 
-// exchange encapsulates one request dated `date`, posts it and opens the answer.
-func (t *ObliviousTransport) exchange(req *http.Request, body []byte, date time.Time) (*http.Response, error) {
+// keyConfig is the config given by value, or the pinned one fetched from the gateway.
+func (t *ObliviousTransport) keyConfig(req *http.Request) (KeyConfig, error) {
+	if t.pinned == nil {
+		return t.config, nil
+	}
+	return t.pinned.get(req.Context())
+}
+
+// exchange encapsulates one request dated `date` to cfg, posts it and opens the answer.
+func (t *ObliviousTransport) exchange(req *http.Request, cfg KeyConfig, body []byte, date time.Time) (*http.Response, error) {
 	label, media := "message/bhttp request", "message/ohttp-req"
 	if t.Chunked {
 		label, media = "message/bhttp chunked request", "message/ohttp-chunked-req"
 	}
 	// hdr: key_id, kem_id, kdf_id, aead_id (7 bytes), bound into the HPKE info
-	hdr := []byte{t.config.KeyID, byte(t.config.KEM >> 8), byte(t.config.KEM), 0, ohttpKDFSHA256, 0, ohttpChaCha}
+	hdr := []byte{cfg.KeyID, byte(cfg.KEM >> 8), byte(cfg.KEM), 0, ohttpKDFSHA256, 0, ohttpChaCha}
 	info := append([]byte(label+"\x00"), hdr...)
-	enc, sender, err := hpke.NewSender(t.config.PublicKey, hpke.HKDFSHA256(), hpke.ChaCha20Poly1305(), info)
+	enc, sender, err := hpke.NewSender(cfg.PublicKey, hpke.HKDFSHA256(), hpke.ChaCha20Poly1305(), info)
 	if err != nil {
 		return nil, newError("NEN_BAD_INPUT", "OHTTP encapsulation", err)
 	}

@@ -1,7 +1,7 @@
 // The OHTTP mode against a real gateway: bench/ohttp/server.mjs (@nen/server's nen.ohttpGateway
 // in front of a withNen echo) started on 127.0.0.1: a round trip, a tampered and a swapped
 // answer (NEN_OHTTP_DECRYPT), a rewritten key id (refused by the gateway before any handler: an
-// unauthenticated hint, NEN_RESPONSE_UNAUTHENTICATED), bad key configs.
+// unauthenticated hint, NEN_OHTTP_KEY_UNKNOWN at its catalogued 400), bad key configs.
 
 package nen
 
@@ -143,7 +143,7 @@ func TestObliviousTransport(t *testing.T) {
 		return req, res
 	}}
 	// refused before decapsulation: an unauthenticated 400 problem, only a hint to the client
-	if _, err := post(keyID); codeOf(err) != "NEN_RESPONSE_UNAUTHENTICATED" {
+	if _, err := post(keyID); codeOf(err) != "NEN_OHTTP_KEY_UNKNOWN" {
 		t.Fatalf("rewritten key id: %v", err)
 	}
 }
