@@ -18,7 +18,7 @@ import {
   MEDIA_TYPE,
   NenProtocolError,
   SessionKeys,
-  clientHandshakeStart,
+  clientHandshakeStartAsync,
   loadBackend,
   nextEpochSecret,
   toBase64Url,
@@ -173,7 +173,7 @@ export class Sessions {
   async #attempt(pin: ServerKeyPin | undefined): Promise<SessionState> {
     const cfg = this.cfg;
     const be = await this.backend();
-    const st = clientHandshakeStart(be, { kem: pin?.kem ?? cfg.unpinnedKem, ...(pin ? { pin } : {}), lifetime: cfg.lifetime });
+    const st = await clientHandshakeStartAsync(be, { kem: pin?.kem ?? cfg.unpinnedKem, ...(pin ? { pin } : {}), lifetime: cfg.lifetime });
     const url = cfg.resolveUrl(`${cfg.sessionPath}/handshake`);
     const t = deadline(null, cfg.timeoutMs);
     const t0 = Date.now();
@@ -214,7 +214,7 @@ export class Sessions {
       st.dispose();
       throw clientError('NEN_HANDSHAKE_FAILED', 'handshake response has the wrong content type');
     }
-    const r: ClientHandshakeResult = st.finish(buf);
+    const r: ClientHandshakeResult = await st.finish(buf);
     const skew = r.serverTime - Math.round((t0 + t1) / 2);
     const keys = new SessionKeys(be, r.secret, 0);
     return new SessionState(r.sessionId, toBase64Url(r.sessionId), 0, keys, r.secret, new SequenceCounter(), t1 + r.lifetime * 1000, skew, r.kid ?? null);

@@ -56,6 +56,7 @@ export {
   clientHandshakeStart,
   serverHandshake,
 } from './protocol/handshake.js';
+export { clientHandshakeStartAsync } from './protocol/handshake-async.js';
 export {
   deriveEpochKeyMaterial,
   nextEpochSecret,
@@ -93,6 +94,7 @@ export {
 } from './protocol/envelope.js';
 export {
   sealResponse,
+  sealResponseChunks,
   sealResponseStream,
   parseResponse,
   responseRecord,
@@ -139,6 +141,7 @@ export type {
   ServerHandshakeParams,
   ServerHandshakeResult,
 } from './protocol/handshake.js';
+export type { AsyncClientHandshakeState, ClientHandshakeOptions } from './protocol/handshake-async.js';
 export type { EpochKeyMaterial } from './protocol/keys.js';
 export type { RequestMeta, RetryRef } from './protocol/message.js';
 export type {
@@ -167,5 +170,7 @@ export type {
   HpkeSenderExport,
   HpkeSealed,
   HpkeSenderKey,
+  AsyncKem,
+  AsyncRecipientKey,
   Backend,
 } from './backend/types.js';

@@ -28,7 +28,7 @@ export interface LoaderDeps {
   /** What 'auto' means here when not the default (node if given, else wasm with the @noble fallback). */
   auto?: 'noble';
   /** Builds the @noble backend with this runtime's options (default: createNobleBackend()). */
-  noble?: () => Backend;
+  noble?: () => Backend | Promise<Backend>;
 }
 
 export function createLoadBackend(deps: LoaderDeps): (kind?: BackendKind) => Promise<Backend> {

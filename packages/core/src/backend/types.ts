@@ -55,6 +55,11 @@ export interface KemKeyPair {
 export interface Aead extends Disposable {
   /** Returns ciphertext || 16-byte tag. */
   seal(nonce: Uint8Array, aad: Uint8Array, plaintext: Uint8Array): Uint8Array;
+  /**
+   * Optional: `seal` as arrays whose concatenation is its result, for a caller that writes them
+   * in order (node:crypto: ciphertext and tag of a large message without a body-sized join).
+   */
+  sealChunks?(nonce: Uint8Array, aad: Uint8Array, plaintext: Uint8Array): Uint8Array[];
   /** Throws NenCryptoError('NEN_CRYPTO_AEAD') when the tag does not verify. */
   open(nonce: Uint8Array, aad: Uint8Array, ciphertextAndTag: Uint8Array): Uint8Array;
   dispose(): void;
@@ -97,8 +102,28 @@ export interface HpkeSenderExport {
   readonly exported: Uint8Array;
 }
 
+/** An HPKE recipient key whose decapsulation runs asynchronously (the platform's WebCrypto). */
+export interface AsyncRecipientKey extends Disposable {
+  readonly kem: KemId;
+  readonly publicKey: Uint8Array;
+  /** SetupBaseR(enc, skR, info) then Export(exporterContext, length); same bytes as the sync form. */
+  setupBaseRExport(enc: Uint8Array, info: Uint8Array, exporterContext: Uint8Array, length: number): Promise<Uint8Array>;
+  dispose(): void;
+}
+
+/**
+ * The client handshake's KEM operations asynchronously, on native code where the platform has it
+ * (browsers: WebCrypto ML-KEM-768 and X25519). Same inputs, errors and bytes as the sync methods.
+ */
+export interface AsyncKem {
+  createRecipientKey(kem: KemId, privateKey: Uint8Array): Promise<AsyncRecipientKey>;
+  setupBaseSExport(kem: KemId, publicKey: Uint8Array, info: Uint8Array, exporterContext: Uint8Array, length: number): Promise<HpkeSenderExport>;
+}
+
 export interface Backend {
   readonly name: 'wasm' | 'noble' | 'node';
+  /** Where present, the client handshake uses it (clientHandshakeStartAsync). */
+  readonly asyncKem?: AsyncKem;
   randomBytes(length: number): Uint8Array;
   sha256(data: Uint8Array): Uint8Array;
   hmacSha256(key: Uint8Array, data: Uint8Array): Uint8Array;

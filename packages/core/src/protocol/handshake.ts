@@ -194,42 +194,19 @@ export function clientHandshakeStart(
   const kem = options.pin?.kem ?? options.kem ?? KEM_ID.XWING;
   const lifetime = options.lifetime ?? 0;
   if (!Number.isInteger(lifetime) || lifetime < 0 || lifetime > 0xffffffff) throw clientError('NEN_BAD_INPUT', 'lifetime must be a u32 number of seconds');
-  // ephemeralIkm: deterministic key generation for the worked example / tests only.
-  // GenerateKeyPair() of both KEMs is "draw a uniformly random seed sk, expand it" (X-Wing: 32
-  // bytes; ML-KEM-768 in draft-ietf-hpke-pq: d || z, 64 bytes), and the recipient key expands its
-  // seed itself: drawing the seed here expands the ephemeral key once instead of twice (keypair,
-  // then recipient key), which was ~50 us of a Wasm X-Wing client handshake.
+  const sk = ephemeralSeed(backend, kem, options.ephemeralIkm);
   let eph: HpkeRecipientKey;
-  const seedLength = (KEM_SIZES as Partial<Record<number, { privateKey: number }>>)[kem]?.privateKey;
-  if (options.ephemeralIkm || seedLength === undefined) {
-    // (An unknown KEM id goes this way too, so the backend rejects it with its usual error.)
-    const kp = options.ephemeralIkm ? backend.deriveKeyPair(kem, options.ephemeralIkm) : backend.generateKeyPair(kem);
-    eph = backend.createRecipientKey(kem, kp.privateKey);
-    kp.privateKey.fill(0);
-  } else {
-    const sk = backend.randomBytes(seedLength);
+  try {
     eph = backend.createRecipientKey(kem, sk);
+  } finally {
     sk.fill(0);
   }
-  const kp = { publicKey: eph.publicKey };
   let exportedS: Uint8Array | undefined;
   let hello: Uint8Array;
   try {
-    if (options.pin) {
-      const s = backend.setupBaseSExport(kem, options.pin.publicKey, LABEL.hpkeInfoStatic, LABEL.exporterContext, SECRET_LENGTH);
-      exportedS = s.exported;
-      hello = encodeClientHello({
-        version: PROTOCOL_VERSION,
-        kem,
-        flags: HS_FLAG.STATIC,
-        lifetime,
-        pkEph: kp.publicKey,
-        kid: options.pin.kid,
-        encStatic: s.enc,
-      });
-    } else {
-      hello = encodeClientHello({ version: PROTOCOL_VERSION, kem, flags: 0, lifetime, pkEph: kp.publicKey });
-    }
+    const s = options.pin ? backend.setupBaseSExport(kem, options.pin.publicKey, LABEL.hpkeInfoStatic, LABEL.exporterContext, SECRET_LENGTH) : undefined;
+    exportedS = s?.exported;
+    hello = encodeClientHelloFor(kem, lifetime, eph.publicKey, options.pin, s?.enc);
   } catch (e) {
     eph.dispose();
     throw e;
@@ -248,23 +225,9 @@ export function clientHandshakeStart(
     finish(serverHelloBytes: Uint8Array): ClientHandshakeResult {
       if (done) throw clientError('NEN_HANDSHAKE_FAILED', 'handshake state already used');
       try {
-        const sh = decodeServerHello(serverHelloBytes, kem);
-        const wantFlags = options.pin ? HS_FLAG.STATIC : 0;
-        if (sh.flags !== wantFlags) throw clientError('NEN_HANDSHAKE_FAILED', 'ServerHello flags mismatch');
-        const body = serverHelloBytes.subarray(0, serverHelloBytes.length - CONFIRM_LENGTH);
-        const th = transcriptHash(backend, hello, body);
+        const sh = checkServerHello(serverHelloBytes, kem, options.pin);
         const exportedE = eph.setupBaseRExport(sh.encEph, LABEL.hpkeInfoEphemeral, LABEL.exporterContext, SECRET_LENGTH);
-        const { secret, confirm } = deriveHandshakeSecrets(backend, th, exportedE, exportedS ? exportedS.slice() : undefined);
-        exportedE.fill(0);
-        if (!timingSafeEqual(confirm, sh.confirm)) {
-          secret.fill(0);
-          throw clientError('NEN_HANDSHAKE_FAILED', 'key confirmation failed (substituted share or server key)');
-        }
-        if (lifetime > 0 && sh.lifetime > lifetime) {
-          secret.fill(0);
-          throw clientError('NEN_HANDSHAKE_FAILED', 'server granted a longer lifetime than requested');
-        }
-        return { sessionId: sh.sessionId, secret, lifetime: sh.lifetime, idleTimeout: sh.idleTimeout, serverTime: sh.serverTime, kid: options.pin?.kid };
+        return confirmServerHello(backend, { hello, serverHelloBytes, sh, exportedE, exportedS, lifetime, kid: options.pin?.kid });
       } finally {
         dispose();
       }
@@ -272,6 +235,68 @@ export function clientHandshakeStart(
     dispose,
     [Symbol.dispose]: dispose,
   };
+}
+
+/**
+ * The ephemeral key's seed (HPKE private key form). GenerateKeyPair() of both KEMs is "draw a
+ * uniformly random seed sk, expand it" (X-Wing: 32 bytes; ML-KEM-768 in draft-ietf-hpke-pq: d || z,
+ * 64 bytes), and the recipient key expands its seed itself: drawing the seed here expands the
+ * ephemeral key once instead of twice (~50 us of a Wasm X-Wing client handshake). `ikm`:
+ * DeriveKeyPair, for the worked example / tests only. Secret: the caller wipes it.
+ */
+export function ephemeralSeed(backend: Backend, kem: KemId, ikm: Uint8Array | undefined): Uint8Array {
+  if (ikm) return backend.deriveKeyPair(kem, ikm).privateKey;
+  const seedLength = (KEM_SIZES as Partial<Record<number, { privateKey: number }>>)[kem]?.privateKey;
+  // an unknown KEM id: the backend rejects it with its usual error
+  if (seedLength === undefined) return backend.generateKeyPair(kem).privateKey;
+  return backend.randomBytes(seedLength);
+}
+
+/** The ClientHello for the ephemeral public key (and, pinned, the encapsulation to the server key). */
+export function encodeClientHelloFor(
+  kem: KemId,
+  lifetime: number,
+  pkEph: Uint8Array,
+  pin: ServerKeyPin | undefined,
+  encStatic: Uint8Array | undefined,
+): Uint8Array {
+  if (!pin) return encodeClientHello({ version: PROTOCOL_VERSION, kem, flags: 0, lifetime, pkEph });
+  return encodeClientHello({ version: PROTOCOL_VERSION, kem, flags: HS_FLAG.STATIC, lifetime, pkEph, kid: pin.kid, encStatic });
+}
+
+/** The client's checks of a ServerHello before decapsulating enc_e: length, version, KEM, flags. */
+export function checkServerHello(serverHelloBytes: Uint8Array, kem: KemId, pin: ServerKeyPin | undefined): ServerHello {
+  const sh = decodeServerHello(serverHelloBytes, kem);
+  if (sh.flags !== (pin ? HS_FLAG.STATIC : 0)) throw clientError('NEN_HANDSHAKE_FAILED', 'ServerHello flags mismatch');
+  return sh;
+}
+
+/** TH, S_0 and the key confirmation (constant time), then the lifetime check; wipes exportedE. */
+export function confirmServerHello(
+  backend: Backend,
+  p: {
+    hello: Uint8Array;
+    serverHelloBytes: Uint8Array;
+    sh: ServerHello;
+    exportedE: Uint8Array;
+    exportedS: Uint8Array | undefined;
+    lifetime: number;
+    kid: string | undefined;
+  },
+): ClientHandshakeResult {
+  const { sh, lifetime } = p;
+  const th = transcriptHash(backend, p.hello, p.serverHelloBytes.subarray(0, p.serverHelloBytes.length - CONFIRM_LENGTH));
+  const { secret, confirm } = deriveHandshakeSecrets(backend, th, p.exportedE, p.exportedS ? p.exportedS.slice() : undefined);
+  p.exportedE.fill(0);
+  if (!timingSafeEqual(confirm, sh.confirm)) {
+    secret.fill(0);
+    throw clientError('NEN_HANDSHAKE_FAILED', 'key confirmation failed (substituted share or server key)');
+  }
+  if (lifetime > 0 && sh.lifetime > lifetime) {
+    secret.fill(0);
+    throw clientError('NEN_HANDSHAKE_FAILED', 'server granted a longer lifetime than requested');
+  }
+  return { sessionId: sh.sessionId, secret, lifetime: sh.lifetime, idleTimeout: sh.idleTimeout, serverTime: sh.serverTime, kid: p.kid };
 }
 
 // ---------------------------------------------------------------- server side

@@ -1,0 +1,87 @@
+/**
+ * The client side of the Nen handshake (PROTOCOL.md "Handshake"), asynchronous: the same
+ * ClientHello, checks and S_0 as `clientHandshakeStart` (./handshake.ts), with the KEM operations
+ * on the backend's `asyncKem` where it has one (browsers: WebCrypto ML-KEM-768 and X25519, native
+ * code instead of cold JS on a page's first handshake), else on the sync backend.
+ *
+ * Pitfalls:
+ *  - The ephemeral key and the encapsulation to the pinned key do not depend on each other: they
+ *    run concurrently, both before the ClientHello can be sent.
+ *  - Key confirmation is checked (constant time) before the result is returned, as in the sync
+ *    form; the state is single-use and disposes its ephemeral key whatever happens.
+ */
+import type { AsyncRecipientKey, Backend, KemId } from '../backend/types.js';
+import { KEM_ID } from '../backend/types.js';
+import { clientError } from './codes.js';
+import { LABEL, SECRET_LENGTH } from './constants.js';
+import {
+  checkServerHello,
+  clientHandshakeStart,
+  confirmServerHello,
+  encodeClientHelloFor,
+  ephemeralSeed,
+  type ClientHandshakeResult,
+  type ServerKeyPin,
+} from './handshake.js';
+
+export interface AsyncClientHandshakeState extends Disposable {
+  readonly hello: Uint8Array;
+  readonly kem: KemId;
+  readonly kid: string | undefined;
+  /** Completes the handshake from the ServerHello bytes; disposes the ephemeral key. */
+  finish(serverHello: Uint8Array): Promise<ClientHandshakeResult>;
+  dispose(): void;
+}
+
+export type ClientHandshakeOptions = { kem?: KemId; pin?: ServerKeyPin; lifetime?: number; ephemeralIkm?: Uint8Array };
+
+/** `clientHandshakeStart`, on the backend's async KEMs where it has them. */
+export async function clientHandshakeStartAsync(backend: Backend, options: ClientHandshakeOptions): Promise<AsyncClientHandshakeState> {
+  const ak = backend.asyncKem;
+  if (!ak) {
+    const st = clientHandshakeStart(backend, options);
+    return { hello: st.hello, kem: st.kem, kid: st.kid, finish: async (b) => st.finish(b), dispose: st.dispose, [Symbol.dispose]: st.dispose };
+  }
+  const kem = options.pin?.kem ?? options.kem ?? KEM_ID.XWING;
+  const lifetime = options.lifetime ?? 0;
+  if (!Number.isInteger(lifetime) || lifetime < 0 || lifetime > 0xffffffff) throw clientError('NEN_BAD_INPUT', 'lifetime must be a u32 number of seconds');
+  const { pin } = options;
+  const sk = ephemeralSeed(backend, kem, options.ephemeralIkm);
+  const ephP = ak.createRecipientKey(kem, sk).finally(() => sk.fill(0));
+  const staticP = pin ? ak.setupBaseSExport(kem, pin.publicKey, LABEL.hpkeInfoStatic, LABEL.exporterContext, SECRET_LENGTH) : undefined;
+  const [ephR, staticR] = await Promise.allSettled([ephP, staticP]);
+  if (ephR.status === 'rejected' || staticR.status === 'rejected') {
+    if (ephR.status === 'fulfilled') ephR.value.dispose();
+    if (staticR.status === 'fulfilled') staticR.value?.exported.fill(0);
+    throw ephR.status === 'rejected' ? ephR.reason : (staticR as PromiseRejectedResult).reason;
+  }
+  const eph: AsyncRecipientKey = ephR.value;
+  const exportedS = staticR.value?.exported;
+  const hello = encodeClientHelloFor(kem, lifetime, eph.publicKey, pin, staticR.value?.enc);
+  let done = false;
+  let finishing = false;
+  const dispose = () => {
+    if (done) return;
+    done = true;
+    eph.dispose();
+    exportedS?.fill(0);
+  };
+  return {
+    hello,
+    kem,
+    kid: pin?.kid,
+    async finish(serverHelloBytes: Uint8Array): Promise<ClientHandshakeResult> {
+      if (done || finishing) throw clientError('NEN_HANDSHAKE_FAILED', 'handshake state already used');
+      finishing = true;
+      try {
+        const sh = checkServerHello(serverHelloBytes, kem, pin);
+        const exportedE = await eph.setupBaseRExport(sh.encEph, LABEL.hpkeInfoEphemeral, LABEL.exporterContext, SECRET_LENGTH);
+        return confirmServerHello(backend, { hello, serverHelloBytes, sh, exportedE, exportedS, lifetime, kid: pin?.kid });
+      } finally {
+        dispose();
+      }
+    },
+    dispose,
+    [Symbol.dispose]: dispose,
+  };
+}

@@ -1,0 +1,198 @@
+/**
+ * The WebCrypto KEM path (src/backend/webcrypto-kem.ts, the browser's client handshake) in real
+ * Chromium (Debian /usr/bin/chromium via playwright-core, never downloaded): dist's ES modules and
+ * the @noble packages are served unbundled from 127.0.0.1 behind an import map, and run:
+ *  - detection: Chromium 156 has WebCrypto ML-KEM-768 and X25519 (fails if the fast path is lost);
+ *  - the hpke-pq vectors (vectors/go-hpke, X-Wing and ML-KEM-768): seed -> public key, and
+ *    SetupBaseR + Export of the vector's enc equal to the vectors' exports / the key schedule of
+ *    their shared_secret; SetupBaseS with WebCrypto's randomness opened by @noble with skRm;
+ *  - the worked example (PROTOCOL.md): ephemeralIkm gives the same pk_eph, enc_e gives exported_e;
+ *  - a handshake against serverHandshake (@noble) agrees on S_0; a changed ServerHello fails key
+ *    confirmation; a bad encapsulation key, low-order X25519 shares and wrong lengths get codes.
+ * Needs the built package (dist/): `pnpm --filter @nen/core build` first (none is skipped).
+ */
+import { createReadStream, existsSync, realpathSync, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { dirname, extname, join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumLaunchOptions } from '../../../tests/support/chromium.mjs';
+import workedExample from '../src/protocol/worked-example.vectors.json' with { type: 'json' };
+import { readVector, type HpkeVector } from './vectors.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const dist = join(here, '../dist');
+const NOBLE = ['hashes', 'curves', 'ciphers', 'post-quantum'];
+const roots: Record<string, string> = { dist };
+for (const p of NOBLE) roots[`noble-${p}`] = realpathSync(join(here, '../node_modules/@noble', p));
+
+const PAGE = `<!doctype html><script type="importmap">${JSON.stringify({
+  imports: Object.fromEntries(NOBLE.map((p) => [`@noble/${p}/`, `/noble-${p}/`])),
+})}</script><script type="module">
+const load = (p) => import('/dist/' + p);
+window.__m = Promise.all(['backend/webcrypto-kem.js', 'backend/noble.js', 'backend/hpke.js', 'protocol/handshake.js', 'protocol/handshake-async.js', 'protocol/constants.js'].map(load))
+  .then((mods) => Object.assign({}, ...mods));
+</script>`;
+
+let server: Server | undefined;
+let browser: Browser | undefined;
+let page: Page | undefined;
+
+beforeAll(async () => {
+  if (!existsSync(join(dist, 'backend/webcrypto-kem.js'))) throw new Error('packages/core/dist is missing: run pnpm --filter @nen/core build');
+  server = createServer((req, res) => {
+    const [, root = '', ...rest] = new URL(req.url ?? '/', 'http://x').pathname.split('/');
+    const base = roots[root];
+    const file = base ? normalize(join(base, ...rest)) : '';
+    if (!root) {
+      res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE);
+    } else if (base && file.startsWith(base) && existsSync(file) && statSync(file).isFile() && extname(file) === '.js') {
+      res.writeHead(200, { 'content-type': 'text/javascript' });
+      createReadStream(file).pipe(res);
+    } else {
+      res.writeHead(404).end();
+    }
+  });
+  await new Promise<void>((r) => server?.listen(0, '127.0.0.1', () => r()));
+  const a = server.address();
+  browser = await chromium.launch(chromiumLaunchOptions());
+  page = await browser.newPage();
+  await page.goto(`http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}/`);
+  await page.evaluate(() => (window as unknown as { __m: Promise<unknown> }).__m);
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
+});
+
+/** Runs `fn` in the page with the dist modules (`m`) and hex helpers; returns its JSON-able result. */
+function inPage<A, R>(arg: A, fn: string): Promise<R> {
+  return (page as Page).evaluate(
+    async ([a, body]) => {
+      const m = await (window as unknown as { __m: Promise<Record<string, unknown>> }).__m;
+      const hex = (s: string) => Uint8Array.from(s.match(/../g) ?? [], (h) => Number.parseInt(h, 16));
+      const toHex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+      const code = async (f: () => Promise<unknown>) =>
+        f().then(
+          () => 'no error',
+          (e: { code?: string }) => e.code ?? String(e),
+        );
+      return new Function('m', 'a', 'hex', 'toHex', 'code', `return (async () => { ${body} })()`)(m, a, hex, toHex, code);
+    },
+    [arg, fn] as const,
+  ) as Promise<R>;
+}
+
+const pq = readVector<HpkeVector[]>('go-hpke/hpke-pq.json');
+const vector = (kem: number, kdf: number, aead: number) => {
+  const v = pq.find((x) => x.mode === 0 && x.kem_id === kem && x.kdf_id === kdf && x.aead_id === aead);
+  if (!v) throw new Error(`hpke-pq.json has no ${kem}/${kdf}/${aead} vector`);
+  return v;
+};
+
+describe('WebCrypto KEMs in Chromium (the browser client handshake)', () => {
+  it('are detected in Chromium 156', async () => {
+    expect(await inPage(null, 'return typeof (await m.detectWebCryptoKem())?.setupBaseSExport')).toBe('function');
+  });
+
+  for (const [name, v] of [
+    ['X-Wing', vector(0x647a, 1, 3)],
+    ['ML-KEM-768', vector(0x0041, 1, 1)],
+  ] as const) {
+    it(`${name} hpke-pq vector: public key from the seed, SetupBaseR + Export, SetupBaseS opened by @noble`, async () => {
+      const r = await inPage<HpkeVector, Record<string, unknown>>(
+        v,
+        `const k = await m.detectWebCryptoKem();
+         const info = hex(a.info);
+         const rk = await k.createRecipientKey(a.kem_id, hex(a.skRm));
+         const exports = (a.exports ?? [{ exporter_context: '', L: 32 }]).map((e) => [hex(e.exporter_context), e.L]);
+         const got = [], want = [];
+         for (const [ctx, L] of exports) {
+           got.push(toHex(await rk.setupBaseRExport(hex(a.enc), info, ctx, L)));
+           want.push(toHex(m.keyScheduleExport(m.nobleHkdf, a.kem_id, hex(a.shared_secret), info, ctx, L)));
+         }
+         const noble = m.createNobleBackend().createRecipientKey(a.kem_id, hex(a.skRm));
+         const s = await k.setupBaseSExport(a.kem_id, hex(a.pkRm), info, exports[0][0], exports[0][1]);
+         return { pk: toHex(rk.publicKey), got, want, sent: toHex(s.exported), opened: toHex(noble.setupBaseRExport(s.enc, info, exports[0][0], exports[0][1])) };`,
+      );
+      expect(r.pk).toBe(v.pkRm);
+      expect(r.got).toEqual(r.want);
+      // the exports bind the AEAD id: the vectors' own only for ChaCha20-Poly1305 (0x0003), Nen's suite
+      if (v.exports && v.aead_id === 3) expect(r.got).toEqual(v.exports.map((e) => e.exported_value));
+      expect(r.opened).toBe(r.sent);
+    });
+  }
+
+  it('the worked example: ephemeralIkm gives its pk_eph, and its enc_e its exported_e', async () => {
+    const w = workedExample;
+    const r = await inPage<typeof w, Record<string, string>>(
+      w,
+      `const be = { ...m.createNobleBackend(), asyncKem: await m.detectWebCryptoKem() };
+       const pin = m.parseServerKeyPin(a.handshake.pin);
+       const st = await m.clientHandshakeStartAsync(be, { pin, ephemeralIkm: hex(a.clientEphemeralIkm), lifetime: a.handshake.requestedLifetimeSeconds });
+       const rk = await be.asyncKem.createRecipientKey(0x647a, hex(a.clientEphemeralPrivateKey));
+       st.dispose();
+       return { head: toHex(st.hello.subarray(0, 8 + 1216)), exportedE: toHex(await rk.setupBaseRExport(hex(a.encE), m.LABEL.hpkeInfoEphemeral, m.LABEL.exporterContext, 32)) };`,
+    );
+    expect(r.head).toBe(w.clientHello.slice(0, 2 * (8 + 1216)));
+    expect(r.exportedE).toBe(w.exportedE);
+  });
+
+  it('a handshake with serverHandshake (@noble) agrees on S_0; a changed ServerHello fails confirmation', async () => {
+    const r = await inPage<null, Record<string, unknown>>(
+      null,
+      `const noble = m.createNobleBackend();
+       const be = { ...noble, asyncKem: await m.detectWebCryptoKem() };
+       const kp = noble.generateKeyPair(0x647a);
+       const keys = new Map([['k1', noble.createRecipientKey(0x647a, kp.privateKey)]]);
+       const pin = m.parseServerKeyPin(m.formatServerKeyPin('k1', kp.publicKey));
+       const p = { keys, sessionId: new Uint8Array(16).fill(5), maxLifetime: 600, idleTimeout: 60, now: 1 };
+       const st = await m.clientHandshakeStartAsync(be, { pin });
+       const sv = m.serverHandshake(noble, st.hello, p);
+       const c = await st.finish(sv.response);
+       const st2 = await m.clientHandshakeStartAsync(be, { pin });
+       const bad = m.serverHandshake(noble, st2.hello, p).response;
+       bad[40] ^= 1;
+       const st3 = await m.clientHandshakeStartAsync(be, { kem: 0x0041 });
+       const c3 = await st3.finish(m.serverHandshake(noble, st3.hello, { ...p, keys: new Map() }).response);
+       return { same: toHex(c.secret) === toHex(sv.secret), tampered: await code(() => st2.finish(bad)), again: await code(() => st.finish(sv.response)), mlkem: c3.secret.length };`,
+    );
+    expect(r).toEqual({ same: true, tampered: 'NEN_HANDSHAKE_FAILED', again: 'NEN_HANDSHAKE_FAILED', mlkem: 32 });
+  });
+
+  it('bad keys and lengths get the backends’ codes', async () => {
+    const r = await inPage<null, Record<string, string>>(
+      null,
+      `const k = await m.detectWebCryptoKem();
+       const noble = m.createNobleBackend();
+       const pk = noble.generateKeyPair(0x647a).publicKey;
+       const e = new Uint8Array(0), ctx = new Uint8Array(0);
+       const badEk = pk.slice(); badEk[0] = 0xff; badEk[1] = 0xff;
+       const lowX = pk.slice(); lowX.fill(0, 1184);
+       const rk = await k.createRecipientKey(0x647a, new Uint8Array(32).fill(3));
+       const enc = (await k.setupBaseSExport(0x647a, rk.publicKey, e, ctx, 32)).enc;
+       const lowEnc = enc.slice(); lowEnc.fill(0, 1088);
+       const used = await k.createRecipientKey(0x647a, new Uint8Array(32)); used.dispose();
+       return {
+         badEk: await code(() => k.setupBaseSExport(0x647a, badEk, e, ctx, 32)),
+         lowX: await code(() => k.setupBaseSExport(0x647a, lowX, e, ctx, 32)),
+         lowEnc: await code(() => rk.setupBaseRExport(lowEnc, e, ctx, 32)),
+         shortPk: await code(() => k.setupBaseSExport(0x647a, pk.subarray(1), e, ctx, 32)),
+         shortSeed: await code(() => k.createRecipientKey(0x0041, new Uint8Array(32))),
+         unknownKem: await code(() => k.createRecipientKey(0x20, new Uint8Array(32))),
+         disposed: await code(() => used.setupBaseRExport(enc, e, ctx, 32)),
+       };`,
+    );
+    expect(r).toEqual({
+      badEk: 'NEN_CRYPTO_KEY',
+      lowX: 'NEN_CRYPTO_KEY',
+      lowEnc: 'NEN_CRYPTO_KEY',
+      shortPk: 'NEN_CRYPTO_LENGTH',
+      shortSeed: 'NEN_CRYPTO_LENGTH',
+      unknownKem: 'NEN_CRYPTO_UNSUPPORTED',
+      disposed: 'NEN_CRYPTO_DISPOSED',
+    });
+  });
+});
