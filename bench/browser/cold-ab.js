@@ -1,12 +1,16 @@
 #!/usr/bin/env node
 /**
  * `node bench/browser/cold-ab.js --a <core dist> --b <core dist> [--rounds 12] [--cpu 4] [--latency 50]
- * [--target URL | --server-dist DIR] [--client-dist DIR] [--plain]`: two builds of @nen/core side by side on the whole
+ * [--target URL | --server-dist DIR] [--client-dist DIR] [--plain] [--ohttp]`: two builds of @nen/core side by side on the whole
  * cold first encrypted response in real Chromium (issue 21): the cold-browser stage's `nen` page
  * (fresh context, CPU throttled and +latency via CDP, default @nen/client pinned, one 1 KB POST)
  * bundled (minified) once per build, pages interleaved in alternating order against one target.
  * `--plain` adds the plain page (the same POST without Nen) as a third mode, for the figure
- * "over plain". Prints medians: navigation -> script running, handshake sent / answered, request
+ * "over plain". `--ohttp` adds build a's bundle in OHTTP mode (issue 23: the target's X-Wing Key
+ * Config pinned by value in the page, the request encapsulated to /.well-known/ohttp-gateway, no
+ * handshake; needs `--target` the demo, the Hono target has no gateway), and `ohttp-pre`, the same
+ * with the client's lazily imported OHTTP chunk modulepreloaded too (what an app that knows it
+ * uses OHTTP could list; by default a bundler does not). Prints medians: navigation -> script running, handshake sent / answered, request
  * sent / answered, response read.
  *
  *   cp -r packages/core/dist packages/core/.dist-a      # before a change
@@ -25,7 +29,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { bundleClient } from './bundle.js';
 import { coldPage, launchChromium } from './chromium.js';
-import { BODY_1K, COLD_ENTRY, coldHtml, startHonoTarget } from './cold-target.js';
+import { BODY_1K, COLD_ENTRY, OHTTP_GATEWAY, coldHtml, gatewayKeyConfig, startHonoTarget } from './cold-target.js';
 import { startHarness } from './harness.js';
 
 const PLAIN = `const cfg = globalThis.NEN_COLD;
@@ -56,20 +60,29 @@ async function load(browser, url, cpu, latency) {
   }
 }
 
-export async function compareCold({ a, b, rounds = 12, cpu = 4, latency = 50, target, serverDist, clientDist, plain = false }) {
+export async function compareCold({ a, b, rounds = 12, cpu = 4, latency = 50, target, serverDist, clientDist, plain = false, ohttp = false }) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nen-cold-ab-'));
   const t = target ? { url: target, stop: () => {} } : await startHonoTarget({ serverDist });
   let browser;
   let harness;
   const builds = { a: path.resolve(a), b: path.resolve(b) };
-  const res = { a: [], b: [], ...(plain ? { plain: [] } : {}) };
+  const res = { a: [], b: [], ...(plain ? { plain: [] } : {}), ...(ohttp ? { ohttp: [], 'ohttp-pre': [] } : {}) };
   try {
     const pin = t.pin ?? (await (await fetch(`${t.url}/api/nen/keys`)).json()).keys[0].pin;
     const pages = {};
+    const preloads = {};
+    let lazyOhttp = [];
     for (const [n, dist] of Object.entries(builds)) {
       const bundle = await bundleClient({ entry: COLD_ENTRY, outdir: path.join(dir, n), coreDist: dist, clientDist });
-      const preload = bundle.files.filter((f) => f.initial && f.name !== 'entry.js' && f.name.endsWith('.js')).map((f) => `${n}/${f.name}`);
-      pages[`/${n}`] = coldHtml({ body: BODY_1K, pin }, `${n}/entry.js`, preload);
+      if (n === 'a') lazyOhttp = bundle.files.filter((f) => !f.initial && f.inputs.some((i) => i.name.includes('/ohttp/'))).map((f) => `a/${f.name}`);
+      preloads[n] = bundle.files.filter((f) => f.initial && f.name !== 'entry.js' && f.name.endsWith('.js')).map((f) => `${n}/${f.name}`);
+      pages[`/${n}`] = coldHtml({ body: BODY_1K, pin }, `${n}/entry.js`, preloads[n]);
+    }
+    if (ohttp) {
+      const keyConfig = await gatewayKeyConfig(t.url);
+      if (!keyConfig) throw new Error(`--ohttp: ${t.url} serves no application/ohttp-keys at ${OHTTP_GATEWAY} (give --target the demo)`);
+      pages['/ohttp'] = coldHtml({ body: BODY_1K, keyConfig, relay: OHTTP_GATEWAY }, 'a/entry.js', preloads.a);
+      pages['/ohttp-pre'] = coldHtml({ body: BODY_1K, keyConfig, relay: OHTTP_GATEWAY }, 'a/entry.js', [...preloads.a, ...lazyOhttp]);
     }
     fs.writeFileSync(path.join(dir, 'plain.js'), PLAIN);
     pages['/plain'] = coldHtml({ body: BODY_1K }, 'plain.js');
@@ -109,6 +122,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       'server-dist': { type: 'string' },
       'client-dist': { type: 'string' },
       plain: { type: 'boolean', default: false },
+      ohttp: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
     },
   });
@@ -128,11 +142,13 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   else {
     const f = (x) => (x === null ? '-' : x.toFixed(0)).padStart(6);
     console.log(`cold first encrypted response, ${r.cpu}x CPU, +${r.latency} ms RTT, medians of ${r.rounds} cold pages each (ms from navigation)`);
-    console.log('        script  hs sent  hs answered  req sent  req answered  response read   (dist)');
-    for (const m of ['plain', 'a', 'b'].filter((m) => r[m]))
+    console.log('            script  hs sent  hs answered  req sent  req answered  response read   (dist)');
+    for (const m of ['plain', 'a', 'b', 'ohttp', 'ohttp-pre'].filter((m) => r[m]))
       console.log(
-        `  ${m.padEnd(5)} ${f(r[m].evaluated)}   ${f(r[m].hsSent)}       ${f(r[m].hsAnswered)}    ${f(r[m].reqSent)}        ${f(r[m].reqAnswered)}         ${f(r[m].ms)}   ${r[m].dist ?? ''}`,
+        `  ${m.padEnd(9)} ${f(r[m].evaluated)}   ${f(r[m].hsSent)}       ${f(r[m].hsAnswered)}    ${f(r[m].reqSent)}        ${f(r[m].reqAnswered)}         ${f(r[m].ms)}   ${r[m].dist ?? ''}`,
       );
-    if (r.plain) for (const m of ['a', 'b']) console.log(`  ${m} over plain: +${(r[m].ms - r.plain.ms).toFixed(0)} ms (target: +${r.latency + 15})`);
+    if (r.plain)
+      for (const m of ['a', 'b', 'ohttp', 'ohttp-pre'].filter((m) => r[m]))
+        console.log(`  ${m} over plain: +${(r[m].ms - r.plain.ms).toFixed(0)} ms (target: +${r.latency + 15})`);
   }
 }

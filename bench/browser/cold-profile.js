@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `node bench/browser/cold-profile.js [--target URL | --server-dist DIR] [--core-dist DIR] [--runs 5]
- * [--cpu 4] [--latency 50] [--top 25] [--json] [--save DIR]`:
+ * [--cpu 4] [--latency 50] [--top 25] [--json] [--save DIR] [--ohttp]`:
  * where the cold first encrypted response's time goes in real Chromium (issue 21). Each run is
  * the cold-browser stage's `nen` page (fresh context, CPU throttled and +latency via CDP, the
  * default @nen/client pinned to the target's key, one 1 KB POST), bundled without minification so
@@ -12,7 +12,9 @@
  * --save DIR writes each run's profile (DevTools' .cpuprofile format) and the bundle there.
  * Without --target a Hono target (bench/targets/hono.mjs, `--server-dist` passed on) is started
  * on a free loopback port and stopped at the end. `--core-dist DIR` bundles another build of
- * packages/core/dist (e.g. a copy taken before a change).
+ * packages/core/dist (e.g. a copy taken before a change). `--ohttp` profiles the OHTTP page instead
+ * (the target's Key Config pinned by value, no handshake; `--target` the demo: the Hono target has
+ * no gateway); the lazily imported OHTTP chunk is attributed like the others.
  *
  * Pitfalls: unminified code parses a little slower than what ships (the stage measures the
  * minified bundle); a sample's time is the gap to the next sample, so idle gaps count as (idle);
@@ -23,7 +25,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { bundleClient } from './bundle.js';
 import { coldPage, launchChromium } from './chromium.js';
-import { BODY_1K, COLD_ENTRY, coldHtml, startHonoTarget } from './cold-target.js';
+import { BODY_1K, COLD_ENTRY, OHTTP_GATEWAY, coldHtml, gatewayKeyConfig, startHonoTarget } from './cold-target.js';
 import { startHarness } from './harness.js';
 
 /** Phase functions, innermost first wins (names as in the unminified bundle). */
@@ -50,6 +52,7 @@ const { values } = parseArgs({
     save: { type: 'string' },
     'server-dist': { type: 'string' },
     'core-dist': { type: 'string' },
+    ohttp: { type: 'boolean', default: false },
   },
 });
 
@@ -116,7 +119,9 @@ async function main() {
     const pin = target.pin ?? (await (await fetch(`${target.url}/api/nen/keys`)).json()).keys[0].pin;
     const modules = {};
     const preload = bundle.files.filter((f) => f.initial && f.name !== 'entry.js' && f.name.endsWith('.js')).map((f) => f.name);
-    const html = coldHtml({ body: BODY_1K, pin }, 'entry.js', preload);
+    const keyConfig = values.ohttp ? await gatewayKeyConfig(target.url) : null;
+    if (values.ohttp && !keyConfig) throw new Error(`--ohttp: ${target.url} serves no application/ohttp-keys at ${OHTTP_GATEWAY}`);
+    const html = coldHtml(keyConfig ? { body: BODY_1K, keyConfig, relay: OHTTP_GATEWAY } : { body: BODY_1K, pin }, 'entry.js', preload);
     harness = await startHarness({ dir: bundle.dir, pages: { '/nen': html }, target: target.url });
     if (values.save) fs.cpSync(bundle.dir, path.join(values.save, 'bundle'), { recursive: true });
     for (const f of bundle.files) if (f.name.endsWith('.js')) modules[`${harness.origin}/${f.name}`] = moduleMap(path.join(bundle.dir, f.name));

@@ -1,25 +1,30 @@
 /**
- * Shared pieces of the cold-page tools (cold-profile.js, cold-ab.js): a Hono bench target on a
- * free loopback port, the page entry that sends one 1 KB POST through the default @nen/client
- * (pinned), and its HTML.
+ * Shared pieces of the cold-page tools (cold-profile.js, cold-ab.js, the cold-browser stage): a
+ * Hono bench target on a free loopback port, the page entry that sends one 1 KB POST through the
+ * default @nen/client (pinned; or in OHTTP mode when the page's config carries a keyConfig), its
+ * HTML, and the gateway's Key Config for OHTTP pages (pinned by value: nothing fetched first).
  *
  * Pitfalls: the target is a child process; callers `stop()` it in `finally`. `--server-dist`
  * must sit inside packages/server (its imports resolve from there), as for bench/targets/hono.mjs.
+ * The Hono target serves no OHTTP gateway: OHTTP pages need the demo (or an app with its
+ * /.well-known/ohttp-gateway) as the target.
  */
 import { spawn } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import { benchDir } from '../lib/env.js';
 
-/** The page: createNenClient pinned to cfg.pin, one POST of cfg.body; NEN_DONE reports. */
+export const OHTTP_GATEWAY = '/.well-known/ohttp-gateway';
+
+/** The page: createNenClient pinned to cfg.pin (or OHTTP mode to cfg.keyConfig via cfg.relay), one POST of cfg.body; NEN_DONE reports. */
 export const COLD_ENTRY = `
 import { createNenClient } from '@nen/client';
 const evaluated = performance.now();
 const cfg = globalThis.NEN_COLD;
-const timeline = () => performance.getEntriesByType('resource').filter((e) => e.name.includes('/api/')).map((e) => [new URL(e.name).pathname, Math.round(e.startTime), Math.round(e.responseEnd)]);
+const timeline = () => performance.getEntriesByType('resource').filter((e) => e.name.includes('/api/') || e.name.includes('${OHTTP_GATEWAY}')).map((e) => [new URL(e.name).pathname, Math.round(e.startTime), Math.round(e.responseEnd)]);
 (async () => {
   try {
-    const client = createNenClient({ serverKey: cfg.pin });
+    const client = createNenClient(cfg.keyConfig ? { mode: 'ohttp', relay: cfg.relay, keyConfig: cfg.keyConfig } : { serverKey: cfg.pin });
     const res = await client.fetch('/api/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: cfg.body });
     const text = await res.text();
     globalThis.NEN_DONE = { ms: performance.now(), evaluated, timeline: timeline(), ok: res.status === 200 && text === cfg.body };
@@ -34,6 +39,18 @@ export const BODY_1K = JSON.stringify({ data: 'x'.repeat(1000) });
 /** The page's HTML: the bundle's static chunks modulepreloaded (as a framework lists them). */
 export const coldHtml = (cfg, entry, preload = []) =>
   `<!doctype html><html><head>${preload.map((f) => `<link rel="modulepreload" href="/${f}">`).join('')}<script>globalThis.NEN_COLD=${JSON.stringify(cfg).replace(/</g, '\\u003c')}</script><script type="module" src="/${entry}"></script></head></html>`;
+
+/** The target's first (current) OHTTP Key Config as base64url, from GET /.well-known/ohttp-gateway; null when it serves none. */
+export async function gatewayKeyConfig(target) {
+  try {
+    const res = await fetch(new URL(OHTTP_GATEWAY, target), { signal: AbortSignal.timeout(10_000) });
+    const list = new Uint8Array(await res.arrayBuffer());
+    if (res.status !== 200 || res.headers.get('content-type') !== 'application/ohttp-keys' || list.length < 2) return null;
+    return Buffer.from(list.subarray(2, 2 + ((list[0] << 8) | list[1]))).toString('base64url');
+  } catch {
+    return null;
+  }
+}
 
 const freePort = () =>
   new Promise((resolve, reject) => {

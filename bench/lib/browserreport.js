@@ -81,7 +81,7 @@ export function browserSection(data, cs) {
         )
       : '',
     '</div>',
-    `<p>Target: ${escapeHtml(target.rule)} = ${escapeHtml(target.targetMs)} ms: <span class="${target.met ? 'good' : 'bad'}">${target.met ? 'met' : 'not met'}</span> (nen ${escapeHtml(modes.nen?.medianMs)} ms, +${escapeHtml(data.extraMs?.nen)} ms over plain; nen-wasm +${escapeHtml(data.extraMs?.['nen-wasm'])} ms). Weight: ${escapeHtml(weight.method)}.</p>`,
+    `<p>Target: ${escapeHtml(target.rule)} = ${escapeHtml(target.targetMs)} ms: <span class="${target.met ? 'good' : 'bad'}">${target.met ? 'met' : 'not met'}</span> (nen ${escapeHtml(modes.nen?.medianMs)} ms, +${escapeHtml(data.extraMs?.nen)} ms over plain; nen-wasm +${escapeHtml(data.extraMs?.['nen-wasm'])} ms${modes['nen-ohttp'] ? `; nen-ohttp (OHTTP, key config pinned in the page, no handshake, its code loaded on the first request) +${escapeHtml(data.extraMs?.['nen-ohttp'])} ms` : ''}). Weight: ${escapeHtml(weight.method)}.</p>`,
     table(
       [
         'mode',

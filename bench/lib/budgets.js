@@ -69,6 +69,7 @@ export function keyFigures(stages) {
     kneeRps100k: knee(102400)?.rps ?? null,
     browserWeightGzip: stages['cold-browser']?.data?.weight?.defaultInitial?.gzip ?? null,
     coldBrowserOverPlainMs: stages['cold-browser']?.data?.extraMs?.nen ?? null,
+    coldBrowserOhttpOverPlainMs: stages['cold-browser']?.data?.extraMs?.['nen-ohttp'] ?? null,
     browserStreamTpsRatio: stages['cold-browser']?.data?.stream?.noble?.tokensPerSecondRatio ?? null,
     ohttpColdOverPlainMs: stages.ohttp?.data?.figures?.ohttpColdOverPlainMs ?? null,
     ohttpRpsRatio1k: stages.ohttp?.data?.figures?.ohttpRpsRatio1k ?? null,

@@ -11,7 +11,12 @@
  *  - nen: the @nen/client bundle (default configuration: 'auto' = @noble), pinned to the key from
  *    GET /api/nen/keys, POSTs the same JSON to /api/echo (handshake first: one more round trip);
  *  - nen-wasm: the same with `backend: 'wasm'` (the .wasm fetched and compiled first: the
- *    browser default before issue 21).
+ *    browser default before issue 21);
+ *  - nen-ohttp: the same bundle in OHTTP mode (issue 23): the gateway's X-Wing Key Config pinned
+ *    by value in the page (as an app ships it: nothing fetched before the request), the request
+ *    encapsulated and POSTed to /.well-known/ohttp-gateway (no handshake); the OHTTP code is the
+ *    client's lazy chunk, imported on that first request. Skipped when the target serves no
+ *    `application/ohttp-keys` there (data.ohttpSkipped).
  * The figure is the time from navigation start to the response body read (performance.now()
  * in the page), median over the rounds; the target (issue 21) is nen <= plain + 1 RTT + 15 ms.
  * Bytes: encoded (on-the-wire, gzip) bytes of the page's script and Wasm responses (CDP
@@ -25,6 +30,7 @@
  */
 import { bundleClient } from '../browser/bundle.js';
 import { coldPage, launchChromium } from '../browser/chromium.js';
+import { OHTTP_GATEWAY as GATEWAY, gatewayKeyConfig } from '../browser/cold-target.js';
 import { startHarness } from '../browser/harness.js';
 import { STREAM_ENTRY, measureStreams } from '../browser/stream.js';
 import { ECHO_1K } from '../lib/payloads.js';
@@ -35,7 +41,7 @@ import fs from 'node:fs';
 export const CPU_RATE = 4;
 export const LATENCY_MS = 50;
 export const BUDGET_MS = 15;
-const MODES = ['plain', 'nen', 'nen-wasm'];
+const MODES = ['plain', 'nen', 'nen-wasm', 'nen-ohttp'];
 
 const TIMELINE = `const timeline = () => performance.getEntriesByType('resource').map((e) => [new URL(e.name).pathname, Math.round(e.startTime), Math.round(e.responseEnd)]);`;
 
@@ -46,7 +52,7 @@ const cfg = globalThis.NEN_COLD;
 ${TIMELINE}
 (async () => {
   try {
-    const client = createNenClient({ serverKey: cfg.pin, ...(cfg.backend ? { backend: cfg.backend } : {}) });
+    const client = createNenClient(cfg.keyConfig ? { mode: 'ohttp', relay: cfg.relay, keyConfig: cfg.keyConfig } : { serverKey: cfg.pin, ...(cfg.backend ? { backend: cfg.backend } : {}) });
     const res = await client.fetch('/api/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: cfg.body });
     const text = await res.text();
     globalThis.NEN_DONE = { ms: performance.now(), evaluated, timeline: timeline(), ok: res.status === 200 && text === cfg.body, status: res.status };
@@ -98,7 +104,7 @@ function phasesOf(load) {
   const scripts = tl.filter(([p]) => p.endsWith('.js'));
   const wasm = tl.find(([p]) => p.endsWith('.wasm'));
   const hs = tl.find(([p]) => p.startsWith('/api/nen/'));
-  const req = tl.find(([p]) => p.startsWith('/api/') && !p.startsWith('/api/nen/'));
+  const req = tl.find(([p]) => (p.startsWith('/api/') && !p.startsWith('/api/nen/')) || p === GATEWAY);
   return {
     scriptsLoaded: scripts.length ? Math.max(...scripts.map((x) => x[2])) : null,
     evaluated: load.evaluated,
@@ -161,19 +167,22 @@ export async function run(ctx) {
   const body = ECHO_1K;
   // the chunks the entry imports statically are preloaded, as a framework's page lists them
   const preload = bundle.files.filter((f) => f.initial && f.name !== 'entry.js' && f.name.endsWith('.js')).map((f) => f.name);
+  const keyConfig = await gatewayKeyConfig(ctx.targets[0]);
+  const modeList = keyConfig ? MODES : MODES.filter((m) => m !== 'nen-ohttp');
   const pages = {
     '/plain': html({ body }, '/plain.js'),
     '/nen': html({ body, pin }, '/entry.js', preload),
     '/nen-wasm': html({ body, pin, backend: 'wasm' }, '/entry.js', preload),
+    '/nen-ohttp': html({ body, keyConfig, relay: GATEWAY }, '/entry.js', preload),
   };
   const harness = await startHarness({ dir: bundle.dir, pages, target: ctx.targets[0] });
   const browser = await launchChromium();
-  const loads = Object.fromEntries(MODES.map((m) => [m, []]));
+  const loads = Object.fromEntries(modeList.map((m) => [m, []]));
   let stream = null;
   const errors = [];
   try {
     for (let r = 0; r < rounds; r++) {
-      const order = MODES.map((_, i) => MODES[(i + r) % MODES.length]);
+      const order = modeList.map((_, i) => modeList[(i + r) % modeList.length]);
       for (const mode of order) {
         ctx.progress?.detail(`cold-browser round ${r + 1}/${rounds} ${mode}`);
         const res = await coldLoad(browser, `${harness.origin}/${mode}`);
@@ -189,7 +198,7 @@ export async function run(ctx) {
     fs.rmSync(bundle.dir, { recursive: true, force: true });
   }
   const modes = {};
-  for (const m of MODES) {
+  for (const m of modeList) {
     const xs = loads[m];
     modes[m] = {
       loads: xs.length,
@@ -210,11 +219,12 @@ export async function run(ctx) {
   }
   const plain = modes.plain.medianMs;
   const targetMs = plain === null ? null : round(plain + LATENCY_MS + BUDGET_MS, 1);
-  const extra = (m) => (plain === null || modes[m].medianMs === null ? null : round(modes[m].medianMs - plain, 1));
+  const extra = (m) => (plain === null || !modes[m] || modes[m].medianMs === null ? null : round(modes[m].medianMs - plain, 1));
   const data = {
     conditions: { cpuThrottling: CPU_RATE, addedRttMs: LATENCY_MS, rounds, body: '1 KB JSON echo', chromium: '/usr/bin/chromium', freshContextPerLoad: true },
     modes,
-    extraMs: { nen: extra('nen'), 'nen-wasm': extra('nen-wasm') },
+    extraMs: { nen: extra('nen'), 'nen-wasm': extra('nen-wasm'), 'nen-ohttp': extra('nen-ohttp') },
+    ...(keyConfig ? {} : { ohttpSkipped: `the target serves no application/ohttp-keys at ${GATEWAY}` }),
     target: {
       rule: `nen <= plain + ${LATENCY_MS} ms (1 RTT) + ${BUDGET_MS} ms`,
       targetMs,
