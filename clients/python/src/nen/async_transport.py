@@ -1,6 +1,6 @@
 """``nen.AsyncTransport``: the ``httpx.AsyncBaseTransport`` twin of ``nen.Transport``
-(``httpx.AsyncClient(transport=nen.AsyncTransport(pins))``); same protocol logic (./exchange.py),
-async I/O.
+(``httpx.AsyncClient(transport=nen.AsyncTransport(pins))``); the same flows (./flows.py: handshake,
+exchange, retry, rotate, terminate), their I/O awaited.
 
 Pitfalls: as ./transport.py. One handshake at a time per transport (an ``asyncio.Lock``, so one
 transport belongs to one event loop); a caller waiting for a sequence number (flow control) waits
@@ -10,22 +10,21 @@ on an event the counter sets at the next release, never busy-polls.
 from __future__ import annotations
 
 import asyncio
-import json
-import time
-from collections.abc import AsyncIterator
-from typing import Unpack
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any, TypeVar, Unpack
 
 import httpx
 
 from . import exchange as ex
+from . import flows
 from .deadline import Deadline, timeout_error
-from .errors import NenError, NenProtocolError, client_error, outcome_unknown, recovery_of
-from .handshake import HandshakeState, Pin
+from .errors import NenError, client_error
 from .options import OptionArgs, make_options
 from .records import RecordOpener
-from .session import SequenceCounter, Session, now_ms
-from .transport import RETRY_HORIZON_S, _Attempt
+from .session import SequenceCounter, Session
 from .transport_common import TransportCommon
+
+T = TypeVar("T")
 
 
 class _OpenedStream(httpx.AsyncByteStream):
@@ -95,165 +94,83 @@ class AsyncTransport(TransportCommon, httpx.AsyncBaseTransport):
         d = deadline or Deadline(self.options.timeout)
         self._lock = self._lock or asyncio.Lock()
         async with self._lock:
-            self._session = await self._run_handshake(httpx.URL(url), d)
+            self._session = await self._run(flows.handshake(self, httpx.URL(url), d))
             return self._session
 
     async def rotate(self, url: httpx.URL | str) -> int:
         """Rekeys the session without a KEM (PROTOCOL.md §8 ``rotate``): the server's sealed answer
         names the next epoch, then this session switches to it (sequence numbers continue)."""
-        u = httpx.URL(url)
-        d = Deadline(self.options.timeout)
-        s = await self._ensure(u, d)
-        p = ex.prepare(httpx.Request("POST", self.options.session_url(u, "rotate")), b"")
-        res = await self._send(s, p, d, None)  # never retried: a rotate is not idempotent
-        body = await res.aread()
-        try:
-            epoch = json.loads(body)["epoch"]
-        except (ValueError, KeyError, TypeError) as e:
-            raise client_error("NEN_PROTOCOL_ERROR", f"rotate answered HTTP {res.status_code} without an epoch", e) from e
-        if res.status_code != 200 or epoch != s.keys.epoch + 1:
-            raise client_error("NEN_PROTOCOL_ERROR", f"rotate answered HTTP {res.status_code}, epoch {epoch!r}")
-        if self._session is s:
-            s.rotate()
-        return int(epoch)
+        return await self._run(flows.rotate(self, httpx.URL(url), Deadline(self.options.timeout)))
 
     async def terminate(self, url: httpx.URL | str) -> None:
         """Ends the session on the server (sealed ``terminate``) and drops it here."""
-        u = httpx.URL(url)
-        s = self._session
-        if s is None:
-            return
-        self._session = None
-        p = ex.prepare(httpx.Request("POST", self.options.session_url(u, "terminate")), b"")
-        await (await self._send(s, p, Deadline(self.options.timeout), None)).aclose()
-
-    async def _ensure(self, url: httpx.URL, d: Deadline) -> Session:
-        s = self._session
-        if s is not None and s.usable(now_ms()) and s.server == self._server_of(url):
-            return s
-        self._lock = self._lock or asyncio.Lock()
-        async with self._lock:
-            s = self._session
-            if s is None or not s.usable(now_ms()) or s.server != self._server_of(url):
-                s = await self._run_handshake(url, d)
-                self._session = s
-            return s
-
-    async def _run_handshake(self, url: httpx.URL, d: Deadline) -> Session:
-        pins: list[Pin | None] = list(self.options.pins) or [None]
-        for i, pin in enumerate(pins):
-            try:
-                return await self._attempt_handshake(pin, url, d)
-            except NenProtocolError as e:
-                if i + 1 < len(pins) and e.code == "NEN_UNKNOWN_KEY_ID" and e.status == 400:
-                    continue
-                raise
-        raise AssertionError("unreachable")
-
-    async def _attempt_handshake(self, pin: Pin | None, url: httpx.URL, d: Deadline) -> Session:
-        o = self.options
-        st = HandshakeState(pin.kem if pin else o.kem, pin, o.lifetime)
-        req = httpx.Request("POST", o.session_url(url), headers={"content-type": "application/nen-handshake"}, content=st.hello)
-        req.extensions["timeout"] = d.httpx_timeout()
-        t0 = now_ms()
-        try:
-            res = await self._inner.handle_async_request(req)
-            body = await _read_bounded(res, 65536, d)
-        except httpx.TimeoutException as e:
-            raise timeout_error(e) from e
-        return self._handshake_session(st, res, body, t0, now_ms(), url)
+        await self._run(flows.terminate(self, httpx.URL(url), Deadline(self.options.timeout)))
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         d = Deadline(self.options.timeout, request.extensions.get("timeout"))
         body = await request.aread() if isinstance(request.stream, httpx.ByteStream) else None
-        p = ex.prepare(request, body)
-        first = _Attempt()
-        s = await self._ensure(p.url, d)
-        try:
-            res = await self._send(s, p, d, first)
-            self._backoff = 0.0
-            return res
-        except NenProtocolError as e:
-            action = recovery_of(e)
-            if action == "fail" or first.ref is None:
-                raise
-            self._invalidate(s)
-            if not self.options.retry or p.stream is not None or time.monotonic() - first.sent_at > RETRY_HORIZON_S:
-                raise outcome_unknown(e) from e
-            cause = e
-        try:
-            if action == "rehandshake-once":
-                self._backoff = min(max(self._backoff * 2, 0.25), 10.0)
-                await asyncio.sleep(min(self._backoff, d.remaining_or(self._backoff)))
-            s2 = await self._ensure(p.url, d)
-            try:
-                res = await self._send(s2, p, d, None, first.ref)
-            except NenProtocolError as e:
-                if recovery_of(e) != "fail":
-                    self._invalidate(s2)
-                raise
-            refused = ex.refused_retry(res.status_code, await res.aread()) if not ex.is_stream(res) else None
-            if refused is not None:
-                raise refused
-            self._backoff = 0.0
-            return res
-        except NenProtocolError as e:
-            if e.code in ("NEN_RETRY_COMMITTED", "NEN_OUTCOME_UNKNOWN"):
-                raise
-            raise outcome_unknown(e) from cause
-        except Exception as e:
-            raise outcome_unknown(e) from cause
+        return await self._run(flows.request(self, ex.prepare(request, body), d))
 
-    async def _send(self, s: Session, p: ex.Prepared, d: Deadline, attempt: _Attempt | None, retry_of: str | None = None) -> httpx.Response:
-        seq = await _acquire(s.counter, d)
-        try:
-            o = self.options
-            sealed = ex.seal_request(s, p, seq, confidential=o.confidential_query, retry_of=retry_of, compress=o.compress, max_bytes=o.max_response_bytes)
-            if attempt is not None:
-                attempt.ref, attempt.sent_at = sealed.ref, time.monotonic()
-            sealed.request.extensions["timeout"] = d.httpx_timeout()
+    async def _run(self, flow: flows.Flow[T]) -> T:
+        """Drives a flow: awaits each op it yields and sends back the answer (or throws the failure in)."""
+        answer: Any = None
+        failure: BaseException | None = None
+        while True:
             try:
-                res = await self._inner.handle_async_request(sealed.request)
-            except httpx.TimeoutException as e:
-                raise timeout_error(e) from e
-        finally:
-            s.counter.release(seq)
-        return await self._verify(sealed, res, d)
+                op = flow.throw(failure) if failure is not None else flow.send(answer)
+            except StopIteration as stop:
+                value: T = stop.value
+                return value
+            answer, failure = None, None
+            try:
+                answer = await _OPS[type(op)](self, op)
+            except BaseException as e:
+                failure = e
 
-    async def _verify(self, sealed: ex.Sealed, res: httpx.Response, d: Deadline) -> httpx.Response:
-        x = sealed.expect
-        try:
-            head = ex.response_head(res.status_code, res.headers, x.method)
-            if head.stream:
-                opener = ex.stream_opener(x, head, res.status_code, res.headers)
-                headers = ex.clean_headers(res.headers, head.content_type)
-                return httpx.Response(200, headers=headers, stream=_OpenedStream(res, opener), extensions={**res.extensions, "nen_stream": True})
-        except NenError:
-            await res.aclose()
-            raise
-        try:
-            body = b"" if head.null_body else await _read_bounded(res, self.options.max_response_bytes + 16, d)
-        except httpx.TimeoutException as e:
-            raise timeout_error(e) from e
-        finally:
-            await res.aclose()
-        plain = ex.open_single(x, head, res.status_code, res.headers, body)
-        return ex.plain_response(res.status_code, res.headers, head.content_type, plain, res.extensions)
+    async def _ensure(self, url: httpx.URL, d: Deadline) -> Session:
+        s = self._current(url)
+        if s is not None:
+            return s
+        self._lock = self._lock or asyncio.Lock()
+        async with self._lock:
+            held = self._current(url)
+            self._session = held if held is not None else await self._run(flows.handshake(self, url, d))
+            return self._session
+
+
+async def _transmit(t: AsyncTransport, op: flows.Transmit) -> httpx.Response:
+    try:
+        return await t._inner.handle_async_request(op.request)
+    except httpx.TimeoutException as e:
+        raise timeout_error(e) from e
+
+
+async def _open_stream(_: AsyncTransport, op: flows.OpenStream) -> _OpenedStream:
+    return _OpenedStream(op.response, op.opener)
+
+
+_OPS: dict[type[Any], Callable[[AsyncTransport, Any], Awaitable[Any]]] = {
+    flows.Ensure: lambda t, op: t._ensure(op.url, op.deadline),
+    flows.Acquire: lambda _, op: _acquire(op.counter, op.deadline),
+    flows.Transmit: _transmit,
+    flows.ReadBody: lambda _, op: _read_bounded(op.response, op.limit, op.deadline),
+    flows.ReadAll: lambda _, op: op.response.aread(),
+    flows.Close: lambda _, op: op.response.aclose(),
+    flows.OpenStream: _open_stream,
+    flows.Sleep: lambda _, op: asyncio.sleep(op.seconds),
+}
 
 
 async def _read_bounded(res: httpx.Response, limit: int, d: Deadline) -> bytes:
-    chunks: list[bytes] = []
-    n = 0
+    body = flows.BoundedBody(limit, d)
     try:
         async for chunk in _araw(res):
-            chunks.append(chunk)
-            n += len(chunk)
-            if n > limit:
-                raise client_error("NEN_RESPONSE_UNAUTHENTICATED", f"response body larger than {limit} bytes (max_response_bytes + 16)")
-            d.check()
+            body.add(chunk)
+    except httpx.TimeoutException as e:
+        raise timeout_error(e) from e
     finally:
         await res.aclose()
-    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+    return body.bytes()
 
 
 async def _araw(res: httpx.Response) -> AsyncIterator[bytes]:

@@ -1,7 +1,7 @@
 """What ``Transport`` and ``AsyncTransport`` share that does no I/O: the session they hold, which
 server a session belongs to, and turning a handshake's HTTP answer into a ``Session``.
 
-Pitfall: a mixin; the transport sets ``options`` and ``_session`` in its ``__init__`` (where
+Pitfall: a mixin; the transport sets ``options``, ``_session`` and ``_backoff`` in its ``__init__`` (where
 ``make_options`` must be called directly, so its warning points at the caller's line).
 """
 
@@ -12,12 +12,13 @@ import httpx
 from .errors import client_error, server_error
 from .handshake import HandshakeState
 from .options import Options
-from .session import Session
+from .session import Session, now_ms
 
 
 class TransportCommon:
     options: Options
     _session: Session | None
+    _backoff: float
 
     @property
     def session(self) -> Session | None:
@@ -29,6 +30,11 @@ class TransportCommon:
     def _server_of(self, url: httpx.URL) -> tuple[str, bytes] | None:
         """The server a session belongs to: the request's origin, or None with a fixed ``base_url``."""
         return None if self.options.base_url is not None else (url.scheme, url.netloc)
+
+    def _current(self, url: httpx.URL) -> Session | None:
+        """The held session if it is usable now and belongs to ``url``'s server."""
+        s = self._session
+        return s if s is not None and s.usable(now_ms()) and s.server == self._server_of(url) else None
 
     def _invalidate(self, s: Session) -> None:
         if self._session is s:
