@@ -50,8 +50,15 @@ export function createNenClient(options: NenClientOptions = {}): NenClient {
   const sessions = new Sessions(cfg);
   const backoff = { ms: 0 };
 
-  async function request(input: RequestInfo | URL, init: RequestInit | undefined, kind: WireExchange['kind'], retry: boolean): Promise<Response> {
-    return sendWithRetry(cfg, sessions, backoff, await prepare(cfg.resolveUrl, input, init), kind, retry);
+  // Not async: a request whose arguments need no reading goes to sendWithRetry in this turn.
+  function request(input: RequestInfo | URL, init: RequestInit | undefined, kind: WireExchange['kind'], retry: boolean): Promise<Response> {
+    try {
+      const p = prepare(cfg.resolveUrl, input, init);
+      if (p instanceof Promise) return p.then((q) => sendWithRetry(cfg, sessions, backoff, q, kind, retry));
+      return sendWithRetry(cfg, sessions, backoff, p, kind, retry);
+    } catch (e) {
+      return Promise.reject(e);
+    }
   }
 
   async function sessionCall(action: 'rotate' | 'terminate' | 'status'): Promise<{ s: SessionState; value: Record<string, unknown> }> {

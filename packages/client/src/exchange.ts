@@ -36,7 +36,7 @@ import { clientError, serverError } from './errors.js';
 import type { ClientConfig, WireExchange } from './options.js';
 import type { SessionState } from './session.js';
 import { appResponse } from './response.js';
-import { type Deadline, type PreparedRequest, deadline, head32, headersRecord, readBodyLimited, report } from './transport.js';
+import { type CallDeadline, type PreparedRequest, callDeadline, head32, headersRecord, readBodyLimited, report } from './transport.js';
 
 const EMPTY = new Uint8Array(0);
 type Kind = WireExchange['kind'];
@@ -53,7 +53,8 @@ export interface Attempt {
  * records what was sent (once sealing succeeded); `retryOf` makes it a 1.1 retry of that request.
  */
 export async function send(cfg: ClientConfig, s: SessionState, p: PreparedRequest, kind: Kind, attempt?: Attempt, retryOf?: RetryRef): Promise<Response> {
-  const seq = await s.counter.acquire(p.signal);
+  const next = s.counter.acquire(p.signal);
+  const seq = typeof next === 'bigint' ? next : await next; // no await (a microtask turn) when the window allows it
   try {
     return await sendWith(cfg, s, p, kind, seq, attempt, retryOf);
   } finally {
@@ -72,7 +73,7 @@ async function sendWith(
 ): Promise<Response> {
   const compress = cfg.options.compress === true;
   const timestamp = Math.round(Date.now() + s.skew);
-  const sealed = await sealRequest({
+  const sealing = sealRequest({
     keys: s.keys,
     sessionId: s.id,
     epoch: s.epoch,
@@ -87,6 +88,7 @@ async function sendWith(
     deflate: deflateRequestBody,
     retryOf,
   });
+  const sealed = sealing instanceof Promise ? await sealing : sealing; // a promise only when deflate is async
   if (attempt) {
     attempt.ref = { sessionId: s.id, epoch: s.epoch, seq, timestamp };
     attempt.sentAt = Date.now();
@@ -96,11 +98,12 @@ async function sendWith(
   // list in the constructor goes through undici's WebIDL sequence conversion: ~1 µs more).
   const headers = new Headers(p.headers);
   for (const h of sealed.headers) headers.append(h[0], h[1]);
-  const t = deadline(p.signal, cfg.timeoutMs);
+  const t = callDeadline(p.signal, cfg.timeoutMs);
   let res: Response;
   try {
     // A Headers object, as a fetch would get from application code (custom fetch functions read it).
-    const init: RequestInit & { duplex?: 'half' } = { method: p.method, headers, signal: t.signal, redirect: 'manual' };
+    const init: RequestInit & { duplex?: 'half' } = { method: p.method, headers, redirect: 'manual' };
+    if (t.signal) init.signal = t.signal;
     if (sealed.body !== undefined) init.body = sealed.body as BodyInit;
     if (sealed.body instanceof ReadableStream) init.duplex = 'half';
     res = await cfg.fetch(sealed.url, init);
@@ -152,7 +155,7 @@ async function singleResponse(
   x: ResponseExpectation,
   head: ResponseHead,
   res: Response,
-  t: Deadline,
+  t: CallDeadline,
   exchange: (n: number | null, b: Uint8Array | null) => void,
 ): Promise<Response> {
   let body: Uint8Array | null = null;
@@ -177,7 +180,8 @@ async function singleResponse(
     exchange(wire?.length ?? 0, wire);
   }
   if (!sealed) throw bad;
-  const plain = await openResponse(x, head, res.status, sealed);
+  const opening = openResponse(x, head, res.status, sealed);
+  const plain = opening instanceof Promise ? await opening : opening; // a promise only for an async inflate
   return appResponse(head.nullBody ? null : plain, res, head.contentType);
 }
 

@@ -6,7 +6,8 @@
  * Pitfalls:
  *  - `prepare` reads a Request's body once; a retry reuses the prepared bytes (streamed bodies
  *    cannot be retried).
- *  - The timeout timer is unref'd (never keeps a process alive) and always cleared (`done`).
+ *  - The timeout timer is unref'd (never keeps a process alive) and always cleared (`done`);
+ *    with no timeout a request's fetch follows the caller's own signal, or none (`callDeadline`).
  *  - An aborted call rejects with the signal's own reason, as `fetch` does; a timeout with NEN_TIMEOUT.
  */
 import { HEADER, isBodylessMethod } from '@nen/core';
@@ -35,39 +36,61 @@ export const ENVELOPE_RESPONSE_HEADERS: ReadonlySet<string> = new Set([
   HEADER.body,
 ]);
 
-export async function prepare(resolveUrl: (u: string | URL) => URL, input: RequestInfo | URL, init: RequestInit = {}): Promise<PreparedRequest> {
+const utf8 = new TextEncoder();
+
+/**
+ * The caller's arguments as one request. Synchronous (no promise, no microtask turn) unless a body
+ * has to be read first: a Request's own body, or a Blob / FormData / URLSearchParams / ArrayBuffer.
+ * Callers are async functions, so a synchronous throw still reaches the application as a rejection.
+ */
+export function prepare(resolveUrl: (u: string | URL) => URL, input: RequestInfo | URL, init: RequestInit = {}): PreparedRequest | Promise<PreparedRequest> {
   let url: URL;
   let method = (init.method ?? 'GET').toUpperCase();
   let headers = new Headers(init.headers);
-  let bodyInit: BodyInit | null | undefined = init.body;
+  const bodyInit: BodyInit | null | undefined = init.body;
   let signal = init.signal ?? null;
   if (typeof Request !== 'undefined' && input instanceof Request) {
     url = resolveUrl(input.url);
     if (init.method === undefined) method = input.method.toUpperCase();
     if (init.headers === undefined) headers = new Headers(input.headers);
-    if (bodyInit === undefined && input.body) bodyInit = new Uint8Array(await input.arrayBuffer()) as Uint8Array<ArrayBuffer>;
     signal = init.signal ?? input.signal;
+    if (bodyInit === undefined && input.body) {
+      const [u, m, h, sig] = [url, method, headers, signal]; // the values now (closures see later assignments)
+      return input.arrayBuffer().then((b) => withBody(u, m, h, new Uint8Array(b) as Uint8Array<ArrayBuffer>, sig));
+    }
   } else {
     url = resolveUrl(input as string | URL);
   }
-  let contentType = headers.get('content-type') ?? '';
-  let body: Uint8Array | ReadableStream<Uint8Array> | null = null;
-  if (bodyInit !== undefined && bodyInit !== null) {
-    if (isBodylessMethod(method)) throw clientError('NEN_BAD_INPUT', `${method} requests cannot have a body`);
-    if (typeof ReadableStream !== 'undefined' && bodyInit instanceof ReadableStream) {
-      body = bodyInit as ReadableStream<Uint8Array>;
-    } else if (bodyInit instanceof Uint8Array) {
-      body = bodyInit;
-    } else if (typeof bodyInit === 'string') {
-      body = new TextEncoder().encode(bodyInit);
-      if (!contentType) contentType = 'text/plain;charset=UTF-8';
-    } else {
-      // Blob, FormData, URLSearchParams, ArrayBuffer, other views: let the platform serialise it.
-      const r = new Request('http://nen.invalid/', { method: 'POST', body: bodyInit });
-      body = new Uint8Array(await r.arrayBuffer());
-      if (!contentType) contentType = r.headers.get('content-type') ?? '';
-    }
+  return withBody(url, method, headers, bodyInit, signal);
+}
+
+function withBody(
+  url: URL,
+  method: string,
+  headers: Headers,
+  bodyInit: BodyInit | null | undefined,
+  signal: AbortSignal | null,
+): PreparedRequest | Promise<PreparedRequest> {
+  const contentType = headers.get('content-type') ?? '';
+  if (bodyInit === undefined || bodyInit === null) return prepared(url, method, headers, contentType, null, signal);
+  if (isBodylessMethod(method)) throw clientError('NEN_BAD_INPUT', `${method} requests cannot have a body`);
+  if ((typeof ReadableStream !== 'undefined' && bodyInit instanceof ReadableStream) || bodyInit instanceof Uint8Array) {
+    return prepared(url, method, headers, contentType, bodyInit as Uint8Array | ReadableStream<Uint8Array>, signal);
   }
+  if (typeof bodyInit === 'string') return prepared(url, method, headers, contentType || 'text/plain;charset=UTF-8', utf8.encode(bodyInit), signal);
+  // Blob, FormData, URLSearchParams, ArrayBuffer, other views: let the platform serialise it.
+  const r = new Request('http://nen.invalid/', { method: 'POST', body: bodyInit });
+  return r.arrayBuffer().then((b) => prepared(url, method, headers, contentType || (r.headers.get('content-type') ?? ''), new Uint8Array(b), signal));
+}
+
+function prepared(
+  url: URL,
+  method: string,
+  headers: Headers,
+  contentType: string,
+  body: Uint8Array | ReadableStream<Uint8Array> | null,
+  signal: AbortSignal | null,
+): PreparedRequest {
   for (const h of ENVELOPE_REQUEST_HEADERS) headers.delete(h);
   return { url, method, headers, contentType, body, signal };
 }
@@ -77,6 +100,22 @@ export interface Deadline {
   done(): void;
   /** The error to throw for a failed fetch or body read: timeout, the caller's abort reason, or `e`. */
   map(e: unknown): unknown;
+}
+
+/** A deadline whose fetch may follow no signal at all (nothing can end the call). */
+export type CallDeadline = Omit<Deadline, 'signal'> & { readonly signal: AbortSignal | null };
+
+const NO_DEADLINE: CallDeadline = { signal: null, done: () => undefined, map: (e) => e };
+
+/**
+ * `deadline()`, or without a timeout the caller's own signal (or none) as what the fetch follows:
+ * an AbortController costs ~2 µs on Node 20 and the transport then adds and removes a listener on
+ * it, per request, with nothing to combine. Same errors: the caller's reason, or `e`.
+ */
+export function callDeadline(signal: AbortSignal | null | undefined, timeoutMs: number): CallDeadline {
+  if (timeoutMs > 0) return deadline(signal, timeoutMs);
+  if (!signal) return NO_DEADLINE;
+  return { signal, done: () => undefined, map: (e) => (signal.aborted ? (signal.reason ?? clientError('NEN_ABORTED')) : e) };
 }
 
 /** A combined signal: the caller's signal plus the timeout. */

@@ -292,7 +292,7 @@ async function overNetwork() {
     const only = v.only ? v.only.split(',') : Object.keys(modes);
     const cells = only.map((m) => {
       if (!modes[m]) throw new Error(`client-roundtrip: no mode ${m}`);
-      return { mode: m, rps: [], us: [], errors: 0 };
+      return { mode: m, rps: [], us: [], errors: 0, requests: 3000 };
     });
     for (const c of cells) await runSlice({ op: modes[c.mode], concurrency, requests: 3000 }); // warm-up (JIT)
     for (let r = 0; r < rounds; r++) {
@@ -302,6 +302,7 @@ async function overNetwork() {
         await runSlice({ op: modes[c.mode], concurrency, durationMs: sliceMs, acc });
         const n = acc.completed + acc.errors;
         c.errors += acc.errors;
+        c.requests += n;
         if (acc.errors && !c.sample) c.sample = acc.errorSamples[0];
         c.rps.push(acc.completed / (acc.busyMs / 1000));
         c.us.push((acc.cpuUserUs + acc.cpuSystemUs) / n);
@@ -315,6 +316,7 @@ async function overNetwork() {
       clientUsPerRequest: Number(median(c.us).toFixed(1)),
       addedUs: plain && c !== plain ? Number(median(c.us.map((x, i) => x - plain.us[i])).toFixed(1)) : null,
       errors: c.errors,
+      requests: c.requests, // warm-up included: what a --cpu-prof of this run divides by
     }));
     console.log(
       `client CPU: ${size} B JSON echo (Hono target), ${transport} transport, c=${concurrency}, ${rounds} rounds × ${sliceMs / 1000} s slices, ${pin ? 'server on core 0, client core 1' : 'shared cores'}`,
