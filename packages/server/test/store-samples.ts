@@ -1,11 +1,19 @@
 /**
  * Sample data for the SessionStore tests: fresh session ids, a session record at a given instant,
- * and the reference model of the replay window (a set of accepted numbers plus the highest) that
- * store-contract.ts checks every store against.
+ * the reference model of the replay window (a set of accepted numbers plus the highest) that
+ * store-contract.ts checks every store against, and the helpers its case modules share.
  * Pitfall: ids are unique per process (a counter plus the clock), not random enough for anything
  * but tests.
  */
-import { REPLAY_WINDOW, type SessionRecord } from '../src/stores/types.js';
+import { REPLAY_WINDOW, type SessionRecord, type SessionStore } from '../src/stores/types.js';
+
+/** An empty store of the kind under test, closed by the contract after each case. */
+export type FreshStore = () => Promise<SessionStore>;
+
+/** A commit's answer as one word: 'ok' or the refusal's reason. */
+export function verdict(r: Awaited<ReturnType<SessionStore['commit']>>): string {
+  return r.ok ? 'ok' : r.reason;
+}
 
 let counter = 0;
 /** A fresh base64url-looking session id. */
