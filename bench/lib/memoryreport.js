@@ -34,7 +34,9 @@ export function attributionVerdict(run) {
   return { requests: e.requests, plainMiB: p.delta.rss / MiB, encryptedMiB: e.delta.rss / MiB, ok: e.delta.rss <= p.delta.rss + MiB };
 }
 
+/** The section's HTML: how the run was made, the sums per mode, the per-window statistics and the verdicts. */
 export function memoryAttributionSection(ma) {
+  const runs = ma.runs ?? [];
   const out = [`<h2 id="memory-attribution">Memory attribution by mode</h2>`];
   out.push(
     `<p>From a dedicated run (${escapeHtml(ma.generatedAt)}, ${escapeHtml(ma.node)}, ${escapeHtml(ma.seconds)} s): <code>${escapeHtml(ma.command)}</code>. ` +
@@ -44,8 +46,15 @@ export function memoryAttributionSection(ma) {
       'anonymous memory (mostly the V8 heap pages); the <em>after GC</em> columns are measured after a full collection in the server ' +
       '(live memory, not garbage waiting for the collector).</p>',
   );
+  out.push(sumsTable(runs), ...windowStatsPart(runs), ...verdictsPart(runs));
+  if (ma.notes?.length) out.push(`<ul>${ma.notes.map((n) => `<li>${escapeHtml(n)}</li>`).join('')}</ul>`);
+  return out.join('\n');
+}
+
+/** Per run and mode: the change of RSS and of each part over that mode's windows (sums). */
+function sumsTable(runs) {
   const rows = [];
-  for (const r of ma.runs ?? [])
+  for (const r of runs)
     for (const [mode, m] of Object.entries(r.modes ?? {})) {
       const d = m.delta;
       rows.push([
@@ -66,30 +75,32 @@ export function memoryAttributionSection(ma) {
         mib(d.gcHeapTotal),
       ]);
     }
-  out.push(
-    table(
-      [
-        'run',
-        'mode',
-        'requests',
-        'req/s',
-        'RSS',
-        'heapUsed',
-        'heapTotal',
-        'external',
-        'arrayBuffers',
-        'Wasm',
-        'glibc arenas',
-        'other anon',
-        'RSS after GC',
-        'heapUsed after GC',
-        'heapTotal after GC',
-      ],
-      rows,
-    ),
+  return table(
+    [
+      'run',
+      'mode',
+      'requests',
+      'req/s',
+      'RSS',
+      'heapUsed',
+      'heapTotal',
+      'external',
+      'arrayBuffers',
+      'Wasm',
+      'glibc arenas',
+      'other anon',
+      'RSS after GC',
+      'heapUsed after GC',
+      'heapTotal after GC',
+    ],
+    rows,
   );
+}
+
+/** Each window on its own: median and spread of the changes, the median level and the trend per 100k requests. */
+function windowStatsPart(runs) {
   const statRows = [];
-  for (const r of ma.runs ?? [])
+  for (const r of runs)
     for (const [mode, m] of Object.entries(r.modes ?? {})) {
       const st = m.stats?.rss;
       if (!st) continue;
@@ -105,29 +116,31 @@ export function memoryAttributionSection(ma) {
         mib(m.stats.gcHeapUsed?.trendPer100k),
       ]);
     }
-  if (statRows.length) {
-    out.push(
-      "<p>Each window on its own (a window's change depends on the one before it: V8 sizes its heap by the allocation rate): " +
-        "the median and spread of the windows' changes, the median level they end at, and the <em>trend</em>: the least-squares " +
-        "slope of those levels over the mode's requests, per 100,000 requests (what accumulates, as opposed to a working-set step between modes).</p>",
-    );
-    out.push(
-      table(
-        [
-          'run',
-          'mode',
-          'windows',
-          'RSS change per window: median (min..max)',
-          'RSS level: median',
-          'RSS trend per 100k',
-          'heapTotal change: median (min..max)',
-          'live heap trend per 100k',
-        ],
-        statRows,
-      ),
-    );
-  }
-  const robust = (ma.runs ?? []).map((r) => [r.label, robustVerdict(r)]).filter(([, v]) => v);
+  if (!statRows.length) return [];
+  return [
+    "<p>Each window on its own (a window's change depends on the one before it: V8 sizes its heap by the allocation rate): " +
+      "the median and spread of the windows' changes, the median level they end at, and the <em>trend</em>: the least-squares " +
+      "slope of those levels over the mode's requests, per 100,000 requests (what accumulates, as opposed to a working-set step between modes).</p>",
+    table(
+      [
+        'run',
+        'mode',
+        'windows',
+        'RSS change per window: median (min..max)',
+        'RSS level: median',
+        'RSS trend per 100k',
+        'heapTotal change: median (min..max)',
+        'live heap trend per 100k',
+      ],
+      statRows,
+    ),
+  ];
+}
+
+/** The target's verdicts per run: robust (trend) first, then from the sums. */
+function verdictsPart(runs) {
+  const out = [];
+  const robust = runs.map((r) => [r.label, robustVerdict(r)]).filter(([, v]) => v);
   if (robust.length)
     out.push(
       `<p>${robust
@@ -137,7 +150,7 @@ export function memoryAttributionSection(ma) {
         )
         .join('<br>')}</p>`,
     );
-  const verdicts = (ma.runs ?? []).map((r) => [r.label, attributionVerdict(r)]).filter(([, v]) => v);
+  const verdicts = runs.map((r) => [r.label, attributionVerdict(r)]).filter(([, v]) => v);
   if (verdicts.length)
     out.push(
       `<p>${verdicts
@@ -147,6 +160,5 @@ export function memoryAttributionSection(ma) {
         )
         .join('<br>')}</p>`,
     );
-  if (ma.notes?.length) out.push(`<ul>${ma.notes.map((n) => `<li>${escapeHtml(n)}</li>`).join('')}</ul>`);
-  return out.join('\n');
+  return out;
 }
