@@ -69,7 +69,9 @@ async function roundTrip(req: BhttpRequest, config = configs[0]!) {
   const res = await post(c.encapsulatedRequest);
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toBe('message/ohttp-res');
-  const inner = decodeBhttpResponse(c.openResponse(new Uint8Array(await res.arrayBuffer())));
+  const raw = new Uint8Array(await res.arrayBuffer());
+  expect(res.headers.get('content-length')).toBe(String(raw.length)); // known length: no chunked framing
+  const inner = decodeBhttpResponse(c.openResponse(raw));
   return { c, inner, json: inner.content.length ? JSON.parse(dec.decode(inner.content)) : undefined };
 }
 

@@ -232,9 +232,11 @@ async function sealedAnswer(
     const p = new TextEncoder().encode(JSON.stringify({ type: 'about:blank', title: 'internal error', code: 'NEN_INTERNAL' }));
     bytes = encodeBhttpResponse({ informational: [], status: 500, headers: [['content-type', 'application/problem+json']], content: p, trailers: [] });
   }
-  return new Response(d.sealResponse(bytes) as Uint8Array<ArrayBuffer>, {
+  const body = d.sealResponse(bytes) as Uint8Array<ArrayBuffer>;
+  // known length: Content-Length, so a server writes head and body without chunked framing
+  return new Response(body, {
     status: 200,
-    headers: { 'content-type': OHTTP_MEDIA.RESPONSE, 'cache-control': 'no-store' },
+    headers: { 'content-type': OHTTP_MEDIA.RESPONSE, 'cache-control': 'no-store', 'content-length': String(body.length) },
   });
 }
 

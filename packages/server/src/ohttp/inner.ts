@@ -12,25 +12,20 @@
  * client identity; a relay hides even the address).
  *
  * Pitfalls:
- *  - The mark is a WeakMap entry on the Request object the gateway created in this process: no
- *    header or network input can forge it, and nothing outlives the request.
- *  - The inner body bytes are kept with the mark, so the handler's `request.json()` still works
- *    after the parse here (the Request's own body is never read by this module).
+ *  - The mark is the request's class (inner-request.ts `InnerRequest`, which only the gateway in
+ *    this process constructs): no header or network input can forge it, and nothing is kept per
+ *    request beside it.
+ *  - The inner body bytes are the request's own `content`, so the handler's `request.json()` still
+ *    works after the parse here (this module never reads the request's body).
  */
 import { NenProtocolError } from '@nen/core';
 import { errorResponse } from '../http.js';
 import { parseJsonBody } from '../request-view.js';
 import { ResponseBytes, valueToPlain } from '../respond.js';
-
-const inner = new WeakMap<Request, Uint8Array>();
-
-/** Marks a gateway-built request (its body bytes, already bounded by the gateway). */
-export function markInner(request: Request, body: Uint8Array): void {
-  inner.set(request, body);
-}
+import { InnerRequest } from './inner-request.js';
 
 export function isInner(request: Request): boolean {
-  return inner.has(request);
+  return request instanceof InnerRequest;
 }
 
 function isJsonType(ct: string | null): boolean {
@@ -41,7 +36,7 @@ function isJsonType(ct: string | null): boolean {
 
 /** The third handler argument, as session mode computes it: parsed JSON, bytes, or undefined. */
 function innerBody(request: Request, lazyJson: boolean): unknown {
-  const body = inner.get(request) ?? new Uint8Array(0);
+  const body = (request as unknown as InnerRequest).content;
   if (body.length === 0) return undefined;
   if (isJsonType(request.headers.get('content-type'))) return lazyJson ? undefined : parseJsonBody(body);
   return body;

@@ -1,5 +1,6 @@
 /** The gateway's inner Request (./messages.ts): method, URL, body, and the outer request's abort signal, read lazily. */
 import { describe, expect, it } from 'vitest';
+import { isInner } from './inner.js';
 import { innerRequest } from './messages.js';
 
 const b = {
@@ -31,6 +32,23 @@ describe('innerRequest', () => {
     outer.abort();
     expect(r.signal.aborted).toBe(true);
     expect(reads).toBe(2);
+  });
+  it('is a Request marked inner (a Request made elsewhere is not), its body read once, the rest from a real Request', async () => {
+    const r = innerRequest({ ...b, headers: [...b.headers] }, new URL('https://gw.example/'));
+    expect(r).toBeInstanceOf(Request);
+    expect(isInner(r)).toBe(true);
+    expect(isInner(new Request('https://gw.example/api/x', { method: 'POST', body: 'hi' }))).toBe(false);
+    expect(r.method).toBe('POST');
+    expect(r.headers.get('content-type')).toBe('text/plain');
+    const copy = r.clone(); // not answered by the inner request itself: made from a real Request
+    expect(await copy.text()).toBe('hi');
+    const bytes = await r.bytes();
+    bytes[0] = 0; // the reader's copy: the gateway's content is unchanged
+    expect(new TextDecoder().decode((r as unknown as { content: Uint8Array }).content)).toBe('hi');
+    const fresh = innerRequest({ ...b, headers: [] }, new URL('https://gw.example/'));
+    expect(await fresh.text()).toBe('hi');
+    expect(fresh.bodyUsed).toBe(true);
+    await expect(fresh.text()).rejects.toThrow(TypeError);
   });
   it('without an outer signal keeps its own', () => {
     const r = innerRequest({ ...b, headers: [] }, new URL('https://gw.example/'));
