@@ -1,6 +1,10 @@
+/**
+ * The bench's vitest configuration: unit tests under test/ in parallel.
+ * Pitfall: quick.test.ts builds and starts the demo app and runs the quick bench, hence the long
+ * hook timeout.
+ */
 import { defineConfig } from 'vitest/config';
 
-// Unit tests run in parallel; quick.test.ts builds/starts the demo app and runs the quick bench.
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],

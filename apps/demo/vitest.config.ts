@@ -1,6 +1,10 @@
+/**
+ * The demo's vitest configuration: the e2e suite builds the app once and drives it with Debian's
+ * Chromium.
+ * Pitfall: the files share one build and one browser: they run one at a time (fileParallelism off).
+ */
 import { defineConfig } from 'vitest/config';
 
-// The e2e suite builds the app once and drives it with Debian's chromium; one file, run serially.
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],

@@ -1,3 +1,10 @@
+/**
+ * The bench's command line (lib/options.js) and target list (lib/transport.js): defaults, flags
+ * over environment, --quick and --only, strict parsing (typos and bad values refused), the
+ * history switch, comma-separated targets.
+ * Pitfall: parseOptions takes the environment as an argument; tests pass {} so the caller's
+ * TARGET_URL / BENCH_* variables never leak in.
+ */
 import { describe, expect, it } from 'vitest';
 import { parseOptions } from '../lib/options.js';
 import { parseTargets } from '../lib/transport.js';

@@ -1,3 +1,10 @@
+/**
+ * profile-summary.js on a fabricated V8 CPU profile: self time grouped by component and the
+ * hottest functions ranked, samples kept to a time window, and profile-requests' cost table (each
+ * group's share of the busy samples applied to the /proc CPU per request).
+ * Pitfall: components are recognised by the frame's URL path (dist, node_modules, .next chunks),
+ * so the fixtures use real-looking paths.
+ */
 import { describe, expect, it } from 'vitest';
 import { summarizeProfile, component } from '../profile-summary.js';
 

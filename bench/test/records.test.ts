@@ -1,3 +1,7 @@
+/**
+ * The stream record framing (u32 big-endian length prefix) that the regression stage's
+ * truncation and reordering checks split responses with (stages/regression.js splitRecords).
+ */
 import { describe, expect, it } from 'vitest';
 import { splitRecords } from '../stages/regression.js';
 

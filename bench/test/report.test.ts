@@ -1,3 +1,11 @@
+/**
+ * The bench report (lib/report.js and its sections) and summary (lib/summary.js) from fabricated
+ * stage results: the results envelope validates (lib/results.js), the HTML is self-contained,
+ * there is one chart spec per chart slot, target text is escaped, chart data is cleaned, and the
+ * summary picks the headline figures.
+ * Pitfall: the fixtures are built here, not read from bench/results, so the test never depends on
+ * a previous run.
+ */
 import { describe, expect, it } from 'vitest';
 import { renderReport, escapeHtml } from '../lib/report.js';
 import { chart, scriptJson, heatColor } from '../lib/charts.js';

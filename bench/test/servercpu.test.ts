@@ -1,3 +1,9 @@
+/**
+ * The server CPU probe (lib/servercpu.js): /proc/<pid>/stat utime+stime of a live process grows,
+ * an unknown pid gives null, and only loopback targets count as local.
+ * Pitfall: Linux only (skipped elsewhere); the CPU burn is measured by process.cpuUsage, not wall
+ * time, so a busy machine only makes it slower.
+ */
 import { describe, expect, it } from 'vitest';
 import { readProcCpuMs, createServerCpuProbe, isLoopback } from '../lib/servercpu.js';
 

@@ -1,3 +1,7 @@
+/**
+ * The statistics every stage reports with (lib/stats.js: nearest-rank percentiles, median, mean,
+ * ratios, rounding) and the memory sampler's slope and summary (lib/memory.js), on known data.
+ */
 import { describe, expect, it } from 'vitest';
 import { percentile, percentileSorted, median, mean, summarize, ratio, round } from '../lib/stats.js';
 import { slope, summarizeMemory } from '../lib/memory.js';

@@ -1,3 +1,7 @@
+// The response AEADs of the OHTTP interop client (RFC 9458 §4.4): AES-GCM from the standard
+// library; ChaCha20-Poly1305 is refused with an error (it would need golang.org/x/crypto).
+// Pitfall: a gateway tested with this client must offer AES-128-GCM.
+
 package main
 
 import (

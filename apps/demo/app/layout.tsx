@@ -1,3 +1,6 @@
+/**
+ * The demo's root layout: page metadata, the top navigation and the global stylesheet.
+ */
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import './globals.css';

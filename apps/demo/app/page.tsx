@@ -1,3 +1,8 @@
+/**
+ * The home page: the encrypted notes app (components/NotesApp.tsx) with the server key pin.
+ * Pitfall: dynamic (connection()): the pin is read from the environment per request, never baked
+ * into the build.
+ */
 import { connection } from 'next/server';
 import { NotesApp } from '../components/NotesApp';
 import { serverPin } from '../lib/pin';
