@@ -58,6 +58,9 @@ export function keyFigures(stages) {
     handshakesVsPlain: ratio(hs50?.handshakesPerSecond, l50?.plain.rps),
     handshakesVsPlainPinned: v('handshake-pinned')?.ratio.rps ?? null,
     handshakeServerCpuOverPlainMsPinned: v('handshake-pinned')?.serverCpuMsOverPlain ?? null,
+    // which side bounded the pinned handshakes/s: each side's CPU in cores (~1 = its core saturated)
+    handshakeServerCoresBusyPinned: v('handshake-pinned')?.coresBusy?.encrypted.server ?? null,
+    handshakeGeneratorCoresBusyPinned: v('handshake-pinned')?.coresBusy?.encrypted.generator ?? null,
     wireRatioRandom1k: pc('random', 1024)?.ratios.encryptedVsPlaintext ?? null,
     wireRatioRandom100k: pc('random', 102400)?.ratios.encryptedVsPlaintext ?? null,
     wireCompressedVsGzipJson100k: pc('json', 102400)?.ratios.encryptedCompressedVsPlainGzip ?? null,
@@ -74,6 +77,9 @@ export function keyFigures(stages) {
     ohttpColdOverPlainMs: stages.ohttp?.data?.figures?.ohttpColdOverPlainMs ?? null,
     ohttpRpsRatio1k: stages.ohttp?.data?.figures?.ohttpRpsRatio1k ?? null,
     ohttpServerCpuUs1k: stages.ohttp?.data?.figures?.ohttpServerCpuUs1k ?? null,
+    // issue 23's target: OHTTP to the demo's gateway vs plain on the pinned server (the above: bare-echo floor)
+    ohttpRpsRatio1kPinned: v('ohttp-1k-pinned')?.ratio.rps ?? null,
+    ohttpServerCpuOverPlainMsPinned: v('ohttp-1k-pinned')?.serverCpuMsOverPlain ?? null,
   };
 }
 

@@ -15,7 +15,9 @@
  * Handshake variants (`handshake-shared`, `handshake-pinned`): fresh clients pinned to the server
  * key (GET /api/nen/keys, the default a Next.js app gets) each doing one full handshake, interleaved
  * with the 1 KB plain echo at c=50: handshakes/s vs plain req/s and the server CPU per handshake
- * against per plain request (issue 11: ≥ 0.75×, ≤ plain + 0.3 ms). They run after the memory
+ * against per plain request (issue 11: ≥ 0.75×, ≤ plain + 0.3 ms), and how busy each side's core
+ * was (`coresBusy`: the server's and this load generator's CPU in cores, so a run says which side
+ * bounded the handshakes/s; issue 21). They run after the memory
  * windows: their thousands of unconfirmed sessions (alive for NEN_UNCONFIRMED_TTL) would otherwise
  * show up as heap growth there.
  *
@@ -186,12 +188,14 @@ export async function runHandshakeVariants(ctx) {
     const r = cores === 'pinned' ? await withPinning({ pids }, measure) : await measure();
     const hs = r.encrypted.server?.cpuMsPerRequest;
     const pl = r.plain.server?.cpuMsPerRequest;
+    const busy = { encrypted: coresBusy(r.encrypted, ctx.cores), plain: coresBusy(r.plain, ctx.cores) };
     const rec = {
       ...v,
       encrypted: r.encrypted,
       plain: r.plain,
       ratio: modeRatios(r),
       serverCpuMsOverPlain: typeof hs === 'number' && typeof pl === 'number' ? round(hs - pl, 3) : null,
+      coresBusy: busy,
       bytes: null,
       note: `encrypted = one ${pin ? 'pinned' : 'unpinned'} handshake per op; plain = 1 KB echo`,
       secondsPerMode: seconds,
@@ -199,10 +203,20 @@ export async function runHandshakeVariants(ctx) {
     out.push(rec);
     ctx.progress?.log(
       `  variant ${v.id} (c=${v.concurrency}): ${r.encrypted.rps} handshakes/s | plain ${r.plain.rps} req/s | ratio ${rec.ratio.rps}` +
-        (hs !== undefined ? ` | server CPU ms per handshake ${hs} vs per plain request ${pl} (+${rec.serverCpuMsOverPlain})` : ''),
+        (hs !== undefined ? ` | server CPU ms per handshake ${hs} vs per plain request ${pl} (+${rec.serverCpuMsOverPlain})` : '') +
+        ` | cores busy, server / load generator: handshakes ${busy.encrypted.server ?? '–'} / ${busy.encrypted.generator ?? '–'}, plain ${busy.plain.server ?? '–'} / ${busy.plain.generator ?? '–'}`,
     );
   }
   return out;
+}
+
+/**
+ * Cores' worth of CPU the server and this load generator each used while one mode ran (on
+ * `pinned` each has one core: ~1 is a saturated core, i.e. the side that bounds the req/s).
+ */
+export function coresBusy(m, cores) {
+  const of = (share) => (typeof share === 'number' ? round(share * cores, 2) : null);
+  return { server: of(m.server?.cpuShareOfMachine), generator: of(m.client?.cpuShareOfMachine) };
 }
 
 function emptyMode() {

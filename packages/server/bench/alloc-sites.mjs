@@ -4,9 +4,10 @@
  * JSON requests through `withNen` (the demo's echo handler, as in promises.mjs), counting objects
  * that were already collected too (`includeObjectsCollectedByMajorGC/MinorGC`), so the figures are
  * bytes allocated per request by function (self), not what is still live. `--mode plain` runs the
- * plain handler (`await request.json()`, `Response.json`) for comparison.
+ * plain handler (`await request.json()`, `Response.json`) for comparison; `--mode handshake` the
+ * handshake route (`nen.routes.POST`, pinned X-Wing ClientHellos made beforehand).
  *
- * Usage: node bench/alloc-sites.mjs [--mode encrypted|plain] [--requests 5000] [--top 30] [--callers]
+ * Usage: node bench/alloc-sites.mjs [--mode encrypted|plain|handshake] [--requests 5000] [--top 30] [--callers]
  * (`--callers`: a builtin's bytes, e.g. `subarray` or `Map`, are listed under the JS function calling it)
  *
  * Pitfalls: sampled (every 128 bytes), so small sites are approximate; V8 charges inlined callees
@@ -22,8 +23,8 @@ const arg = (name, d) => (process.argv.includes(name) ? process.argv[process.arg
 const mode = arg('--mode', 'encrypted');
 const N = Number(arg('--requests', 5000));
 const TOP = Number(arg('--top', 30));
-const { formatRequestHeader, requestAad, sealMessage } = core;
-const { nen, r, keys } = await benchSession({ createNen, memoryStore }, core);
+const { clientHandshakeStart, formatRequestHeader, requestAad, sealMessage } = core;
+const { backend, nen, pin, r, keys } = await benchSession({ createNen, memoryStore }, core);
 const json = new TextEncoder().encode(JSON.stringify({ data: 'x'.repeat(1012) }));
 let seq = 1n;
 
@@ -48,7 +49,22 @@ const plainRequest = () =>
     body: json,
   });
 
-const [make, handler] = mode === 'plain' ? [plainRequest, plain] : [encryptedRequest, demo];
+const hellos = Array.from({ length: 64 }, () => {
+  const st = clientHandshakeStart(backend, { pin });
+  st.dispose();
+  return st.hello;
+});
+let h = 0;
+const handshakeRequest = () =>
+  new Request('http://127.0.0.1/api/nen/handshake', {
+    method: 'POST',
+    headers: { 'content-type': 'application/nen-handshake' },
+    body: hellos[h++ & 63],
+  });
+
+const modes = { plain: [plainRequest, plain], encrypted: [encryptedRequest, demo], handshake: [handshakeRequest, (q) => nen.routes.POST(q)] };
+if (!Object.hasOwn(modes, mode)) throw new Error('alloc-sites: --mode encrypted|plain|handshake');
+const [make, handler] = modes[mode];
 for (let i = 0; i < 2000; i++) await (await handler(make(), {})).arrayBuffer();
 const requests = Array.from({ length: N }, make);
 
