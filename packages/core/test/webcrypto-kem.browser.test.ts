@@ -115,7 +115,7 @@ describe('WebCrypto KEMs in Chromium (the browser client handshake)', () => {
          }
          const noble = m.createNobleBackend().createRecipientKey(a.kem_id, hex(a.skRm));
          const s = await k.setupBaseSExport(a.kem_id, hex(a.pkRm), info, exports[0][0], exports[0][1]);
-         return { pk: toHex(rk.publicKey), got, want, sent: toHex(s.exported), opened: toHex(noble.setupBaseRExport(s.enc, info, exports[0][0], exports[0][1])) };`,
+         return { pk: toHex(rk.publicKey), got, want, sent: toHex(await s.exported), opened: toHex(noble.setupBaseRExport(s.enc, info, exports[0][0], exports[0][1])) };`,
       );
       expect(r.pk).toBe(v.pkRm);
       expect(r.got).toEqual(r.want);

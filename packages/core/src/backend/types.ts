@@ -111,13 +111,26 @@ export interface AsyncRecipientKey extends Disposable {
   dispose(): void;
 }
 
+/** SetupBaseS + Export whose export is computed after `enc` is known (in a later task). */
+export interface AsyncSenderExport {
+  /** The KEM encapsulation (HPKE `enc`). */
+  readonly enc: Uint8Array;
+  /** Export(exporterContext, length) of the sender context. Secret: the caller wipes it. */
+  readonly exported: Promise<Uint8Array>;
+}
+
 /**
  * The client handshake's KEM operations asynchronously, on native code where the platform has it
  * (browsers: WebCrypto ML-KEM-768 and X25519). Same inputs, errors and bytes as the sync methods.
  */
 export interface AsyncKem {
   createRecipientKey(kem: KemId, privateKey: Uint8Array): Promise<AsyncRecipientKey>;
-  setupBaseSExport(kem: KemId, publicKey: Uint8Array, info: Uint8Array, exporterContext: Uint8Array, length: number): Promise<HpkeSenderExport>;
+  /**
+   * SetupBaseS(pkR, info) then Export. Resolves once `enc` is known; the X-Wing combiner and the
+   * key schedule (only the export needs them) run in a later task, e.g. during the round trip of
+   * the message that carries `enc`.
+   */
+  setupBaseSExport(kem: KemId, publicKey: Uint8Array, info: Uint8Array, exporterContext: Uint8Array, length: number): Promise<AsyncSenderExport>;
 }
 
 export interface Backend {

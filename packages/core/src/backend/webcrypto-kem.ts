@@ -20,13 +20,16 @@
  *  - An invalid encapsulation key (DataError on import) or a low-order X25519 share (deriveBits'
  *    OperationError on the all-zero secret) is NEN_CRYPTO_KEY, as on every backend.
  *  - Private keys are non-extractable CryptoKeys; the seeds and the PKCS#8 copy are wiped here.
+ *  - A sender export resolves with `enc` first: the ClientHello needs only enc_static, exported_s
+ *    is needed at the ServerHello, so the X-Wing combiner and the key schedule (cold JS on a first
+ *    handshake) run in a deferred task, during the handshake's round trip.
  */
 import { shake256 } from '@noble/hashes/sha3.js';
 import { concatBytes as concat } from '../protocol/bytes.js';
 import { keyScheduleExport } from './hpke.js';
 import { MLKEM768_CT, MLKEM768_EK, keyError, xwingCombine } from './noble-kem.js';
 import { nobleHkdf } from './noble.js';
-import { KEM_ID, type AsyncKem, type AsyncRecipientKey, type HpkeSenderExport, type KemId } from './types.js';
+import { KEM_ID, type AsyncKem, type AsyncRecipientKey, type AsyncSenderExport, type KemId } from './types.js';
 import { assertBytes, assertKem, assertLength, assertOutputLength, disposedError, kemSizes, wipe } from './util.js';
 
 /** The parts of SubtleCrypto used here (ML-KEM is newer than TypeScript's DOM types). */
@@ -82,11 +85,15 @@ async function mlkemEncap(s: ModernSubtle, ek: Uint8Array): Promise<{ ct: Uint8A
   return { ct: bytes(r.ciphertext), ss: bytes(r.sharedKey) };
 }
 
-/** Encap(pkR) with WebCrypto's randomness: ML-KEM (ct, K); X-Wing as draft-connolly-cfrg-xwing-kem §5.4. */
-async function encap(s: ModernSubtle, kem: KemId, publicKey: Uint8Array): Promise<{ enc: Uint8Array; sharedSecret: Uint8Array }> {
+/**
+ * Encap(pkR) with WebCrypto's randomness: ML-KEM (ct, K); X-Wing as draft-connolly-cfrg-xwing-kem
+ * §5.4, its combiner (SHA3-256) left to `sharedSecret()`, which the caller runs once (it wipes the
+ * component secrets).
+ */
+async function encap(s: ModernSubtle, kem: KemId, publicKey: Uint8Array): Promise<{ enc: Uint8Array; sharedSecret: () => Uint8Array }> {
   if (kem === KEM_ID.MLKEM768) {
     const m = await mlkemEncap(s, publicKey);
-    return { enc: m.ct, sharedSecret: m.ss };
+    return { enc: m.ct, sharedSecret: () => m.ss };
   }
   const pkX = publicKey.subarray(MLKEM768_EK);
   const xShare = async () => {
@@ -95,11 +102,14 @@ async function encap(s: ModernSubtle, kem: KemId, publicKey: Uint8Array): Promis
     return { ctX, ssX: await x25519Shared(s, e.privateKey, pkX, 'X25519 public key') };
   };
   const [m, x] = await Promise.all([mlkemEncap(s, publicKey.subarray(0, MLKEM768_EK)), xShare()]);
-  try {
-    return { enc: concat(m.ct, x.ctX), sharedSecret: xwingCombine(m.ss, x.ssX, x.ctX, pkX) };
-  } finally {
-    wipe(m.ss, x.ssX);
-  }
+  const sharedSecret = () => {
+    try {
+      return xwingCombine(m.ss, x.ssX, x.ctX, pkX);
+    } finally {
+      wipe(m.ss, x.ssX);
+    }
+  };
+  return { enc: concat(m.ct, x.ctX), sharedSecret };
 }
 
 interface NativeKey {
@@ -177,35 +187,50 @@ async function createRecipientKey(s: ModernSubtle, kem: KemId, privateKey: Uint8
   }
 }
 
-function webCryptoKem(s: ModernSubtle): AsyncKem {
+/** Runs a task later (browsers: a zero-delay timer, so that a request carrying `enc` leaves first). */
+export type Defer = (task: () => void) => void;
+
+function webCryptoKem(s: ModernSubtle, defer: Defer): AsyncKem {
   return Object.freeze({
     createRecipientKey: (kem: KemId, privateKey: Uint8Array) => createRecipientKey(s, kem, privateKey),
-    async setupBaseSExport(kem: KemId, publicKey: Uint8Array, info: Uint8Array, exporterContext: Uint8Array, length: number): Promise<HpkeSenderExport> {
+    async setupBaseSExport(kem: KemId, publicKey: Uint8Array, info: Uint8Array, exporterContext: Uint8Array, length: number): Promise<AsyncSenderExport> {
       assertKem(kem);
       assertLength(publicKey, kemSizes(kem).publicKey, 'public key');
       checkExportArgs(info, exporterContext, length);
       const { enc, sharedSecret } = await encap(s, kem, publicKey);
-      try {
-        return { enc, exported: keyScheduleExport(nobleHkdf, kem, sharedSecret, info, exporterContext, length) };
-      } finally {
-        wipe(sharedSecret);
-      }
+      const exported = new Promise<Uint8Array>((resolve, reject) =>
+        defer(() => {
+          const ss = sharedSecret();
+          try {
+            resolve(keyScheduleExport(nobleHkdf, kem, ss, info, exporterContext, length));
+          } catch (e) {
+            reject(e);
+          } finally {
+            wipe(ss);
+          }
+        }),
+      );
+      return { enc, exported };
     },
   });
 }
 
 /**
  * The WebCrypto KEMs if this platform has every operation used here (one probe: an X25519 and an
- * ML-KEM-768 key, native and sub-millisecond), else undefined. Never throws.
+ * ML-KEM-768 key, native and sub-millisecond), else undefined. Never throws. `defer` schedules a
+ * sender export's combiner and key schedule (default: a zero-delay timer).
  */
-export async function detectWebCryptoKem(subtle: unknown = globalThis.crypto?.subtle): Promise<AsyncKem | undefined> {
+export async function detectWebCryptoKem(
+  subtle: unknown = globalThis.crypto?.subtle,
+  defer: Defer = (task) => void setTimeout(task, 0),
+): Promise<AsyncKem | undefined> {
   const s = subtle as Partial<ModernSubtle> | undefined;
   if (!s || typeof s.getPublicKey !== 'function' || typeof s.encapsulateBits !== 'function' || typeof s.decapsulateBits !== 'function') return undefined;
   const full = s as ModernSubtle;
   try {
     const seed = new Uint8Array(96);
     await Promise.all([mlkemFromSeed(full, seed.subarray(0, 64)), x25519FromScalar(full, seed.subarray(64).fill(9))]);
-    return webCryptoKem(full);
+    return webCryptoKem(full, defer);
   } catch {
     return undefined;
   }

@@ -6,7 +6,8 @@
  *
  * Pitfalls:
  *  - The ephemeral key and the encapsulation to the pinned key do not depend on each other: they
- *    run concurrently, both before the ClientHello can be sent.
+ *    run concurrently, both before the ClientHello can be sent; exported_s (needed only at the
+ *    ServerHello) comes later, from the backend's deferred task, and is wiped on dispose.
  *  - Key confirmation is checked (constant time) before the result is returned, as in the sync
  *    form; the state is single-use and disposes its ephemeral key whatever happens.
  */
@@ -52,11 +53,17 @@ export async function clientHandshakeStartAsync(backend: Backend, options: Clien
   const [ephR, staticR] = await Promise.allSettled([ephP, staticP]);
   if (ephR.status === 'rejected' || staticR.status === 'rejected') {
     if (ephR.status === 'fulfilled') ephR.value.dispose();
-    if (staticR.status === 'fulfilled') staticR.value?.exported.fill(0);
+    if (staticR.status === 'fulfilled')
+      void staticR.value?.exported.then(
+        (x) => x.fill(0),
+        () => {},
+      );
     throw ephR.status === 'rejected' ? ephR.reason : (staticR as PromiseRejectedResult).reason;
   }
   const eph: AsyncRecipientKey = ephR.value;
+  // exported_s is computed in a later task (during the round trip): only enc_static is sent
   const exportedS = staticR.value?.exported;
+  exportedS?.catch(() => {}); // awaited in finish; a dispose before then must not leave it unhandled
   const hello = encodeClientHelloFor(kem, lifetime, eph.publicKey, pin, staticR.value?.enc);
   let done = false;
   let finishing = false;
@@ -64,7 +71,10 @@ export async function clientHandshakeStartAsync(backend: Backend, options: Clien
     if (done) return;
     done = true;
     eph.dispose();
-    exportedS?.fill(0);
+    void exportedS?.then(
+      (x) => x.fill(0),
+      () => {},
+    );
   };
   return {
     hello,
@@ -75,8 +85,8 @@ export async function clientHandshakeStartAsync(backend: Backend, options: Clien
       finishing = true;
       try {
         const sh = checkServerHello(serverHelloBytes, kem, pin);
-        const exportedE = await eph.setupBaseRExport(sh.encEph, LABEL.hpkeInfoEphemeral, LABEL.exporterContext, SECRET_LENGTH);
-        return confirmServerHello(backend, { hello, serverHelloBytes, sh, exportedE, exportedS, lifetime, kid: pin?.kid });
+        const [exportedE, s] = await Promise.all([eph.setupBaseRExport(sh.encEph, LABEL.hpkeInfoEphemeral, LABEL.exporterContext, SECRET_LENGTH), exportedS]);
+        return confirmServerHello(backend, { hello, serverHelloBytes, sh, exportedE, exportedS: s, lifetime, kid: pin?.kid });
       } finally {
         dispose();
       }
