@@ -47,7 +47,8 @@ export function renderReport({ environment, stages, summary, history = [] }) {
   if (stages.payload?.data?.cases?.length) add('payload', 'Payload sizes', () => payloadSection(stages.payload.data, cs));
   if (stages.scenarios?.data) add('scenarios', 'Scenarios', () => scenarioSection(stages.scenarios.data, cs));
   if (stages['cold-browser']?.data?.modes) add('browser', 'Browser weight and cold first response', () => browserSection(stages['cold-browser'].data, cs));
-  if (stages.ohttp?.data?.coldMs) add('ohttp', 'Oblivious HTTP: cold first request, throughput, server CPU', () => ohttpSection(stages.ohttp.data, cs));
+  if (stages.ohttp?.data?.coldMs)
+    add('ohttp', 'Oblivious HTTP: cold first request, throughput, server CPU', () => ohttpSection(stages.ohttp.data, cs, stages.load?.data?.variants));
   if (stages.saturation?.data) add('saturation', 'Saturation', () => saturationSection(stages.saturation.data, cs));
   if (stages.memory?.data?.samples?.length) add('memory', 'Server memory over time', () => memorySection(stages.memory.data, cs));
   if (stages['memory-attribution']?.data?.runs) sections.push(memoryAttributionSection(stages['memory-attribution'].data));

@@ -7,7 +7,8 @@
  * and the ratios encrypted/plain.
  *
  * Then the variants of stages/load-variants.js (1 KB / 100 KB × compression off / realistic ×
- * shared / pinned cores) and the memory attribution windows (plain-only, encrypted-only).
+ * shared / pinned cores), the memory attribution windows (plain-only, encrypted-only), and
+ * OHTTP vs plain on the pinned server (stages/load-ohttp.js).
  *
  * Pitfall: one Nen session is shared by all workers (as a browser tab would share it); the
  * session's replay window must accept out-of-order arrivals of up to `concurrency` requests.
@@ -17,6 +18,7 @@ import { runInterleaved } from '../lib/driver.js';
 import { ratio } from '../lib/stats.js';
 import { ECHO_1K } from '../lib/payloads.js';
 import { runVariants, runHandshakeVariants, attributeMemory, modeRatios } from './load-variants.js';
+import { runOhttpVariants } from './load-ohttp.js';
 
 const MAX_ERROR_RATE = 0.005;
 
@@ -109,6 +111,15 @@ export async function run(ctx) {
     return [];
   });
   for (const v of handshakeVariants) {
+    variants.push(v);
+    failure ??= variantFailure(v);
+  }
+  // issue 23: OHTTP to the demo's own gateway vs plain, on the pinned server
+  const ohttpVariants = await runOhttpVariants(ctx, echoOps).catch((e) => {
+    failure ??= `load ohttp variant: ${e?.stack ?? e}`;
+    return [];
+  });
+  for (const v of ohttpVariants) {
     variants.push(v);
     failure ??= variantFailure(v);
   }

@@ -1,0 +1,78 @@
+/**
+ * Part of the load stage (issue 23): Oblivious HTTP against plain on the real server, `next start`
+ * of the demo pinned to one core (lib/pin.js), the issue's "1 KB throughput >= 0.8x plain on the
+ * pinned server". The OHTTP client (@nen/client `mode: 'ohttp'`, the bench's transport) posts
+ * every 1 KB request encapsulated to the demo's own gateway (`/.well-known/ohttp-gateway`), whose
+ * inner request reaches the same `withNen` echo session mode uses (`POST /api/echo`); plain is
+ * the 1 KB `POST /api/plain/echo`, as in the other variants. Interleaved slices, c=50, the server
+ * CPU per request of each mode. The ohttp stage's own figure (against a bare node:http echo) is
+ * the lean-server floor; this one is the application's.
+ *
+ * Pitfalls: the key config is read from the gateway (GET, the first config: X-Wing) and not
+ * pinned, as the bench's session clients are unpinned; every request is a fresh encapsulation
+ * (and a replay-id claim in the demo's store, bounded by its TTL and maxClaims). Skipped with a
+ * note when the target has no gateway (404) or the server cannot be pinned.
+ */
+import { runInterleaved } from '../lib/driver.js';
+import { ECHO_1K } from '../lib/payloads.js';
+import { pinUnavailable, withPinning } from '../lib/pin.js';
+import { round } from '../lib/stats.js';
+import { modeRatios } from './load-variants.js';
+
+const GATEWAY = '/.well-known/ohttp-gateway';
+
+function emptyMode() {
+  return { requests: 0, errors: 0, errorKinds: {}, errorSamples: [], rps: null, latencyMs: { p50: null, p99: null }, client: {}, server: null };
+}
+
+/** The gateway's first key configuration (application/ohttp-keys: 2-byte length, config, ...), or null. */
+async function firstKeyConfig(ctx) {
+  const res = await ctx.plainFetch(ctx.url(GATEWAY), { method: 'GET' });
+  const list = new Uint8Array(await res.arrayBuffer());
+  if (res.status !== 200 || list.length < 2) return null;
+  const n = (list[0] << 8) | list[1];
+  return list.length >= 2 + n ? list.slice(2, 2 + n) : null;
+}
+
+/**
+ * The OHTTP 1 KB variant on the pinned server: `ohttp-1k-pinned` (one record, as the other
+ * variants). `echoOps` is load.js's (passed in: load.js calls this module).
+ */
+export async function runOhttpVariants(ctx, echoOps) {
+  const { durationSeconds, sliceSeconds, quick } = ctx.options;
+  const seconds = quick ? 0.5 : Math.min(durationSeconds, 5);
+  const slice = Math.min(sliceSeconds, seconds);
+  const pids = ctx.serverCpu?.pids ?? [];
+  const v = { id: 'ohttp-1k-pinned', size: 1024, concurrency: 50, compression: 'off', cores: 'pinned', kind: 'ohttp' };
+  const skip = (why) => [{ ...v, skipped: true, note: `not run: ${why}`, encrypted: emptyMode(), plain: emptyMode(), ratio: {}, bytes: null }];
+  const noPin = ctx.options.pin === false ? 'disabled (--no-pin)' : pinUnavailable({ pids, cores: ctx.cores });
+  if (noPin) return skip(noPin);
+  const keyConfig = await firstKeyConfig(ctx);
+  if (!keyConfig) return skip(`no OHTTP gateway at ${GATEWAY}`);
+  const client = await ctx.makeClient({ mode: 'ohttp', relay: ctx.url(GATEWAY), keyConfig });
+  const ops = echoOps(ctx, client, ECHO_1K);
+  const modes = { encrypted: ops.encrypted, plain: ops.plain };
+  await modes.encrypted(); // warm the gateway route and the client's Wasm KEM
+  await modes.plain();
+  ctx.progress?.detail(`variant ${v.id}`);
+  const r = await withPinning({ pids }, () =>
+    runInterleaved({ modes, concurrency: v.concurrency, durationMs: seconds * 1000, sliceMs: slice * 1000, cores: ctx.cores, serverCpu: ctx.serverCpu }),
+  );
+  const oh = r.encrypted.server?.cpuMsPerRequest;
+  const pl = r.plain.server?.cpuMsPerRequest;
+  const rec = {
+    ...v,
+    encrypted: r.encrypted,
+    plain: r.plain,
+    ratio: modeRatios(r),
+    serverCpuMsOverPlain: typeof oh === 'number' && typeof pl === 'number' ? round(oh - pl, 3) : null,
+    bytes: null,
+    note: `encrypted = OHTTP to the demo's gateway (${GATEWAY}, inner POST /api/echo); plain = 1 KB echo`,
+    secondsPerMode: seconds,
+  };
+  ctx.progress?.log(
+    `  variant ${v.id} (c=${v.concurrency}): OHTTP ${r.encrypted.rps} req/s | plain ${r.plain.rps} req/s | ratio ${rec.ratio.rps}` +
+      (oh !== undefined ? ` | server CPU ms/req ${oh}/${pl} (+${rec.serverCpuMsOverPlain})` : ''),
+  );
+  return [rec];
+}
