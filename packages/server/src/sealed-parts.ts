@@ -6,14 +6,15 @@
  * the socket is another stream read; the parts go to `ServerResponse.writeHead` / `end` as they are.
  *
  * Pitfalls:
- *  - The same answer as respond.ts `sealed()`: the same sealResponse call (HEAD seals an empty
- *    body), the handler's headers except those REPLACED_RESPONSE_HEADERS names, `cache-control:
- *    no-store` unless the handler set its own, the sealed content-length, Server-Timing when on.
+ *  - The same answer as respond.ts `sealed()`: the same sealing (sealResponseChunks is sealResponse
+ *    with the body unjoined; HEAD seals an empty body), the handler's headers except those
+ *    REPLACED_RESPONSE_HEADERS names, `cache-control: no-store` unless the handler set its own,
+ *    the sealed content-length, Server-Timing when on.
  *    A change to one belongs in the other (test/adapters compares both surfaces' answers).
  *  - `headers` is flat (name, value, name, value, ...), as `writeHead` takes an array; repeated
  *    names (set-cookie) stay separate entries.
  */
-import { sealResponse } from '@nen/core';
+import { sealResponseChunks } from '@nen/core';
 import type { Opened, ServerContext } from './pipeline.js';
 import { type PlainResult, REPLACED_RESPONSE_HEADERS, timingHeader } from './respond.js';
 import { deflateRaw } from './zlib.js';
@@ -24,8 +25,11 @@ export interface SealedParts {
   readonly statusText: string;
   /** Flat: name, value, name, value, ... */
   readonly headers: string[];
-  /** The sealed body; null when the record travels in `nen-body` (HEAD, null-body status). */
-  readonly body: Uint8Array | null;
+  /**
+   * The sealed body as arrays to write in order (core `sealResponseChunks`: a large body's
+   * ciphertext and tag unjoined); null when the record travels in `nen-body` (HEAD, null-body status).
+   */
+  readonly body: Uint8Array[] | null;
 }
 
 const EMPTY = new Uint8Array(0);
@@ -36,7 +40,7 @@ export function sealedParts(ctx: ServerContext, res: PlainResult, o: Opened, com
   const t0 = timing ? performance.now() : 0;
   // HEAD: no body on the wire, so the sealed record (in nen-body) seals an empty body, never the handler's.
   const body = o.head.method === 'HEAD' ? EMPTY : res.body;
-  const out = sealResponse(
+  const out = sealResponseChunks(
     { keys: o.entry.keys, meta: o.head.meta, method: o.head.method },
     res.status,
     res.contentType,
@@ -54,7 +58,11 @@ export function sealedParts(ctx: ServerContext, res: PlainResult, o: Opened, com
     });
   }
   if (!cacheControl) headers.push('cache-control', 'no-store');
-  if (out.body) headers.push('content-length', String(out.body.length));
+  if (out.body) {
+    let n = 0;
+    for (const c of out.body) n += c.length;
+    headers.push('content-length', String(n));
+  }
   if (timing) headers.push('server-timing', timingHeader(o, performance.now() - t0));
   return { status: res.status, statusText: res.statusText, headers, body: out.body };
 }

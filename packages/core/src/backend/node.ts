@@ -78,15 +78,23 @@ class NodeAead extends KeyHandle implements Aead {
     this.#key = key.slice();
   }
   seal(nonce: Uint8Array, aad: Uint8Array, plaintext: Uint8Array): Uint8Array {
+    const parts = this.sealChunks(nonce, aad, plaintext);
+    if (parts.length === 1) return parts[0] as Uint8Array;
+    // One copy into a fresh (unpooled for large sizes) buffer: ciphertext || tag.
+    return plain(Buffer.concat(parts, plaintext.length + AEAD_TAG_LENGTH));
+  }
+  /** [ciphertext || tag] below SMALL_MESSAGE (the Wasm), else node:crypto's [ciphertext, tag] unjoined. */
+  sealChunks(nonce: Uint8Array, aad: Uint8Array, plaintext: Uint8Array): Uint8Array[] {
     const key = useAeadKey(this.#key, nonce, aad);
     assertBytes(plaintext, 'plaintext');
-    if (plaintext.length < SMALL_MESSAGE) return (this.#small as Aead).seal(nonce, aad, plaintext);
+    if (plaintext.length < SMALL_MESSAGE) return [(this.#small as Aead).seal(nonce, aad, plaintext)];
     const c = createCipheriv('chacha20-poly1305', key, nonce, { authTagLength: AEAD_TAG_LENGTH });
     c.setAAD(aad, { plaintextLength: plaintext.length });
     const body = c.update(plaintext);
-    const fin = c.final();
-    // One copy into a fresh (unpooled for large sizes) buffer: ciphertext || tag.
-    return plain(Buffer.concat([body, fin, c.getAuthTag()], plaintext.length + AEAD_TAG_LENGTH));
+    const fin = c.final(); // empty for a stream cipher; kept in order if not
+    const tag = c.getAuthTag();
+    // plain(): no view into Node's shared pool is handed out (zero-copy for these own buffers).
+    return fin.length ? [plain(body), plain(fin), plain(tag)] : [plain(body), plain(tag)];
   }
   open(nonce: Uint8Array, aad: Uint8Array, ciphertextAndTag: Uint8Array): Uint8Array {
     const key = useAeadKey(this.#key, nonce, aad);

@@ -239,6 +239,12 @@ export function sealMessage(aead: Aead, baseIv: Uint8Array, seq: bigint, aad: Ui
   return aead.seal(computeNonce(baseIv, seq, 0, NONCE), aad, plaintext);
 }
 
+/** sealMessage as arrays whose concatenation is its result (Aead.sealChunks where the backend has it). */
+export function sealMessageChunks(aead: Aead, baseIv: Uint8Array, seq: bigint, aad: Uint8Array, plaintext: Uint8Array): Uint8Array[] {
+  const nonce = computeNonce(baseIv, seq, 0, NONCE);
+  return aead.sealChunks ? aead.sealChunks(nonce, aad, plaintext) : [aead.seal(nonce, aad, plaintext)];
+}
+
 /** Throws NenCryptoError from the backend when the tag does not verify. */
 export function openMessage(aead: Aead, baseIv: Uint8Array, seq: bigint, aad: Uint8Array, sealed: Uint8Array): Uint8Array {
   if (sealed.length < AEAD_TAG_LENGTH) throw wireError('NEN_MALFORMED', `sealed body shorter than the tag (${sealed.length} bytes)`);

@@ -9,7 +9,8 @@ import { concatBytes, fromBase64Url, toBase64Url, u16, u32 } from './bytes.js';
 import { NenProtocolError } from './codes.js';
 import { HS_FLAG } from './constants.js';
 import { openRequest, openRequestStream, parseRequest, sealRequest } from './envelope.js';
-import { openResponse, parseResponse, sealResponse } from './envelope-response.js';
+import { openResponse, parseResponse, sealResponse, sealResponseChunks } from './envelope-response.js';
+import { SMALL_MESSAGE } from '../backend/node.js';
 import { clientHandshakeStart, decodeClientHello, encodeClientHello, parseServerKeyPin, serverHandshake } from './handshake.js';
 import { SessionKeys, computeNonce, computeNonceWide } from './keys.js';
 import { RecordOpener, RecordSealer, formatRequestHeader, parseRequestHeader, requestAad, responseAad } from './message.js';
@@ -167,6 +168,30 @@ describe.each(['noble', 'wasm', 'node'] as const)('handshake and records (%s)', 
     const s2 = serverHandshake(b, noStatic.hello, params);
     expect(noStatic.finish(s2.response).secret).toEqual(s2.secret);
     sk.dispose();
+  });
+
+  it('sealResponseChunks: the chunks joined are sealResponse (bodies across SMALL_MESSAGE, HEAD, 204)', async () => {
+    const b = await loadBackend(kind);
+    const keys = new SessionKeys(b, new Uint8Array(32).fill(3), 0);
+    const meta = { sessionId: new Uint8Array(16).fill(4), epoch: 0, seq: 7n, timestamp: 0, flags: 0 };
+    for (const [n, method, status] of [
+      [0, 'POST', 200],
+      [1000, 'POST', 201],
+      [SMALL_MESSAGE - 1, 'POST', 200],
+      [SMALL_MESSAGE, 'POST', 200],
+      [100_000, 'PUT', 200],
+      [100_000, 'HEAD', 200],
+      [20_000, 'POST', 204],
+    ] as const) {
+      const body = Uint8Array.from({ length: n }, (_, i) => (i * 7) & 0xff);
+      const one = sealResponse({ keys, meta, method }, status, 'a/b', body);
+      const chunks = sealResponseChunks({ keys, meta, method }, status, 'a/b', body);
+      expect(chunks.headers, `${n} ${method} ${status}`).toEqual(one.headers);
+      expect(chunks.body && concatBytes(...chunks.body)).toEqual(one.body);
+      // node:crypto's large bodies come unjoined: ciphertext, then the tag
+      if (kind === 'node' && one.body && n >= SMALL_MESSAGE) expect(chunks.body?.map((c) => c.length)).toEqual([n, 16]);
+    }
+    keys.dispose();
   });
 
   it('records: nonce per (seq, index), final flag, bounded buffering', async () => {

@@ -173,6 +173,21 @@ export async function sendWebResponse(res: ServerResponse, response: Response, r
 }
 
 /**
+ * Writes the sealed body's chunks (sealed-parts.ts) and ends `res`, or leaves it open for the
+ * early answer's drain (`end` false). Node corks the socket on the first write of a message, so
+ * head and chunks leave in one writev.
+ */
+function writeChunks(res: ServerResponse, body: Uint8Array[] | null, end: boolean): void {
+  const n = body ? body.length : 0;
+  for (let i = 0; i < n - 1; i++) res.write((body as Uint8Array[])[i]);
+  if (n > 0 && !end) res.write((body as Uint8Array[])[n - 1]);
+  if (end) {
+    if (n > 0) res.end((body as Uint8Array[])[n - 1]);
+    else res.end();
+  }
+}
+
+/**
  * Writes a sealed answer's parts (a `withNen` route's SEALED_PARTS entry) to `res`: head and body
  * in one write, no Response in between. One answered before the request body was read in full
  * goes out with `connection: close`, then the bounded drain (as sendWebResponse).
@@ -181,9 +196,7 @@ function sendSealedParts(res: ServerResponse, parts: SealedParts, req: IncomingM
   // The common case (the body read in full) ends synchronously: no promise per request.
   if (req.complete) {
     res.writeHead(parts.status, parts.statusText || undefined, parts.headers);
-    const body = req.method === 'HEAD' ? null : parts.body;
-    if (body) res.end(body);
-    else res.end();
+    writeChunks(res, req.method === 'HEAD' ? null : parts.body, true);
     return undefined;
   }
   return sendSealedPartsEarly(res, parts, req);
@@ -198,11 +211,8 @@ async function sendSealedPartsEarly(res: ServerResponse, parts: SealedParts, req
   if (early) headers = [...headers, 'connection', 'close'];
   res.writeHead(parts.status, parts.statusText || undefined, headers);
   const body = req.method === 'HEAD' ? null : parts.body;
-  if (early) {
-    if (body) res.write(body);
-    await endAfterDrain(res, req);
-  } else if (body) res.end(body);
-  else res.end();
+  writeChunks(res, body, !early);
+  if (early) await endAfterDrain(res, req);
 }
 
 function defaultContext(req: IncomingMessage): unknown {

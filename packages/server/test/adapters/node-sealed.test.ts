@@ -6,6 +6,7 @@
  * handler's headers (two set-cookie kept apart, its own cache-control), Nen's headers, HEAD, a
  * null-body status, Server-Timing, a handler exception, and refusals before the handler ran.
  */
+import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { toBase64Url } from '@nen/core';
@@ -16,12 +17,15 @@ import { createNen, memoryStore, type Nen } from '../../src/index.js';
 import { SEALED_PARTS } from '../../src/wrap.js';
 
 const SEED = toBase64Url(new Uint8Array(32).map((_, i) => i + 11));
+/** Past node.ts SMALL_MESSAGE even deflated: sealed by node:crypto, written as ciphertext and tag apart. */
+const LARGE = randomBytes(90_000).toString('base64');
 
 function handler(req: Request): Response | { ok: true } {
   const u = new URL(req.url);
   const kind = u.searchParams.get('kind');
   if (kind === 'throw') throw new Error('boom');
   if (kind === 'value') return { ok: true };
+  if (kind === 'large') return new Response(LARGE, { headers: { 'content-type': 'text/plain' } });
   if (kind === 'empty') return new Response(null, { status: 204, headers: { 'x-e': '1' } });
   const h = new Headers({ 'content-type': 'text/plain', 'x-custom': 'a', 'cache-control': 'private, max-age=5' });
   h.append('set-cookie', 'a=1; Path=/');
@@ -105,6 +109,8 @@ describe('node adapter: sealed answers written from their parts', () => {
     ['/api/x?kind=value', 'PUT'],
     ['/api/x?kind=empty', 'DELETE'],
     ['/api/x?kind=throw', 'POST'],
+    ['/api/x?kind=large', 'POST'],
+    ['/api/x?kind=large', 'HEAD'],
   ] as const) {
     it(`${method} ${path}: the same answer as the Response path`, async () => {
       const init: RequestInit = method === 'GET' || method === 'HEAD' ? { method } : { method, body: 'in', headers: { 'content-type': 'text/plain' } };
@@ -119,6 +125,11 @@ describe('node adapter: sealed answers written from their parts', () => {
       }
     });
   }
+
+  it('a large answer (node:crypto: ciphertext and tag written apart) opens whole', async () => {
+    const a = await answer(urls.parts!, '/api/x?kind=large', { method: 'POST', body: 'x' });
+    expect(a).toMatchObject({ status: 200, body: LARGE, sealedLength: true });
+  });
 
   it('the handler headers pass, two set-cookie apart; refusals before the handler are the same error', async () => {
     const a = await answer(urls.parts!, '/api/x', { method: 'POST', body: 'x' });
