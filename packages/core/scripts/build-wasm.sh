@@ -53,11 +53,13 @@ else
     if (bad.length) { console.error("[build-wasm] the shipped build exports " + bad.join(", ")); process.exit(1); }' "$wasm_in"
   log "wasm-bindgen --target web"
   mkdir -p "$out"
-  wasm-bindgen --target web --out-dir "$out" --out-name nen_core "$wasm_in"
+  # The shipped module drops the `name` (debug function names, ~21 KB raw / ~6 KB gzip) and
+  # `producers` sections: nothing runs them; profile with the cargo output in target/, which keeps them.
+  wasm-bindgen --target web --remove-name-section --remove-producers-section --out-dir "$out" --out-name nen_core "$wasm_in"
   # No wasm-opt pass: the Debian binaryen (108) breaks wasm-bindgen 0.2.130's externref table
-  # (initSync throws "WebAssembly.Table.set(): Argument 1 is invalid"), with or without
-  # --enable-reference-types; its -O3/-Oz output was only ~6 % smaller gzip (144 vs 153 KB) and
-  # larger raw (516 vs 460 KB). An optional tool also made the artifact depend on the machine. Sizes and profile trials: crates/nen-core/README.md "Wasm size".
+  # (initSync throws "WebAssembly.Table.set(): Argument 1 is invalid"); npm's binaryen 132 keeps
+  # initSync working, but after the stripping above its -Os/-Oz output is only 0.8-1.6 KB smaller
+  # gzip (larger raw). Sizes and profile trials: crates/nen-core/README.md "Wasm size".
   log "embedding the wasm bytes (base64) in nen_core_bytes.js"
   node --input-type=module - "$out" <<'JS'
 import { readFileSync, writeFileSync } from 'node:fs';
