@@ -6,6 +6,9 @@
  * (`nen.ohttpGateway().fetch`: decapsulation, Date and replay claim in the memory store, dispatch
  * to a `withNen` echo, response sealing) and the client's open.
  *
+ * ROUTE=value: the inner handler returns the parsed JSON body as a value (as the demo's echo does)
+ * instead of a Response it built.
+ *
  * Run: `node bench/ohttp/request-ab.mjs ROOT [ROOT...]` where ROOT is a built tree laid out like
  * the repository (`ROOT/packages/core/dist`, `ROOT/packages/server/dist`, their node_modules
  * resolvable: `.` for this checkout, a `git worktree` of another commit after `pnpm install
@@ -18,6 +21,7 @@ import { pathToFileURL } from 'node:url';
 const roots = process.argv.slice(2).map((r) => path.resolve(r));
 if (roots.length === 0) throw new Error('usage: node bench/ohttp/request-ab.mjs ROOT [ROOT...]');
 const N = Number(process.env.N ?? 1500);
+const ROUTE = process.env.ROUTE === 'value' ? '/api/value' : '/api/echo';
 const KEM_ROUNDS = 200;
 const url = (r, p) => pathToFileURL(path.join(r, p)).href;
 const med = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];
@@ -33,7 +37,8 @@ async function setup(root) {
   const echo = nen.withNen(
     async (req) => new Response(await req.bytes(), { headers: { 'content-type': req.headers.get('content-type') ?? 'application/octet-stream' } }),
   );
-  const gateway = nen.ohttpGateway({ keys, routes: { '/api/echo': { POST: echo } } });
+  const value = nen.withNen(async (_req, _ctx, json) => json);
+  const gateway = nen.ohttpGateway({ keys, routes: { '/api/echo': { POST: echo }, '/api/value': { POST: value } } });
   const body = new TextEncoder().encode(JSON.stringify({ data: 'x'.repeat(1000) }));
   const request = async () => {
     let t = performance.now();
@@ -41,7 +46,7 @@ async function setup(root) {
       method: 'POST',
       scheme: 'https',
       authority: 'x',
-      path: '/api/echo',
+      path: ROUTE,
       headers: [
         ['content-type', 'application/json'],
         ['date', new Date().toUTCString()],
@@ -111,6 +116,6 @@ roots.forEach((r, j) => {
     console.log(`  ${name.padEnd(10)} encap ${f(e)}  decap ${f(d)}  setupBaseS ${f(s)}  setupBaseR ${f(rr)} us`);
   });
   const [e, g, o] = req[j];
-  console.log(`  1 KB request: client encapsulate ${f(e)}  gateway ${f(g)}  client open ${f(o)} us (medians of ${N})`);
+  console.log(`  1 KB request (${ROUTE}): client encapsulate ${f(e)}  gateway ${f(g)}  client open ${f(o)} us (medians of ${N})`);
 });
 process.exit(0);

@@ -16,6 +16,8 @@
  *    content, so a handler that mutates what it read cannot change the bytes Nen parsed.
  *  - `signal` is the outer request's, read on first use (messages.ts).
  */
+import { delegateToReal } from './lazy.js';
+
 const utf8 = new TextDecoder();
 
 function unusable(): Promise<never> {
@@ -105,26 +107,4 @@ export class InnerRequest {
 }
 
 // Request's own accessors and methods that InnerRequest does not define read the real Request.
-for (const key of Object.getOwnPropertyNames(Request.prototype)) {
-  if (key === 'constructor' || Object.hasOwn(InnerRequest.prototype, key)) continue;
-  const d = Object.getOwnPropertyDescriptor(Request.prototype, key);
-  if (!d) continue;
-  if (typeof d.value === 'function') {
-    Object.defineProperty(InnerRequest.prototype, key, {
-      configurable: true,
-      writable: true,
-      value(this: InnerRequest, ...args: unknown[]) {
-        const real = InnerRequest.real(this);
-        return (Reflect.get(real, key) as (...a: unknown[]) => unknown).apply(real, args);
-      },
-    });
-  } else if (d.get) {
-    Object.defineProperty(InnerRequest.prototype, key, {
-      configurable: true,
-      get(this: InnerRequest) {
-        return Reflect.get(InnerRequest.real(this), key);
-      },
-    });
-  }
-}
-Object.setPrototypeOf(InnerRequest.prototype, Request.prototype);
+delegateToReal<InnerRequest>(InnerRequest, Request, (r) => InnerRequest.real(r));

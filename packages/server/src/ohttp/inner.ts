@@ -23,6 +23,7 @@ import { errorResponse } from '../http.js';
 import { parseJsonBody } from '../request-view.js';
 import { ResponseBytes, valueToPlain } from '../respond.js';
 import { InnerRequest } from './inner-request.js';
+import { InnerResponse } from './inner-response.js';
 
 export function isInner(request: Request): boolean {
   return request instanceof InnerRequest;
@@ -49,10 +50,14 @@ function failed(e: unknown): Response {
   return errorResponse('NEN_INTERNAL');
 }
 
-/** A handler result as a plain Response (the gateway encapsulates it). */
+/** Statuses whose Response has no body (a body with one is refused as the Response constructor does). */
+const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+
+/** A handler result as a plain Response (the gateway encapsulates it): lazily built when it can be. */
 async function toResponse(value: unknown): Promise<Response> {
   if (value instanceof Response) return value;
   const p = value instanceof ResponseBytes ? value : valueToPlain(value);
+  if (p.status >= 200 && p.status <= 599 && !(NULL_BODY.has(p.status) && p.body.length > 0)) return new InnerResponse(p) as unknown as Response;
   const headers = new Headers(p.headers ?? undefined);
   if (p.contentType) headers.set('content-type', p.contentType);
   return new Response(p.body.length > 0 ? (p.body as Uint8Array<ArrayBuffer>) : null, { status: p.status, statusText: p.statusText, headers });

@@ -20,12 +20,19 @@ import {
   encodeBhttpResponseHead,
   encodeBhttpResponseTail,
 } from '@nen/core';
+import { InnerResponse } from './inner-response.js';
 import { responseFields } from './messages.js';
 
 /** Content bytes per chunk of a chunked answer (draft-ietf-ohai-chunked-ohttp: receivers take 16 KiB). */
 const MAX_PIECE = 16 * 1024;
 
 export async function readBounded(res: Response, limit: number): Promise<Uint8Array> {
+  // a handler's value (inner-response.ts): its bytes as they are, no stream in between
+  const plain = res instanceof InnerResponse ? InnerResponse.plainOf(res) : null;
+  if (plain) {
+    if (plain.body.length > limit) throw new NenProtocolError('NEN_TOO_LARGE', 'nen: inner response over the gateway limit', { status: 413 });
+    return plain.body;
+  }
   if (!res.body) return new Uint8Array(0);
   const reader = res.body.getReader();
   const chunks: Uint8Array[] = [];
