@@ -8,6 +8,8 @@
  *
  * What must hold (each check fails when the property is broken):
  *  - both answers are the 1 KB body back; no handshake request; no plaintext on the wire;
+ *  - through the relay, the browser's cookie, user agent, origin and referer reach the relay but
+ *    only the media type (and `incremental`) is passed on to the gateway;
  *  - a substituted key config (one public-key byte changed by an interposer) fails the pin:
  *    NEN_OHTTP_KEY_MISMATCH, and nothing is posted to the gateway;
  *  - a chunked answer cut before its final chunk (by a test proxy) is NEN_OHTTP_TRUNCATED.
@@ -94,13 +96,25 @@ function cutFinalChunk(body: Buffer): Buffer {
   throw new Error('no final chunk in the answer');
 }
 
-/** Serves `/relay` on the page's origin with createOhttpRelay (forwarding to the demo's gateway); `cut` truncates chunked answers. */
-async function routeRelay(page: Page, cut = false): Promise<{ forwarded: number }> {
-  const relay = createOhttpRelay({ gateway: `${server.url}${GATEWAY}`, timeoutMs: 10_000 });
-  const stats = { forwarded: 0 };
+/**
+ * Serves `/relay` on the page's origin with createOhttpRelay (forwarding to the demo's gateway);
+ * `cut` truncates chunked answers. `received` / `sent`: header names the relay got from the
+ * browser and passed to the gateway.
+ */
+async function routeRelay(page: Page, cut = false): Promise<{ forwarded: number; received: string[][]; sent: string[][] }> {
+  const stats = { forwarded: 0, received: [] as string[][], sent: [] as string[][] };
+  const relay = createOhttpRelay({
+    gateway: `${server.url}${GATEWAY}`,
+    timeoutMs: 10_000,
+    fetch: (input, init) => {
+      stats.sent.push([...new Headers(init?.headers).keys()]);
+      return fetch(input, init);
+    },
+  });
   await page.route('**/relay', async (route: Route) => {
     const r = route.request();
     const headers = Object.fromEntries(Object.entries(await r.allHeaders()).filter(([k]) => !k.startsWith(':')));
+    stats.received.push(Object.keys(headers));
     const sent = r.postDataBuffer();
     const res = await relay(new Request(r.url(), { method: r.method(), headers, body: sent ? new Uint8Array(sent) : null }));
     stats.forwarded++;
@@ -127,13 +141,20 @@ describe('demo /oblivious in chromium: @nen/client OHTTP mode', () => {
     });
   });
 
-  it('through createOhttpRelay: the same answers, every POST went to the relay', async () => {
+  it("through createOhttpRelay: the same answers, every POST went to the relay, none of the browser's identifying headers reached the gateway", async () => {
     await onPage('?relay=/relay', async (page, seen) => {
       await page.context().addCookies([{ name: 'who', value: 'alice', url: server.url }]);
       const stats = await routeRelay(page);
       expect(await press(page, 'ohttp-post')).toMatchObject({ state: 'ok', code: '200', text: NOTE });
       expect(await press(page, 'ohttp-stream')).toMatchObject({ state: 'ok', text: NOTE });
       expect(stats.forwarded).toBe(2);
+      // the browser sent its cookie, user agent, origin and referer to the relay; none reaches the gateway
+      for (const h of ['cookie', 'user-agent', 'origin', 'referer'])
+        expect(
+          stats.received.every((names) => names.includes(h)),
+          h,
+        ).toBe(true);
+      for (const names of stats.sent) expect(names.filter((h) => !['content-type', 'incremental'].includes(h))).toEqual([]);
       expect(seen.filter((s) => s.method === 'POST').map((s) => s.path)).toEqual(['/relay', '/relay']);
     });
   });
