@@ -41,8 +41,9 @@ import type { CacheEntry, KeyCache } from './key-cache.js';
 import type { Keyring, KeyringLoader } from './keyring.js';
 import { handlerRequest, parseJsonBody } from './request-view.js';
 import { openStreamedUpload } from './stream.js';
+import { committed } from './commit-verdict.js';
 import { inflateRaw } from './zlib.js';
-import { type CommitResult, RETRY_HORIZON_MS, type RetryVerdict, type SessionRecord, type SessionStore } from './stores/types.js';
+import { RETRY_HORIZON_MS, type RetryVerdict, type SessionRecord, type SessionStore } from './stores/types.js';
 
 /** What every part of one `createNen()` shares. */
 export interface ServerContext {
@@ -141,29 +142,6 @@ async function loadKeys(ctx: ServerContext, st: Keyring, sid: string, epoch: num
   const keys = new SessionKeys(st.backend, secret, epoch);
   rec.secret.fill(0);
   return ctx.cache.put(sid, epoch, keys);
-}
-
-function epochAcceptable(rec: SessionRecord, epoch: number, now: number): boolean {
-  if (rec.epoch === epoch) return true;
-  return epoch + 1 === rec.epoch && typeof rec.meta.prevUntil === 'number' && now < rec.meta.prevUntil;
-}
-
-/** The verdict of store.commit (step 7) as the session or a wire error; synchronous, so a request awaits the store once. */
-export function committed(ctx: ServerContext, r: CommitResult, head: RequestHead, now: number): SessionRecord {
-  const { sid } = head;
-  const { epoch, seq } = head.meta;
-  if (!r.ok) {
-    if (r.reason === 'unknown' || r.reason === 'expired' || r.reason === 'epoch') {
-      ctx.cache.evictSession(sid, epoch);
-      throw wireError(r.reason === 'expired' ? 'NEN_SESSION_EXPIRED' : 'NEN_SESSION_UNKNOWN', `commit: ${r.reason}`);
-    }
-    throw wireError('NEN_REPLAY', `commit: ${r.reason} (seq ${seq})`);
-  }
-  if (!epochAcceptable(r.session, epoch, now)) {
-    ctx.cache.evictSession(sid, epoch);
-    throw wireError('NEN_SESSION_UNKNOWN', `epoch ${epoch} superseded by ${r.session.epoch}`);
-  }
-  return r.session;
 }
 
 /**

@@ -20,7 +20,8 @@
  */
 import { type RequestHead, openRequestStream, sealResponseStream, wireError } from '@nen/core';
 import type { CacheEntry } from './key-cache.js';
-import { type Opened, type ServerContext, committed } from './pipeline.js';
+import { committed } from './commit-verdict.js';
+import type { Opened, ServerContext } from './pipeline.js';
 import { handlerRequest } from './request-view.js';
 import { timingHeader } from './respond.js';
 
