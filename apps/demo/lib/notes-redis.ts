@@ -14,7 +14,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Cluster, Redis } from 'ioredis';
-import { MAX_LIST, MAX_NOTES, type Note, type NoteInput, type NotesRepo } from './notes';
+import { MAX_LIST, MAX_NOTES, type Note, type NoteInput, type NotesRepo } from './notes-model';
 
 const PREFIX = 'nen-demo:{notes}:';
 const INDEX = `${PREFIX}index`;
