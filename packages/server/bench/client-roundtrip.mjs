@@ -15,6 +15,7 @@
  *        [--size 1024] [--rounds 6] [--slice 2] [--concurrency 10] [--transport bench|fetch] [--no-pin]
  *        [--only plain,B]   (a subset of modes: e.g. one build under node --cpu-prof)
  *        [--server-dist packages/server/.dist-x]   (the server from another build, as hono.mjs takes it)
+ *        [--timeout-ms N]   (the clients' timeoutMs; 0: no deadline, so no AbortController per request)
  *
  *    `--transport bench`: the bench's undici.request transport (bench/lib/transport.js, what the
  *    load stage and hono-ab.mjs use); `fetch`: Node's global fetch (undici inside).
@@ -56,9 +57,12 @@ const { values: v } = parseArgs({
     fake: { type: 'boolean' },
     requests: { type: 'string' },
     'server-dist': { type: 'string' },
+    'timeout-ms': { type: 'string' },
   },
   strict: true,
 });
+// --timeout-ms N: the clients' timeoutMs (default: the client's own, 30 s; 0: no deadline, no AbortController)
+const timeoutOption = v['timeout-ms'] === undefined ? {} : { timeoutMs: Number(v['timeout-ms']) };
 const median = (xs) => {
   const s = [...xs].sort((x, y) => x - y);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
@@ -137,7 +141,7 @@ async function fakeAB() {
   for (let r = 0; r < rounds; r++) {
     for (const name of r % 2 ? ['B', 'A'] : ['A', 'B']) {
       const args = [fileURLToPath(import.meta.url), '--fake', '--a', path.resolve(v[name.toLowerCase()]), '--rounds', '2'];
-      for (const o of ['size', 'requests']) if (v[o]) args.push(`--${o}`, v[o]);
+      for (const o of ['size', 'requests', 'timeout-ms']) if (v[o]) args.push(`--${o}`, v[o]);
       const out = execFileSync(process.execPath, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
       const rows = JSON.parse(out.trim().split('\n').at(-1)).rows;
       per[name].push(rows.find((x) => x.mode === 'A'));
@@ -181,7 +185,7 @@ async function fake() {
   for (const [name, dist] of builds) {
     const { createNenClient } = await import(pathToFileURL(path.resolve(dist, 'index.js')).href);
     const server = await fakeServer(core);
-    const client = createNenClient({ baseUrl: 'http://127.0.0.1', fetch: server.fetch, unpinned: true });
+    const client = createNenClient({ baseUrl: 'http://127.0.0.1', fetch: server.fetch, unpinned: true, ...timeoutOption });
     await client.handshake();
     modes[name] = {
       op: async () => {
@@ -282,7 +286,7 @@ async function overNetwork() {
     };
     for (const [name, dist] of builds) {
       const { createNenClient } = await import(pathToFileURL(path.resolve(dist, 'index.js')).href);
-      const client = createNenClient({ baseUrl: base, fetch: send, unpinned: true });
+      const client = createNenClient({ baseUrl: base, fetch: send, unpinned: true, ...timeoutOption });
       await client.handshake();
       modes[name] = async () => {
         const res = await client.fetch('/api/echo', { method: 'POST', headers, body: BODY });
