@@ -8,7 +8,11 @@ import { describe, expect, it } from 'vitest';
 import { type PreparedRequest, prepare } from '../src/transport.js';
 
 const resolve = (u: string | URL) => new URL(u, 'http://127.0.0.1/');
-const names = (p: PreparedRequest) => [...p.headers.keys()];
+const names = (p: PreparedRequest) => {
+  const out: string[] = [];
+  p.headers.forEach((_v, k) => out.push(k));
+  return out;
+};
 const ENVELOPE = { 'Content-Type': 'application/json', 'content-length': '9', NEN: 'x', 'nen-type': 'y', 'Nen-Body': 'z' };
 
 describe('prepare', () => {
