@@ -8,7 +8,8 @@
  *    their shared_secret; SetupBaseS with WebCrypto's randomness opened by @noble with skRm;
  *  - the worked example (PROTOCOL.md): ephemeralIkm gives the same pk_eph, enc_e gives exported_e;
  *  - a handshake against serverHandshake (@noble) agrees on S_0; a changed ServerHello fails key
- *    confirmation; a bad encapsulation key, low-order X25519 shares and wrong lengths get codes.
+ *    confirmation; a bad encapsulation key, low-order X25519 shares and wrong lengths get codes;
+ *  - non-canonical X25519 u-coordinates (top bit set, >= p) give the same secrets as on @noble.
  * Needs the built package (dist/): `pnpm --filter @nen/core build` first (none is skipped).
  */
 import { createReadStream, existsSync, realpathSync, statSync } from 'node:fs';
@@ -160,6 +161,26 @@ describe('WebCrypto KEMs in Chromium (the browser client handshake)', () => {
        return { same: toHex(c.secret) === toHex(sv.secret), tampered: await code(() => st2.finish(bad)), again: await code(() => st.finish(sv.response)), mlkem: c3.secret.length };`,
     );
     expect(r).toEqual({ same: true, tampered: 'NEN_HANDSHAKE_FAILED', again: 'NEN_HANDSHAKE_FAILED', mlkem: 32 });
+  });
+
+  it('X25519 u-coordinates with the top bit set or >= p (RFC 7748 §5) decapsulate as on @noble, u = 1 fails on both', async () => {
+    const r = await inPage<null, string[][]>(
+      null,
+      `const k = await m.detectWebCryptoKem();
+       const noble = m.createNobleBackend();
+       const seed = new Uint8Array(32).fill(11);
+       const rk = await k.createRecipientKey(0x647a, seed), nk = noble.createRecipientKey(0x647a, seed);
+       const e = new Uint8Array(0), out = [];
+       const enc = noble.setupBaseSExport(0x647a, rk.publicKey, e, e, 32).enc;
+       const high = enc.slice(); high[1119] |= 0x80;
+       const nonCanonical = (low) => { const c = enc.slice(); c.fill(0xff, 1089, 1119); c[1088] = low; c[1119] = 0x7f; return c; };
+       // p + 9 (the base point, not reduced) and p + 1 (u = 1, low order: refused by both)
+       const run = async (f) => { try { return toHex(await f()); } catch (x) { return x.code; } };
+       for (const c of [enc, high, nonCanonical(0xf6), nonCanonical(0xee)]) out.push([await run(() => rk.setupBaseRExport(c, e, e, 32)), await run(async () => nk.setupBaseRExport(c, e, e, 32))]);
+       return out;`,
+    );
+    for (const [web, noble] of r) expect(web).toBe(noble);
+    expect(r.map(([web]) => (web?.startsWith('NEN_') ? web : 'secret'))).toEqual(['secret', 'secret', 'secret', 'NEN_CRYPTO_KEY']);
   });
 
   it('bad keys and lengths get the backends’ codes', async () => {
