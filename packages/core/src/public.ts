@@ -172,5 +172,6 @@ export type {
   HpkeSenderKey,
   AsyncKem,
   AsyncRecipientKey,
+  AsyncSenderExport,
   Backend,
 } from './backend/types.js';
