@@ -10,6 +10,8 @@
  *  - The handler's headers that describe the plaintext body, or are Nen's, are replaced; the
  *    others pass through in one pass (no intermediate Headers copy). `cache-control: no-store`
  *    unless the handler set its own.
+ *  - The sealed bytes go to a Web Response as a one-chunk stream (no copy in undici's constructor)
+ *    with their content-length; @hono/node-server's lightweight Response (ResponseBytes) keeps bytes.
  */
 import { HEADER, NenProtocolError, WIRE_ERRORS, sealResponse } from '@nen/core';
 import type { Opened, ServerContext } from './pipeline.js';
@@ -151,7 +153,7 @@ export function sealed(ctx: ServerContext, res: PlainResult, o: Opened, compress
       return new Response(out.body as Uint8Array<ArrayBuffer> | null, init);
     }
   }
-  const response = new Response(out.body as Uint8Array<ArrayBuffer> | null, init);
+  const response = new Response(responseBody(out.body), init);
   // Headers set one by one rather than a list in `init`: undici converts a list as a WebIDL
   // sequence of sequences (a copy of every pair, a label string per element, iterator results):
   // ~4 KB allocated and ~8 µs per response on Node 20, against ~0.6 KB for these calls. `set`, not
@@ -176,6 +178,21 @@ export function sealed(ctx: ServerContext, res: PlainResult, o: Opened, compress
   if (out.body) headers.set('content-length', String(out.body.length));
   if (timing) headers.set('server-timing', serverTiming);
   return response;
+}
+
+/**
+ * The sealed bytes as a Response body: a one-chunk stream, which undici's Response hands on as is,
+ * where a byte body is copied by its constructor (Node 20: construct + read 34-40 -> 9-11 µs at
+ * 100 KB, 8.0-9.3 -> 6.5-7.8 µs at 1 KB). The length is known: sealed() sets content-length.
+ */
+function responseBody(body: Uint8Array | null): ReadableStream<Uint8Array> | Uint8Array<ArrayBuffer> | null {
+  if (!body || body.length === 0) return body as Uint8Array<ArrayBuffer> | null;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(body);
+      controller.close();
+    },
+  });
 }
 
 /**
