@@ -66,75 +66,26 @@ async function probe(targets, dispatcher) {
 }
 
 export async function main(argv = process.argv.slice(2)) {
-  let options;
-  let targets;
-  try {
-    options = parseOptions(argv);
-    if (options.help) {
-      console.log(HELP);
-      return 0;
-    }
-    targets = parseTargets(options.target);
-  } catch (e) {
-    console.error(String(e?.message ?? e));
-    console.error(HELP);
-    return 2;
-  }
-  const cores = os.cpus().length;
-  const agent = createAgent({ connections: Math.max(64, Math.max(...options.levels) + 32) });
-  const metricsAgent = new Agent({ connections: 2, headersTimeout: 10_000, bodyTimeout: 10_000 });
-  const progress = createProgress();
-  let storeKind;
-  let serverPids = [];
-  let budgets;
-  let redis = null;
-  try {
-    budgets = loadBudgets(options.budgets ?? DEFAULT_BUDGETS_FILE);
-    if (options.baseline) readBaselineFigures(options.baseline); // fail early on a bad file
-    ({ storeKind, pids: serverPids } = await probe(targets, metricsAgent));
-    await loadClientModule();
-    redis = await createRedisProbe(options.redis);
-  } catch (e) {
-    progress.stop();
-    console.error(String(e?.message ?? e));
-    await agent.close();
-    await metricsAgent.close();
-    return 2;
-  }
-  const environment = collectEnvironment({
-    targets,
-    storeKind,
-    options: {
-      quick: options.quick,
-      keepGoing: options.keepGoing,
-      soakRequests: options.stages.includes('soak') ? options.soakRequests : null,
-      levels: options.levels,
-      durationSeconds: options.durationSeconds,
-      sliceSeconds: options.sliceSeconds,
-      stages: options.stages,
-      kem: options.kem,
-      sticky: options.sticky,
-      cell: options.cell,
-      ...(options.stages.includes('saturation')
-        ? { budgetP99Ms: options.budgetP99Ms, ramp: options.ramp, windowSeconds: options.windowSeconds, payloads: options.payloads }
-        : {}),
-      redisNodes: options.redis,
-      pin: options.pin,
-    },
-  });
+  const cli = parseCommandLine(argv);
+  if (cli.exitCode !== undefined) return cli.exitCode;
+  const { options, targets } = cli;
+  const run = await openRun(options, targets);
+  if (!run) return 2;
+  const { agent, metricsAgent, progress, redis } = run;
+  const environment = collectEnvironment({ targets, storeKind: run.storeKind, options: environmentOptions(options) });
   const outRoot = path.resolve(options.out ?? path.join(benchDir, 'results'));
   const runDir = createResultsDir(outRoot);
-  const serverCpu = createServerCpuProbe(serverPids);
+  const serverCpu = createServerCpuProbe(run.serverPids);
   environment.serverCpuMeasured = serverCpu ? { pids: serverCpu.pids, source: '/proc/<pid>/stat utime+stime' } : null;
-  const ctx = createContext({ targets, options, agent, progress, cores, serverCpu });
+  const ctx = createContext({ targets, options, agent, progress, cores: os.cpus().length, serverCpu });
   ctx.metricsAgent = metricsAgent;
   ctx.redis = redis;
-  let currentStage = null;
+  const current = { stage: null };
   const sampler = createMemorySampler({
     targets,
     dispatcher: metricsAgent,
     requestCount: () => ctx.requests,
-    stageName: () => (ctx.phase ? `${currentStage}:${ctx.phase}` : currentStage),
+    stageName: () => (ctx.phase ? `${current.stage}:${ctx.phase}` : current.stage),
   });
   ctx.sampler = sampler;
   await sampler.sampleOnce();
@@ -142,12 +93,97 @@ export async function main(argv = process.argv.slice(2)) {
     progress.log('[bench] note: GET /api/bench/metrics answered 404: start the server with NEN_BENCH_METRICS=1 for memory figures');
 
   const startedAt = new Date().toISOString();
+  const { stages, failedStage, failure } = await runStages(ctx, { options, environment, runDir, progress, current });
+  await sampler.sampleOnce();
+  sampler.stop();
+  const out = writeOutputs({ ctx, sampler, stages, environment, options, budgets: run.budgets, outRoot, runDir, startedAt, failedStage, failure });
+  progress.stop();
+  redis?.close();
+  await agent.close();
+  await metricsAgent.close();
+  console.log(formatSummaryTable(out.summary));
+  console.log(`\nresults: ${runDir}\nreport:  ${path.join(out.latest, 'report.html')}${out.historyFile ? `\nhistory: ${out.historyFile}` : ''}`);
+  if (failedStage) {
+    console.error(`\n[bench] FAILED at stage ${failedStage}: ${failure}`);
+    return 1;
+  }
+  if (out.budgetVerdict) {
+    console.error(`\n[bench] FAILED the budgets against the baseline ${options.baseline}: ${out.budgetVerdict}`);
+    return 1;
+  }
+  return 0;
+}
+
+/** The options and targets, or the exit code: 0 after --help, 2 on bad usage (with the help text). */
+function parseCommandLine(argv) {
+  try {
+    const options = parseOptions(argv);
+    if (options.help) {
+      console.log(HELP);
+      return { exitCode: 0 };
+    }
+    return { options, targets: parseTargets(options.target) };
+  } catch (e) {
+    console.error(String(e?.message ?? e));
+    console.error(HELP);
+    return { exitCode: 2 };
+  }
+}
+
+/**
+ * Everything a run needs before its first stage: agents, progress, budgets (and the baseline file
+ * checked early), the targets probed, the client module and the Redis probe; null (after saying
+ * why and closing the agents) when the target is unreachable or an input is bad.
+ */
+async function openRun(options, targets) {
+  const agent = createAgent({ connections: Math.max(64, Math.max(...options.levels) + 32) });
+  const metricsAgent = new Agent({ connections: 2, headersTimeout: 10_000, bodyTimeout: 10_000 });
+  const progress = createProgress();
+  try {
+    const budgets = loadBudgets(options.budgets ?? DEFAULT_BUDGETS_FILE);
+    if (options.baseline) readBaselineFigures(options.baseline); // fail early on a bad file
+    const { storeKind, pids: serverPids } = await probe(targets, metricsAgent);
+    await loadClientModule();
+    const redis = await createRedisProbe(options.redis);
+    return { agent, metricsAgent, progress, budgets, storeKind, serverPids, redis };
+  } catch (e) {
+    progress.stop();
+    console.error(String(e?.message ?? e));
+    await agent.close();
+    await metricsAgent.close();
+    return null;
+  }
+}
+
+/** The run's options as recorded in every result envelope's environment. */
+function environmentOptions(options) {
+  return {
+    quick: options.quick,
+    keepGoing: options.keepGoing,
+    soakRequests: options.stages.includes('soak') ? options.soakRequests : null,
+    levels: options.levels,
+    durationSeconds: options.durationSeconds,
+    sliceSeconds: options.sliceSeconds,
+    stages: options.stages,
+    kem: options.kem,
+    sticky: options.sticky,
+    cell: options.cell,
+    ...(options.stages.includes('saturation')
+      ? { budgetP99Ms: options.budgetP99Ms, ramp: options.ramp, windowSeconds: options.windowSeconds, payloads: options.payloads }
+      : {}),
+    redisNodes: options.redis,
+    pin: options.pin,
+  };
+}
+
+/** Each stage in order, its envelope written as it ends; stops at the first failure unless --keep-going. */
+async function runStages(ctx, { options, environment, runDir, progress, current }) {
   const stages = {};
   let failedStage = null;
   let failure = null;
   for (const name of options.stages) {
     progress.stage(name);
-    currentStage = name;
+    current.stage = name;
     progress.log(`[bench] stage ${name}`);
     const t0 = new Date().toISOString();
     let result;
@@ -174,8 +210,11 @@ export async function main(argv = process.argv.slice(2)) {
       progress.log(`[bench] stage ${name} FAILED (${result.failure}); --keep-going: continuing`);
     }
   }
-  await sampler.sampleOnce();
-  sampler.stop();
+  return { stages, failedStage, failure };
+}
+
+/** memory.json, summary.json (with the budgets), the history line, report.html and the latest/ mirror. */
+function writeOutputs({ ctx, sampler, stages, environment, options, budgets, outRoot, runDir, startedAt, failedStage, failure }) {
   const memory = stageEnvelope({
     stage: 'memory',
     ok: true,
@@ -196,22 +235,7 @@ export async function main(argv = process.argv.slice(2)) {
   let historyFile = null;
   if (options.history) historyFile = writeHistory(historyDir, historyRecord({ summary, kind: options.cell ? 'cell' : options.quick ? 'quick' : 'run' }));
   fs.writeFileSync(path.join(runDir, 'report.html'), renderReport({ environment, stages, summary, history: readHistory(historyDir) }));
-  const latest = mirrorLatest(runDir);
-  progress.stop();
-  redis?.close();
-  await agent.close();
-  await metricsAgent.close();
-  console.log(formatSummaryTable(summary));
-  console.log(`\nresults: ${runDir}\nreport:  ${path.join(latest, 'report.html')}${historyFile ? `\nhistory: ${historyFile}` : ''}`);
-  if (failedStage) {
-    console.error(`\n[bench] FAILED at stage ${failedStage}: ${failure}`);
-    return 1;
-  }
-  if (budgetVerdict) {
-    console.error(`\n[bench] FAILED the budgets against the baseline ${options.baseline}: ${budgetVerdict}`);
-    return 1;
-  }
-  return 0;
+  return { summary, budgetVerdict, historyFile, latest: mirrorLatest(runDir) };
 }
 
 /**
