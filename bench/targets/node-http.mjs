@@ -6,8 +6,12 @@
  * /api/plain/echo` (the same echo as a plain node:http handler), `POST /api/stream` (a sealed
  * stream of `n` SSE records) and `GET /api/bench/metrics`. Both echoes answer the body with its
  * content type (204 when empty); the sealed one is a `lazyJson` route (it reads bytes, never JSON).
+ * `NEN_BENCH_PLAIN_ECHO=web` (read here, so hono-ab and profile-target pass it through): the plain
+ * echo runs the sealed route's own Web handler (`echo`: builds a Response, read back before
+ * writing), the like-for-like baseline for "server CPU Nen adds"; default `bare` (no Response).
  *
  *   node bench/targets/hono-ab.mjs --target node-http --a <dist> --b packages/server/dist
+ *   NEN_BENCH_PLAIN_ECHO=web node bench/targets/hono-ab.mjs --target node-http --a <dist> --b <dist>
  *
  * Pitfalls: listens on 127.0.0.1 only; SIGINT/SIGTERM close the server and release Nen's keys;
  * `--server-dist` must sit inside packages/server (its own imports resolve from there).
@@ -24,17 +28,16 @@ const { createNen } = await import(dist ? dist('index.js') : '@nen/server');
 const { toNodeHandler, nodeSessionRoutes } = await import(dist ? dist('adapters/node-http.js') : '@nen/server/node');
 const nen = createNen({ logger: (e) => (e.level === 'error' ? console.error(`nen: ${e.event} ${e.code ?? ''} ${e.reason ?? ''}`) : undefined) });
 const MAX_PLAIN = 4 * 1024 * 1024;
+const plainKind = process.env.NEN_BENCH_PLAIN_ECHO ?? 'bare';
+if (plainKind !== 'bare' && plainKind !== 'web') throw new Error('node-http target: NEN_BENCH_PLAIN_ECHO is bare or web');
 
-const sealedEcho = toNodeHandler(
-  nen.withNen(
-    async (req) => {
-      const bytes = await req.bytes();
-      if (bytes.byteLength === 0) return new Response(null, { status: 204 });
-      return new Response(bytes, { headers: { 'content-type': req.headers.get('content-type') ?? 'application/octet-stream' } });
-    },
-    { compress: true, lazyJson: true },
-  ),
-);
+/** The echo as a Web handler: the body back with its content type (204 when empty). */
+function echo(bytes, contentType) {
+  if (bytes.byteLength === 0) return new Response(null, { status: 204 });
+  return new Response(bytes, { headers: { 'content-type': contentType ?? 'application/octet-stream' } });
+}
+
+const sealedEcho = toNodeHandler(nen.withNen(async (req) => echo(await req.bytes(), req.headers.get('content-type')), { compress: true, lazyJson: true }));
 const enc = new TextEncoder();
 const sealedStream = toNodeHandler(
   nen.withNenStream(function* (req) {
@@ -44,6 +47,28 @@ const sealedStream = toNodeHandler(
   }),
 );
 const sessions = nodeSessionRoutes(nen);
+
+/** A Response's body bytes by a reader loop (as @nen/server reads a handler's Response). */
+async function responseBytes(r) {
+  if (!r.body) return null;
+  const reader = r.body.getReader();
+  const chunks = [];
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+  }
+  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+}
+
+/** NEN_BENCH_PLAIN_ECHO=web: `echo`'s Response for this body, written back as the sealed route's is. */
+async function writeWebEcho(res, body, contentType) {
+  const r = echo(body, contentType);
+  const bytes = await responseBytes(r);
+  const head = { 'content-type': r.headers.get('content-type') ?? 'application/octet-stream' };
+  if (bytes) head['content-length'] = bytes.length;
+  res.writeHead(r.status, head).end(bytes ?? undefined);
+}
 
 /** The plain echo: the body back with its content type, as a bare node:http handler writes it. */
 function plainEcho(req, res) {
@@ -56,6 +81,7 @@ function plainEcho(req, res) {
   });
   req.on('end', () => {
     const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total);
+    if (plainKind === 'web') return void writeWebEcho(res, body, req.headers['content-type']);
     if (body.length === 0) {
       res.writeHead(204).end();
       return;

@@ -63,10 +63,13 @@ function plain(b: Buffer): Uint8Array {
 
 /**
  * Messages shorter than this (bytes) are sealed/opened by the Wasm: createCipheriv's per-call
- * setup dominates there (1 KB seal+open: Wasm ≈ 6–8 µs; node:crypto ≈ 13 µs on Node 20 and
- * ≈ 39 µs on Node 24), while node:crypto is 2–4× faster from 16–64 KB.
+ * setup dominates there. Measured per call (CPU µs, seal / open, medians of 5 rounds, Nov 2026):
+ * on OpenSSL < 3.5 (Node 20; FAST_KEY_IMPORT is that split) node:crypto is ahead from ~2-3 KB
+ * (1 KB 4.3 / 3.4 vs the Wasm's 2.9 / 3.0; 3 KB 5.5 / 4.1 vs 6.6 / 6.5; 4 KB 5.8 / 4.2 vs 8.2 /
+ * 8.3); on OpenSSL 3.5 (Node 24, ≈ 11 µs of setup per call) only from ~8 KB (8 KB 16.1 / 14.6 vs
+ * 15.2 / 15.5; 16 KB 19.8 / 17.0 vs 30.2 / 30.6). node:crypto is 2–4× faster from 16–64 KB.
  */
-export const SMALL_MESSAGE = 8192;
+export const SMALL_MESSAGE = FAST_KEY_IMPORT ? 3072 : 8192;
 
 class NodeAead extends KeyHandle implements Aead {
   #key: Uint8Array | null;
