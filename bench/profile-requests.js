@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `node bench/profile-requests.js [--requests 20000] [--concurrency 10] [--size 1024] [--pin]
- * [--modes plain,plain-burn,plain-sleep,encrypted,handshake,stream-plain,stream-encrypted] [--burn-us 150]
+ * [--modes plain,plain-burn,plain-sleep,encrypted,handshake,ohttp,stream-plain,stream-encrypted] [--burn-us 150]
  * [--tokens 200] [--server-node-args=--trace-gc]`: the
  * per-request cost table of bench/README.md. For each mode (plain, encrypted) it starts the built
  * demo (`next start`, apps/demo/.next) under `node --cpu-prof` on a free loopback port, warms it
@@ -169,6 +169,16 @@ async function profileMode(mode, { requests, concurrency, body, outDir, pin, ser
       op = async () => {
         await createNenClient({ baseUrl: base, fetch, serverKey }).handshake();
       };
+    } else if (mode === 'ohttp') {
+      // issue 23: each op one OHTTP request to the demo's gateway (inner POST /api/echo), no session
+      const { createNenClient } = await import('@nen/client');
+      const gw = `${base}/.well-known/ohttp-gateway`;
+      const list = new Uint8Array(await (await fetch(gw)).arrayBuffer());
+      const client = createNenClient({ mode: 'ohttp', relay: gw, keyConfig: list.slice(2, 2 + ((list[0] << 8) | list[1])), baseUrl: base, fetch });
+      op = async () => {
+        const res = await client.fetch('/api/echo', { method: 'POST', headers, body });
+        if (res.status !== 200 || (await res.text()) !== body) throw new Error('ohttp echo mismatch');
+      };
     } else {
       const { createNenClient } = await import('@nen/client');
       const client = createNenClient({ baseUrl: base, fetch, unpinned: true });
@@ -244,8 +254,8 @@ export async function main(argv = process.argv.slice(2)) {
   // e.g. --server-node-args=--trace-gc: extra flags for the server's node (output in server-<mode>.log)
   const serverArgs = (values['server-node-args'] ?? '').split(' ').filter(Boolean);
   const modes = (values.modes ?? 'plain,encrypted').split(',');
-  if (!modes.every((m) => ['plain', 'plain-burn', 'plain-sleep', 'encrypted', 'handshake', 'stream-plain', 'stream-encrypted'].includes(m)))
-    throw new Error('bench: --modes takes plain,plain-burn,plain-sleep,encrypted,handshake,stream-plain,stream-encrypted');
+  if (!modes.every((m) => ['plain', 'plain-burn', 'plain-sleep', 'encrypted', 'handshake', 'ohttp', 'stream-plain', 'stream-encrypted'].includes(m)))
+    throw new Error('bench: --modes takes plain,plain-burn,plain-sleep,encrypted,handshake,ohttp,stream-plain,stream-encrypted');
   const burnUs = Number(values['burn-us'] ?? 150);
   if (!(burnUs >= 0 && burnUs <= 100_000)) throw new Error('bench: bad --burn-us');
   const tokens = Number(values.tokens ?? 200);
