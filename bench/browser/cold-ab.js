@@ -8,7 +8,8 @@
  * `--plain` adds the plain page (the same POST without Nen) as a third mode, for the figure
  * "over plain". `--ohttp` adds build a's bundle in OHTTP mode (issue 23: the target's X-Wing Key
  * Config pinned by value in the page, the request encapsulated to /.well-known/ohttp-gateway, no
- * handshake; needs `--target` the demo, the Hono target has no gateway), and `ohttp-pre`, the same
+ * handshake; needs `--target` the demo, the Hono target has no gateway), `ohttp-b` the same with
+ * build b's bundle (an A/B of the OHTTP path), and `ohttp-pre`, build a's
  * with the client's lazily imported OHTTP chunk modulepreloaded too (what an app that knows it
  * uses OHTTP could list; by default a bundler does not). Prints medians: navigation -> script running, handshake sent / answered, request
  * sent / answered, response read.
@@ -66,7 +67,7 @@ export async function compareCold({ a, b, rounds = 12, cpu = 4, latency = 50, ta
   let browser;
   let harness;
   const builds = { a: path.resolve(a), b: path.resolve(b) };
-  const res = { a: [], b: [], ...(plain ? { plain: [] } : {}), ...(ohttp ? { ohttp: [], 'ohttp-pre': [] } : {}) };
+  const res = { a: [], b: [], ...(plain ? { plain: [] } : {}), ...(ohttp ? { ohttp: [], 'ohttp-b': [], 'ohttp-pre': [] } : {}) };
   try {
     const pin = t.pin ?? (await (await fetch(`${t.url}/api/nen/keys`)).json()).keys[0].pin;
     const pages = {};
@@ -82,6 +83,7 @@ export async function compareCold({ a, b, rounds = 12, cpu = 4, latency = 50, ta
       const keyConfig = await gatewayKeyConfig(t.url);
       if (!keyConfig) throw new Error(`--ohttp: ${t.url} serves no application/ohttp-keys at ${OHTTP_GATEWAY} (give --target the demo)`);
       pages['/ohttp'] = coldHtml({ body: BODY_1K, keyConfig, relay: OHTTP_GATEWAY }, 'a/entry.js', preloads.a);
+      pages['/ohttp-b'] = coldHtml({ body: BODY_1K, keyConfig, relay: OHTTP_GATEWAY }, 'b/entry.js', preloads.b);
       pages['/ohttp-pre'] = coldHtml({ body: BODY_1K, keyConfig, relay: OHTTP_GATEWAY }, 'a/entry.js', [...preloads.a, ...lazyOhttp]);
     }
     fs.writeFileSync(path.join(dir, 'plain.js'), PLAIN);
@@ -103,7 +105,7 @@ export async function compareCold({ a, b, rounds = 12, cpu = 4, latency = 50, ta
   }
   const out = { cpu, latency, rounds };
   for (const [m, xs] of Object.entries(res)) {
-    out[m] = { dist: builds[m] ?? null };
+    out[m] = { dist: builds[m] ?? (m === 'ohttp-b' ? builds.b : m.startsWith('ohttp') ? builds.a : null) };
     for (const k of ['evaluated', 'hsSent', 'hsAnswered', 'reqSent', 'reqAnswered', 'ms']) out[m][k] = median(xs.map((x) => x[k]));
     out[m].samples = xs.map((x) => Math.round(x.ms));
   }
@@ -143,12 +145,12 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const f = (x) => (x === null ? '-' : x.toFixed(0)).padStart(6);
     console.log(`cold first encrypted response, ${r.cpu}x CPU, +${r.latency} ms RTT, medians of ${r.rounds} cold pages each (ms from navigation)`);
     console.log('            script  hs sent  hs answered  req sent  req answered  response read   (dist)');
-    for (const m of ['plain', 'a', 'b', 'ohttp', 'ohttp-pre'].filter((m) => r[m]))
+    for (const m of ['plain', 'a', 'b', 'ohttp', 'ohttp-b', 'ohttp-pre'].filter((m) => r[m]))
       console.log(
         `  ${m.padEnd(9)} ${f(r[m].evaluated)}   ${f(r[m].hsSent)}       ${f(r[m].hsAnswered)}    ${f(r[m].reqSent)}        ${f(r[m].reqAnswered)}         ${f(r[m].ms)}   ${r[m].dist ?? ''}`,
       );
     if (r.plain)
-      for (const m of ['a', 'b', 'ohttp', 'ohttp-pre'].filter((m) => r[m]))
+      for (const m of ['a', 'b', 'ohttp', 'ohttp-b', 'ohttp-pre'].filter((m) => r[m]))
         console.log(`  ${m} over plain: +${(r[m].ms - r.plain.ms).toFixed(0)} ms (target: +${r.latency + 15})`);
   }
 }

@@ -27,8 +27,9 @@ import {
   type FieldLine,
   OHTTP_MEDIA,
   decodeBhttpResponse,
-  encapsulateChunkedRequest,
-  encapsulateRequest,
+  type encapsulateChunkedRequest,
+  encapsulateChunkedRequestAsync,
+  encapsulateRequestAsync,
   encodeBhttpRequest,
   ohttpKemReady,
 } from '@nen/core/ohttp';
@@ -154,7 +155,7 @@ export class ObliviousTransport {
       trailers: [],
     });
     if (!chunked) {
-      const e = encapsulateRequest(config, bhttp);
+      const e = await encapsulateRequestAsync(config, bhttp); // browsers: the KEM on WebCrypto where present
       const res = await this.#post(OHTTP_MEDIA.REQUEST, e.encapsulatedRequest, signal);
       await expectMedia(res, OHTTP_MEDIA.RESPONSE);
       const wire = await readBodyLimited(res, this.#cfg.maxResponseBytes + 4096, () =>
@@ -163,7 +164,7 @@ export class ObliviousTransport {
       const r = decodeBhttpResponse(e.openResponse(wire), { maxContent: this.#cfg.maxResponseBytes });
       return toResponse(r, r.content.length > 0 ? (r.content as Uint8Array<ArrayBuffer>) : null);
     }
-    const c = encapsulateChunkedRequest(config);
+    const c = await encapsulateChunkedRequestAsync(config);
     const parts = [c.header];
     let o = 0;
     for (; bhttp.length - o > REQUEST_PIECE; o += REQUEST_PIECE) parts.push(c.sealChunk(bhttp.subarray(o, o + REQUEST_PIECE)));

@@ -190,8 +190,15 @@ async function createRecipientKey(s: ModernSubtle, kem: KemId, privateKey: Uint8
 /** Runs a task later (browsers: a zero-delay timer, so that a request carrying `enc` leaves first). */
 export type Defer = (task: () => void) => void;
 
-function webCryptoKem(s: ModernSubtle, defer: Defer): AsyncKem {
+/** The detected KEMs, plus the bare Encap (OHTTP's sender runs its own HPKE key schedule: ../ohttp/encap-async.ts). */
+export interface WebCryptoKem extends AsyncKem {
+  /** Encap(pkR) (pkR's length checked by the caller); `sharedSecret()` runs the X-Wing combiner once, wiping the parts. */
+  encapsulate(kem: KemId, publicKey: Uint8Array): Promise<{ enc: Uint8Array; sharedSecret: () => Uint8Array }>;
+}
+
+function webCryptoKem(s: ModernSubtle, defer: Defer): WebCryptoKem {
   return Object.freeze({
+    encapsulate: (kem: KemId, publicKey: Uint8Array) => encap(s, kem, publicKey),
     createRecipientKey: (kem: KemId, privateKey: Uint8Array) => createRecipientKey(s, kem, privateKey),
     async setupBaseSExport(kem: KemId, publicKey: Uint8Array, info: Uint8Array, exporterContext: Uint8Array, length: number): Promise<AsyncSenderExport> {
       assertKem(kem);
@@ -223,7 +230,7 @@ function webCryptoKem(s: ModernSubtle, defer: Defer): AsyncKem {
 export async function detectWebCryptoKem(
   subtle: unknown = globalThis.crypto?.subtle,
   defer: Defer = (task) => void setTimeout(task, 0),
-): Promise<AsyncKem | undefined> {
+): Promise<WebCryptoKem | undefined> {
   const s = subtle as Partial<ModernSubtle> | undefined;
   if (!s || typeof s.getPublicKey !== 'function' || typeof s.encapsulateBits !== 'function' || typeof s.decapsulateBits !== 'function') return undefined;
   const full = s as ModernSubtle;

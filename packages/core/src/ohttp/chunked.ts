@@ -5,7 +5,7 @@
  *
  * Public API:
  *  - encapsulateChunkedRequest(config, opts) -> { header, sealChunk(pt, final), responseOpener() }
- *    (client);
+ *    (client; encapsulateChunkedRequestAsync: the KEM on WebCrypto where present);
  *  - ChunkedRequestOpener(keys, limits): push(bytes) -> plaintext chunks, end() -> the final
  *    chunk; then responseSealer() (gateway);
  *  - ChunkedResponseSealer: start() -> response_nonce, sealChunk(pt, final);
@@ -24,7 +24,8 @@ import { concatBytes, utf8 } from '../protocol/bytes.js';
 import { wireError } from '../protocol/codes.js';
 import { randomBytes } from '../backend/random.js';
 import { AEAD_TAG, type HpkeContext, aeadOpen, aeadSeal, setupBaseS, xorNonce } from './hpke.js';
-import type { OhttpGatewayKeys, OhttpKeyConfig } from './key-config.js';
+import type { OhttpGatewayKeys, OhttpKeyConfig, SymmetricSuite } from './key-config.js';
+import { setupBaseSAsync } from './sender-async.js';
 import {
   OHTTP_LABEL,
   type EncapsulateOptions,
@@ -209,7 +210,21 @@ export interface ChunkedClientEncapsulation {
 export function encapsulateChunkedRequest(config: OhttpKeyConfig, opts: EncapsulateOptions = {}): ChunkedClientEncapsulation {
   const suite = pickSuite(config, opts.suite);
   const hdr = requestHeader(config.keyId, config.kemId, suite.kdfId, suite.aeadId);
-  const { enc, ctx } = setupBaseS(config.kemId, suite.aeadId, config.publicKey, requestInfo(OHTTP_LABEL.CHUNKED_REQUEST, hdr), opts.randomness);
+  return chunkedSender(hdr, setupBaseS(config.kemId, suite.aeadId, config.publicKey, requestInfo(OHTTP_LABEL.CHUNKED_REQUEST, hdr), opts.randomness));
+}
+
+/** encapsulateChunkedRequest with the KEM on WebCrypto where the platform has it (browsers; ./sender-async.ts). */
+export async function encapsulateChunkedRequestAsync(
+  config: OhttpKeyConfig,
+  opts: { readonly suite?: SymmetricSuite } = {},
+): Promise<ChunkedClientEncapsulation> {
+  const suite = pickSuite(config, opts.suite);
+  const hdr = requestHeader(config.keyId, config.kemId, suite.kdfId, suite.aeadId);
+  return chunkedSender(hdr, await setupBaseSAsync(config.kemId, suite.aeadId, config.publicKey, requestInfo(OHTTP_LABEL.CHUNKED_REQUEST, hdr)));
+}
+
+function chunkedSender(hdr: Uint8Array, sender: { enc: Uint8Array; ctx: HpkeContext }): ChunkedClientEncapsulation {
+  const { enc, ctx } = sender;
   let done = false;
   return {
     header: concatBytes(hdr, enc),

@@ -4,6 +4,7 @@
  * Public API:
  *  - encapsulateRequest(config, bhttpRequest, opts) -> { encapsulatedRequest, openResponse(), enc }
  *    (client; `opts.suite` picks a KDF/AEAD pair from the config, default its first);
+ *    encapsulateRequestAsync: the same with the KEM on WebCrypto where present (browsers);
  *  - decapsulateRequest(keys, encapsulatedRequest) -> { request, enc, keyId, sealResponse() }
  *    (gateway);
  *  - OHTTP_MEDIA: the media types; requestHeader / requestInfo / responseKeys: shared with the
@@ -24,6 +25,7 @@ import { concatBytes, u16, utf8 } from '../protocol/bytes.js';
 import { wireError } from '../protocol/codes.js';
 import { randomBytes } from '../backend/random.js';
 import { AEAD_TAG, type HpkeContext, OHTTP_AEAD_INFO, OHTTP_KEM_INFO, aeadOpen, aeadSeal, hkdf, isOhttpKem, setupBaseR, setupBaseS } from './hpke.js';
+import { setupBaseSAsync } from './sender-async.js';
 import type { OhttpGatewayKeys, OhttpKeyConfig, OhttpKeyEntry, SymmetricSuite } from './key-config.js';
 
 export const OHTTP_MEDIA = {
@@ -87,7 +89,24 @@ export interface ClientEncapsulation {
 export function encapsulateRequest(config: OhttpKeyConfig, request: Uint8Array, opts: EncapsulateOptions = {}): ClientEncapsulation {
   const suite = pickSuite(config, opts.suite);
   const hdr = requestHeader(config.keyId, config.kemId, suite.kdfId, suite.aeadId);
-  const { enc, ctx } = setupBaseS(config.kemId, suite.aeadId, config.publicKey, requestInfo(OHTTP_LABEL.REQUEST, hdr), opts.randomness);
+  const sender = setupBaseS(config.kemId, suite.aeadId, config.publicKey, requestInfo(OHTTP_LABEL.REQUEST, hdr), opts.randomness);
+  return sealRequest(hdr, suite, sender, request);
+}
+
+/** encapsulateRequest with the KEM on WebCrypto where the platform has it (browsers; ./sender-async.ts). */
+export async function encapsulateRequestAsync(
+  config: OhttpKeyConfig,
+  request: Uint8Array,
+  opts: { readonly suite?: SymmetricSuite } = {},
+): Promise<ClientEncapsulation> {
+  const suite = pickSuite(config, opts.suite);
+  const hdr = requestHeader(config.keyId, config.kemId, suite.kdfId, suite.aeadId);
+  const sender = await setupBaseSAsync(config.kemId, suite.aeadId, config.publicKey, requestInfo(OHTTP_LABEL.REQUEST, hdr));
+  return sealRequest(hdr, suite, sender, request);
+}
+
+function sealRequest(hdr: Uint8Array, suite: SymmetricSuite, sender: { enc: Uint8Array; ctx: HpkeContext }, request: Uint8Array): ClientEncapsulation {
+  const { enc, ctx } = sender;
   const ct = ctx.seal(new Uint8Array(0), request);
   return {
     encapsulatedRequest: concatBytes(hdr, enc, ct),
