@@ -5,7 +5,6 @@
  * header both ways, bounds bodies, and does not follow a gateway redirect.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createNenClient } from '@nen/client';
 import {
   OHTTP_KEM,
@@ -20,6 +19,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toNodeHandler } from './adapters/node-http.js';
 import { createOhttpRelay } from './relay.js';
+import { listenLoopback } from '../test/http-harness.js';
 
 const keys = OhttpGatewayKeys.parse(generateOhttpKey(7, OHTTP_KEM.XWING));
 const received: { url: string; headers: Record<string, string | string[] | undefined>; inner: string[][] }[] = [];
@@ -47,8 +47,7 @@ async function gateway(req: IncomingMessage, res: ServerResponse): Promise<void>
 async function listen(h: Parameters<typeof createServer>[1]): Promise<string> {
   const s = createServer(h);
   servers.push(s);
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
-  return `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
+  return listenLoopback(s);
 }
 
 beforeAll(async () => {

@@ -2,6 +2,8 @@
  * Test harness: serves Web-standard route handlers (Request → Response, exactly what Next.js App
  * Router calls) through a real node:http server on 127.0.0.1, so the client talks real HTTP.
  *
+ * Also `listenLoopback` and `closeServer` for the tests that build their own node:http server.
+ *
  * Pitfalls: the server listens on an ephemeral loopback port and `close()` must be awaited by the
  * test (afterAll); request bodies are streamed (duplex 'half'), never buffered here.
  */
@@ -76,14 +78,18 @@ export async function serve(routes: Record<string, Partial<Record<string, RouteH
       console.error('harness error', e);
     }
   }
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { url: await listenLoopback(server), close: () => closeServer(server) };
+}
+
+/** Starts `server` on an ephemeral 127.0.0.1 port; its base URL (`http://127.0.0.1:<port>`). */
+export function listenLoopback(server: Server): Promise<string> {
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
+}
+
+/** Closes `server` and its open (keep-alive) connections at once. */
+export function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.closeAllConnections();
+    server.close(() => resolve());
+  });
 }

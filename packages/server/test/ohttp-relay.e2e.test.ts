@@ -8,7 +8,6 @@
  * config (refused by the pin before sending).
  */
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createNenClient } from '@nen/client';
 import { toBase64Url } from '@nen/core';
 import { OHTTP_KEM, OhttpGatewayKeys, encodeKeyConfig, generateOhttpKey } from '@nen/core/ohttp';
@@ -16,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toNodeHandler } from '../src/adapters/node-http.js';
 import { createNen, memoryStore } from '../src/index.js';
 import { createOhttpRelay } from '../src/relay.js';
+import { listenLoopback } from './http-harness.js';
 
 const nen = createNen({ serverKeys: undefined, store: memoryStore({ shared: false }), logger: () => {} });
 const keys = OhttpGatewayKeys.parse(generateOhttpKey(3, OHTTP_KEM.XWING));
@@ -50,8 +50,7 @@ let relayUrl = '';
 async function listen(h: Parameters<typeof createServer>[1]): Promise<string> {
   const s = createServer(h);
   servers.push(s);
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
-  return `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
+  return listenLoopback(s);
 }
 
 beforeAll(async () => {

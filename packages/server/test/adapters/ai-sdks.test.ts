@@ -24,6 +24,7 @@ import { toBase64Url } from '@nen/core';
 import { createNen, memoryStore, type Nen } from '../../src/index.js';
 import { nenSessionRoutes, nenStreamMiddleware } from '../../src/adapters/hono.js';
 import { nodeSessionRoutes, toNodeHandler } from '../../src/adapters/node-http.js';
+import { closeServer as close, listenLoopback as listen } from '../http-harness.js';
 
 type StreamPart = Awaited<ReturnType<MockLanguageModelV4['doStream']>>['stream'] extends ReadableStream<infer P> ? P : never;
 
@@ -94,17 +95,6 @@ function tap() {
     return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
   };
   return { fetch: fetchTap, text: () => Buffer.concat(chunks).toString('latin1') };
-}
-
-function listen(server: Server): Promise<string> {
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
-}
-
-function close(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  });
 }
 
 let nen: Nen;

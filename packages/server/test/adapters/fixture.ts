@@ -19,6 +19,7 @@ import { toBase64Url } from '@nen/core';
 import { createNen, memoryStore, type Nen } from '../../src/index.js';
 import { nenMiddleware, nenSessionRoutes, nenStreamMiddleware } from '../../src/adapters/hono.js';
 import { nodeSessionRoutes, toNodeHandler, type WebHandler } from '../../src/adapters/node-http.js';
+import { closeServer, listenLoopback as listen } from '../http-harness.js';
 
 export const SEED = toBase64Url(new Uint8Array(32).map((_, i) => i + 7));
 export const CHUNK = 64 * 1024;
@@ -70,17 +71,6 @@ function downloadHandler(): Parameters<Nen['withNenStream']>[0] {
 
 async function* tokens(n: number): AsyncGenerator<string> {
   for (let i = 0; i < n; i++) yield `data: token-${i}\n\n`;
-}
-
-function listen(server: Server): Promise<string> {
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
-}
-
-function closeServer(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  });
 }
 
 export async function setup(): Promise<Fixture> {
