@@ -10,7 +10,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from '../../tests/support/free-port.mjs';
 import { join } from 'node:path';
 import { pins as loadPins, serverKeys } from '../server/keys.mjs';
 import { runSteps } from './scenario-run.mjs';
@@ -68,16 +68,6 @@ function ensureDemoBuilt(root) {
   }
   throw new Error('next build: another build kept the lock for 5 minutes');
 }
-
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
 
 async function start(name, argv, cwd, port, env) {
   const e = { ...process.env, ...env };

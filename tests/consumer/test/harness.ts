@@ -10,7 +10,8 @@
  *  - Every wait is a deadline loop; nothing here keeps the process alive (timers unref'd).
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { createServer } from 'node:net';
+
+export { freePort } from '../../support/free-port.mjs';
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
 
@@ -31,18 +32,6 @@ export function mustSh(cmd: string, cwd: string, env: NodeJS.ProcessEnv = proces
   const r = sh(cmd, cwd, env, timeoutMs);
   if (r.status !== 0) throw new Error(`\`${cmd}\` in ${cwd} exited ${r.status}:\n${r.stdout.slice(-4000)}\n${r.stderr.slice(-4000)}`);
   return r.stdout;
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.unref();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      s.close(() => (a && typeof a === 'object' ? resolve(a.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 export interface Server {
