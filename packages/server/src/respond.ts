@@ -1,7 +1,7 @@
 /**
  * Response sealing (PROTOCOL.md "Requests and responses"; THREAT_MODEL.md properties 5, 9, 11):
  * whatever a handler returns (a Response, a plain value, or an exception) becomes one sealed
- * response bound to the request (session, epoch, seq), through the core envelope's `sealResponse`.
+ * response bound to the request (session, epoch, seq), through the core envelope's `sealResponseChunks`.
  *
  * Pitfalls:
  *  - A plain value is sealed as JSON (200) or 204 when undefined, without an intermediate Response.
@@ -10,10 +10,11 @@
  *  - The handler's headers that describe the plaintext body, or are Nen's, are replaced; the
  *    others pass through in one pass (no intermediate Headers copy). `cache-control: no-store`
  *    unless the handler set its own.
- *  - The sealed bytes go to a Web Response as a one-chunk stream (no copy in undici's constructor)
- *    with their content-length; @hono/node-server's lightweight Response (ResponseBytes) keeps bytes.
+ *  - The sealed body goes to a Web Response as a stream of its chunks (ciphertext and tag unjoined;
+ *    no copy in undici's constructor) with its content-length; @hono/node-server's lightweight
+ *    Response (ResponseBytes) gets one byte array, its fast path.
  */
-import { HEADER, NenProtocolError, WIRE_ERRORS, sealResponse } from '@nen/core';
+import { HEADER, NenProtocolError, WIRE_ERRORS, sealResponseChunks } from '@nen/core';
 import type { Opened, ServerContext } from './pipeline.js';
 import { deflateRaw } from './zlib.js';
 
@@ -139,7 +140,16 @@ export function sealed(ctx: ServerContext, res: PlainResult, o: Opened, compress
   const t0 = timing ? performance.now() : 0;
   // HEAD: no body on the wire, so the sealed record (in nen-body) seals an empty body, never the handler's.
   const body = o.head.method === 'HEAD' ? EMPTY : res.body;
-  const out = sealResponse({ keys: o.entry.keys, meta: o.head.meta, method: o.head.method }, res.status, res.contentType, body, compress ? deflate : undefined);
+  // The body unjoined (core sealResponseChunks: node:crypto's ciphertext and tag of a large body,
+  // one body-sized copy and allocation less); joined only for a byte-body Response.
+  const out = sealResponseChunks(
+    { keys: o.entry.keys, meta: o.head.meta, method: o.head.method },
+    res.status,
+    res.contentType,
+    body,
+    compress ? deflate : undefined,
+  );
+  const length = out.body ? totalLength(out.body) : -1;
   const serverTiming = timing ? timingHeader(o, performance.now() - t0) : '';
   // No empty statusText: it goes through more WebIDL conversion in undici's constructor.
   const init: ResponseInit = res.statusText ? { status: res.status, statusText: res.statusText } : { status: res.status };
@@ -147,10 +157,10 @@ export function sealed(ctx: ServerContext, res: PlainResult, o: Opened, compress
     // From @hono/node-server's lightweight Response (adapters/hono.ts knownBytes), whose own
     // Response writes a header record in `init` as it is: no Headers object (~2.7 KB, ~3 µs less
     // per response than set() below). Not for undici's Response: its record conversion is slower.
-    const record = headerRecord(out.headers, res.headers, out.body, serverTiming);
+    const record = headerRecord(out.headers, res.headers, length, serverTiming);
     if (record) {
       init.headers = record;
-      return new Response(out.body as Uint8Array<ArrayBuffer> | null, init);
+      return new Response(out.body ? (joined(out.body, length) as Uint8Array<ArrayBuffer>) : null, init);
     }
   }
   const response = new Response(responseBody(out.body), init);
@@ -175,24 +185,42 @@ export function sealed(ctx: ServerContext, res: PlainResult, o: Opened, compress
   }
   if (!cacheControl) headers.set('cache-control', 'no-store');
   // The sealed length, known here: a Node adapter sends head and body in one write, not chunked.
-  if (out.body) headers.set('content-length', String(out.body.length));
+  if (out.body) headers.set('content-length', String(length));
   if (timing) headers.set('server-timing', serverTiming);
   return response;
 }
 
 /**
- * The sealed bytes as a Response body: a one-chunk stream, which undici's Response hands on as is,
- * where a byte body is copied by its constructor (Node 20: construct + read 34-40 -> 9-11 µs at
- * 100 KB, 8.0-9.3 -> 6.5-7.8 µs at 1 KB). The length is known: sealed() sets content-length.
+ * The sealed chunks as a Response body: a stream of them, which undici's Response hands on as they
+ * are, where a byte body is copied by its constructor (Node 20: construct + read 34-40 -> 9-11 µs
+ * at 100 KB, 8.0-9.3 -> 6.5-7.8 µs at 1 KB). The length is known: sealed() sets content-length.
  */
-function responseBody(body: Uint8Array | null): ReadableStream<Uint8Array> | Uint8Array<ArrayBuffer> | null {
-  if (!body || body.length === 0) return body as Uint8Array<ArrayBuffer> | null;
+function responseBody(chunks: Uint8Array[] | null): ReadableStream<Uint8Array> | null {
+  if (!chunks) return null;
   return new ReadableStream<Uint8Array>({
     start(controller) {
-      controller.enqueue(body);
+      for (const c of chunks) if (c.length > 0) controller.enqueue(c);
       controller.close();
     },
   });
+}
+
+function totalLength(chunks: Uint8Array[]): number {
+  let n = 0;
+  for (const c of chunks) n += c.length;
+  return n;
+}
+
+/** The chunks as one array (no copy for a single chunk). */
+function joined(chunks: Uint8Array[], length: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0] as Uint8Array;
+  const out = new Uint8Array(length);
+  let o = 0;
+  for (const c of chunks) {
+    out.set(c, o);
+    o += c.length;
+  }
+  return out;
 }
 
 /**
@@ -200,7 +228,7 @@ function responseBody(body: Uint8Array | null): ReadableStream<Uint8Array> | Uin
  * the handler's headers repeat a name a record cannot hold (set-cookie). Null prototype: a
  * `__proto__` header is a header like any other.
  */
-function headerRecord(list: [string, string][], passed: Headers | null, body: Uint8Array | null, serverTiming: string): Record<string, string> | null {
+function headerRecord(list: [string, string][], passed: Headers | null, length: number, serverTiming: string): Record<string, string> | null {
   const h = Object.create(null) as Record<string, string>;
   for (let i = 0; i < list.length; i++) {
     const e = list[i] as [string, string];
@@ -218,7 +246,7 @@ function headerRecord(list: [string, string][], passed: Headers | null, body: Ui
   }
   if (repeated) return null;
   if (!cacheControl) h['cache-control'] = 'no-store';
-  if (body) h['content-length'] = String(body.length);
+  if (length >= 0) h['content-length'] = String(length);
   if (serverTiming) h['server-timing'] = serverTiming;
   return h;
 }
