@@ -139,7 +139,7 @@ describe('run-all --quick against next start of the demo app', () => {
     const { modes, weight } = cold.data;
     for (const m of ['plain', 'nen', 'nen-wasm']) expect(modes[m].loads, m).toBe(2);
     expect(modes.nen.wasmBytes).toBe(0);
-    expect(modes['nen-wasm'].wasmBytes).toBeGreaterThan(100_000);
+    expect(modes['nen-wasm'].wasmBytes).toBeGreaterThan(50_000); // the module as transferred (79.9 KB gzip since the unroll budget)
     expect(weight.defaultInitial.gzip).toBeLessThanOrEqual(40_000);
     expect(readFileSync(join(outDir, 'latest', 'report.html'), 'utf8')).toContain('id="browser"');
   });
