@@ -18,7 +18,8 @@
  *   node bench/browser/cold-ab.js --a packages/core/.dist-a --b packages/core/dist --plain
  *
  * `--client-dist` bundles a copy of packages/client/dist (both builds use it; a copy keeps other
- * builds in a shared tree from rewriting it mid-run).
+ * builds in a shared tree from rewriting it mid-run); `--client-dist-b` gives build b its own (an
+ * A/B of a client change together with its core).
  *
  * Pitfalls: a <core dist> must sit inside packages/core (its Wasm glue imports ../../wasm); a benchmark, nothing asserted; the machine's load moves single loads by 100+ ms, so
  * compare medians of one invocation (many rounds), never figures from separate runs. Loopback
@@ -61,7 +62,7 @@ async function load(browser, url, cpu, latency) {
   }
 }
 
-export async function compareCold({ a, b, rounds = 12, cpu = 4, latency = 50, target, serverDist, clientDist, plain = false, ohttp = false }) {
+export async function compareCold({ a, b, rounds = 12, cpu = 4, latency = 50, target, serverDist, clientDist, clientDistB, plain = false, ohttp = false }) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nen-cold-ab-'));
   const t = target ? { url: target, stop: () => {} } : await startHonoTarget({ serverDist });
   let browser;
@@ -74,7 +75,12 @@ export async function compareCold({ a, b, rounds = 12, cpu = 4, latency = 50, ta
     const preloads = {};
     let lazyOhttp = [];
     for (const [n, dist] of Object.entries(builds)) {
-      const bundle = await bundleClient({ entry: COLD_ENTRY, outdir: path.join(dir, n), coreDist: dist, clientDist });
+      const bundle = await bundleClient({
+        entry: COLD_ENTRY,
+        outdir: path.join(dir, n),
+        coreDist: dist,
+        clientDist: n === 'b' && clientDistB ? clientDistB : clientDist,
+      });
       if (n === 'a') lazyOhttp = bundle.files.filter((f) => !f.initial && f.inputs.some((i) => i.name.includes('/ohttp/'))).map((f) => `a/${f.name}`);
       preloads[n] = bundle.files.filter((f) => f.initial && f.name !== 'entry.js' && f.name.endsWith('.js')).map((f) => `${n}/${f.name}`);
       pages[`/${n}`] = coldHtml({ body: BODY_1K, pin }, `${n}/entry.js`, preloads[n]);
@@ -123,6 +129,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       target: { type: 'string' },
       'server-dist': { type: 'string' },
       'client-dist': { type: 'string' },
+      'client-dist-b': { type: 'string' },
       plain: { type: 'boolean', default: false },
       ohttp: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
@@ -139,6 +146,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     latency: Number(v.latency),
     serverDist: v['server-dist'],
     clientDist: v['client-dist'],
+    clientDistB: v['client-dist-b'],
   });
   if (v.json) console.log(JSON.stringify(r, null, 2));
   else {
