@@ -103,12 +103,19 @@ describe('run-all --quick against next start of the demo app', () => {
       '100k-realistic-pinned',
       'handshake-shared',
       'handshake-pinned',
+      'ohttp-1k-pinned',
     ]);
     // handshakes (pinned to the key from GET /api/nen/keys) against the plain echo, with server CPU
     const hs = summary.variants.find((v: { id: string }) => v.id === 'handshake-shared');
     expect(hs.encryptedRps).toBeGreaterThan(0);
     expect(hs.note).toContain('pinned handshake');
     expect(summary.figures).toHaveProperty('handshakesVsPlainPinned');
+    // OHTTP to the demo's own gateway vs plain on the pinned server (issue 23), with server CPU
+    const oh = summary.variants.find((v: { id: string }) => v.id === 'ohttp-1k-pinned');
+    expect(oh.encryptedRps).toBeGreaterThan(0);
+    expect(oh.errors).toBe(0);
+    expect(oh.note).toContain('OHTTP');
+    expect(summary.figures).toHaveProperty('ohttpRpsRatio1kPinned');
     const realistic = summary.variants.find((v: { id: string }) => v.id === '1k-realistic-shared');
     expect(realistic.bytes.plainResponse).toBeLessThan(1024); // Next gzipped the plain route
     expect(realistic.bytes.encryptedResponse).toBeLessThan(1024); // compressed inside the envelope
