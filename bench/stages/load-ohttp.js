@@ -17,7 +17,7 @@ import { runInterleaved } from '../lib/driver.js';
 import { ECHO_1K } from '../lib/payloads.js';
 import { pinUnavailable, withPinning } from '../lib/pin.js';
 import { round } from '../lib/stats.js';
-import { modeRatios } from './load-variants.js';
+import { echoOps, modeRatios } from './echo-ops.js';
 
 const GATEWAY = '/.well-known/ohttp-gateway';
 
@@ -36,9 +36,9 @@ async function firstKeyConfig(ctx) {
 
 /**
  * The OHTTP 1 KB variant on the pinned server: `ohttp-1k-pinned` (one record, as the other
- * variants). `echoOps` is load.js's (passed in: load.js calls this module).
+ * variants).
  */
-export async function runOhttpVariants(ctx, echoOps) {
+export async function runOhttpVariants(ctx) {
   const { durationSeconds, sliceSeconds, quick } = ctx.options;
   const seconds = quick ? 0.5 : Math.min(durationSeconds, 5);
   const slice = Math.min(sliceSeconds, seconds);

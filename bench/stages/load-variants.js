@@ -35,7 +35,7 @@ import { BROWSER_ACCEPT_ENCODING } from '../lib/transport.js';
 import { slope, MIN_REQUESTS_FOR_GROWTH } from '../lib/memory.js';
 import { pinUnavailable, withPinning } from '../lib/pin.js';
 import { request } from 'undici';
-import { echoOps } from './load.js';
+import { echoOps, modeRatios } from './echo-ops.js';
 
 const MiB = 2 ** 20;
 const BODY_100K = realisticJson(102400, 7);
@@ -132,16 +132,6 @@ export async function runVariants(ctx) {
     );
   }
   return out;
-}
-
-/** encrypted / plain ratios of one interleaved run (the load levels add the client CPU ratio). */
-export function modeRatios(r) {
-  return {
-    rps: ratio(r.encrypted.rps, r.plain.rps),
-    p50: ratio(r.encrypted.latencyMs.p50, r.plain.latencyMs.p50),
-    p99: ratio(r.encrypted.latencyMs.p99, r.plain.latencyMs.p99),
-    serverCpuPerRequest: ratio(r.encrypted.server?.cpuMsPerRequest, r.plain.server?.cpuMsPerRequest),
-  };
 }
 
 /** The server's pin from GET /api/nen/keys (null when the target does not publish one). */

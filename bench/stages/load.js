@@ -17,30 +17,11 @@ import autocannon from 'autocannon';
 import { runInterleaved } from '../lib/driver.js';
 import { ratio } from '../lib/stats.js';
 import { ECHO_1K } from '../lib/payloads.js';
-import { runVariants, runHandshakeVariants, attributeMemory, modeRatios } from './load-variants.js';
+import { echoOps, modeRatios } from './echo-ops.js';
+import { runVariants, runHandshakeVariants, attributeMemory } from './load-variants.js';
 import { runOhttpVariants } from './load-ohttp.js';
 
 const MAX_ERROR_RATE = 0.005;
-
-export function echoOps(ctx, client, body = ECHO_1K, { plainFetch = ctx.plainFetch } = {}) {
-  const headers = { 'content-type': 'application/json' };
-  const encrypted = async () => {
-    const res = await client.fetch('/api/echo', { method: 'POST', headers, body });
-    const text = await res.text();
-    if (res.status !== 200) throw Object.assign(new Error(`encrypted echo: status ${res.status}`), { code: 'HTTP', status: res.status });
-    if (text !== body) throw Object.assign(new Error('encrypted echo: body mismatch'), { code: 'MISMATCH' });
-    ctx.countRequest();
-  };
-  const plainUrl = ctx.url('/api/plain/echo');
-  const plain = async () => {
-    const res = await plainFetch(plainUrl, { method: 'POST', headers, body });
-    const text = await res.text();
-    if (res.status !== 200) throw Object.assign(new Error(`plain echo: status ${res.status}`), { code: 'HTTP', status: res.status });
-    if (text !== body) throw Object.assign(new Error('plain echo: body mismatch'), { code: 'MISMATCH' });
-    ctx.countRequest();
-  };
-  return { encrypted, plain };
-}
 
 /** Why a variant fails the stage (too many errors in a mode), or null. */
 function variantFailure(v) {
@@ -115,7 +96,7 @@ export async function run(ctx) {
     failure ??= variantFailure(v);
   }
   // issue 23: OHTTP to the demo's own gateway vs plain, on the pinned server
-  const ohttpVariants = await runOhttpVariants(ctx, echoOps).catch((e) => {
+  const ohttpVariants = await runOhttpVariants(ctx).catch((e) => {
     failure ??= `load ohttp variant: ${e?.stack ?? e}`;
     return [];
   });

@@ -19,7 +19,7 @@ import { realisticJson } from '../lib/payloads.js';
 import { fetchMetrics } from '../lib/memory.js';
 import { commandsBetween, callsBetween, usecBetween } from '../lib/redisinfo.js';
 import { ratio, round } from '../lib/stats.js';
-import { echoOps } from './load.js';
+import { echoOps } from './echo-ops.js';
 
 const MiB = 2 ** 20;
 

@@ -15,7 +15,7 @@
  */
 import { runSlice, createAccumulator, finish } from '../lib/driver.js';
 import { summarize, ratio, median, round } from '../lib/stats.js';
-import { echoOps } from './load.js';
+import { echoOps } from './echo-ops.js';
 
 function check(cond, msg) {
   if (!cond) throw Object.assign(new Error(msg), { code: 'MISMATCH' });

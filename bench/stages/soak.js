@@ -8,7 +8,7 @@
 import { runSlice, createAccumulator, finish } from '../lib/driver.js';
 import { round } from '../lib/stats.js';
 import { summarizeMemory } from '../lib/memory.js';
-import { echoOps } from './load.js';
+import { echoOps } from './echo-ops.js';
 
 const MiB = 2 ** 20;
 
