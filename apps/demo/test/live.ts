@@ -10,13 +10,17 @@
  *  - Every process started here is tracked; `stop()` sends SIGTERM, then SIGKILL after 5 s, and
  *    waits for the exit. Tests call it in afterAll (and `stopAll()` is a last resort).
  *  - All waits are deadline loops; the raw client has a hard timeout and always destroys its socket.
- *  - The free port comes from binding port 0 then closing it; a restart reuses the same port.
+ *  - The free port comes from tests/support/free-port.mjs (bind port 0, close); a restart reuses the same port.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { createServer, Socket } from 'node:net';
+import { Socket } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../../../tests/support/free-port.mjs';
+
+// Re-exported for the demo's other live suites (e2e-processes, e2e-redis, notes-redis).
+export { freePort };
 
 export const appDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const repoRoot = resolve(appDir, '../..');
@@ -83,19 +87,6 @@ export function keygen(): { env: string; pin: string } {
   const pin = /NEXT_PUBLIC_NEN_SERVER_KEY=(\S+)/.exec(text)?.[1] ?? /NEN_SERVER_PIN=(\S+)/.exec(text)?.[1] ?? /NEN_SERVER_KEY=(\S+)/.exec(text)?.[1];
   if (!env || !pin) throw new Error(`cannot parse nen keygen output:\n${text.replace(/NEN_SERVER_KEYS=\S+/, 'NEN_SERVER_KEYS=<redacted>')}`);
   return { env: env.replace(/^['"]|['"]$/g, ''), pin: pin.replace(/^['"]|['"]$/g, '') };
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const srv = createServer();
-    srv.unref();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolvePort(port));
-    });
-  });
 }
 
 export interface LiveServer {
