@@ -19,6 +19,7 @@ import {
 import { afterAll, describe, expect, it } from 'vitest';
 import { createNen } from '../nen.js';
 import { memoryStore } from '../stores/memory.js';
+import { inner } from '../../test/ohttp-inner.js';
 
 const keysText = `${generateOhttpKey(1, OHTTP_KEM.XWING)},${generateOhttpKey(2, OHTTP_KEM.X25519)}`;
 const nen = createNen({ store: memoryStore(), serverKeys: undefined });
@@ -44,21 +45,6 @@ afterAll(() => nen.close());
 
 const URL_ = 'https://gw.example/.well-known/ohttp-gateway';
 const dec = new TextDecoder();
-
-function inner(path: string, body: unknown, date = new Date()): BhttpRequest {
-  return {
-    method: 'POST',
-    scheme: 'https',
-    authority: 'app.example',
-    path,
-    headers: [
-      ['content-type', 'application/json'],
-      ['date', date.toUTCString()],
-    ],
-    content: new TextEncoder().encode(JSON.stringify(body)),
-    trailers: [],
-  };
-}
 
 function post(body: Uint8Array, type = 'message/ohttp-req', extra: Record<string, string> = {}): Promise<Response> {
   return gateway.POST(new Request(URL_, { method: 'POST', headers: { 'content-type': type, ...extra }, body: body as Uint8Array<ArrayBuffer> }));

@@ -17,7 +17,6 @@
  */
 import { createNenClient } from '@nen/client';
 import {
-  type BhttpRequest,
   OHTTP_KEM,
   type OhttpKeyConfig,
   decodeBhttpResponse,
@@ -31,6 +30,7 @@ import {
 } from '@nen/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorkerd, type Workerd } from './harness.js';
+import { inner } from '../ohttp-inner.js';
 
 const KEYS = `k1:${Buffer.alloc(32, 12).toString('base64url')}`;
 const OHTTP_KEYS = `${generateOhttpKey(1, OHTTP_KEM.XWING)},${generateOhttpKey(2, OHTTP_KEM.X25519)}`;
@@ -52,21 +52,6 @@ afterAll(async () => {
 async function runs(): Promise<number> {
   const n = await Promise.all(wd.urls.map(async (u) => ((await (await fetch(`${u}/__test/runs`)).json()) as { runs: number }).runs));
   return n[0]! + n[1]!;
-}
-
-function inner(path: string, body: unknown, date = new Date()): BhttpRequest {
-  return {
-    method: 'POST',
-    scheme: 'https',
-    authority: 'app.example',
-    path,
-    headers: [
-      ['content-type', 'application/json'],
-      ['date', date.toUTCString()],
-    ],
-    content: new TextEncoder().encode(JSON.stringify(body)),
-    trailers: [],
-  };
 }
 
 const post = (origin: string, body: Uint8Array, type = 'message/ohttp-req'): Promise<Response> =>
