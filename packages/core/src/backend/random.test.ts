@@ -1,3 +1,12 @@
+/**
+ * Tests of random.ts (`randomBytes`, the backends' CSPRNG with its 4 KiB buffer for small draws):
+ * lengths and NEN_CRYPTO_LENGTH for bad ones, no repeated or aliased draws across refills, one
+ * `getRandomValues` call per buffer fill with every handed-out byte wiped in the buffer, large
+ * draws bypassing it in 64 KiB calls, and bit-level balance.
+ *
+ * Pitfalls: the buffer is module state shared by every test in this file, so the refill test
+ * first draws until a refill happens; `getRandomValues` spies are restored after each test.
+ */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { NenCryptoError } from '../errors.js';
 import { randomBytes } from './random.js';
