@@ -32,6 +32,8 @@ export const RTT_MS = 20;
 const ROUNDS = 15;
 const SECONDS = 3;
 const CONCURRENCY = 10;
+const BODY_1K = JSON.stringify({ data: 'x'.repeat(1000) });
+const JSON_HEADERS = { 'content-type': 'application/json' };
 
 function hasTaskset() {
   try {
@@ -104,13 +106,8 @@ async function serverCpuUs(base) {
   return (await r.json()).us;
 }
 
-export async function measure({ log = () => {}, rounds = ROUNDS, seconds = SECONDS } = {}) {
-  const { createNenClient } = await import('@nen/client');
-  const { createOhttpRelay } = await import('@nen/server/relay');
-  const { toNodeHandler } = await import('@nen/server/node');
-  const pinned = hasTaskset();
-  // this process on core 1 for the stage, then back on every core (run-all.js goes on after it)
-  if (pinned) execFileSync('taskset', ['-pc', '1', String(process.pid)], { stdio: 'ignore' });
+/** The stage's server (pinned when `pinned`), the in-process relay to its gateway and the two delaying proxies. */
+async function startTargets(pinned, toNodeHandler, createOhttpRelay) {
   const srv = await startServer(pinned);
   const direct = `http://127.0.0.1:${srv.port}`;
   const relayHandler = createOhttpRelay({ gateway: `${direct}/.well-known/ohttp-gateway` });
@@ -119,129 +116,151 @@ export async function measure({ log = () => {}, rounds = ROUNDS, seconds = SECON
   await once(relayServer, 'listening');
   const toServer = await delayProxy(srv.port, RTT_MS / 2);
   const toRelay = await delayProxy(relayServer.address().port, RTT_MS / 2);
-  const body1k = JSON.stringify({ data: 'x'.repeat(1000) });
-  const json = { 'content-type': 'application/json' };
-  try {
-    // ---- cold first request
-    const cold = { plain: [], session: [], ohttp: [], 'ohttp-relay': [] };
-    const once1 = {
-      plain: async (f) => {
-        const r = await f(`${toServer.url}/plain/echo`, { method: 'POST', headers: json, body: body1k });
-        return (await r.text()) === body1k;
-      },
-      session: async (f) => {
-        const c = createNenClient({ serverKey: srv.pin, baseUrl: toServer.url, fetch: f });
-        const r = await c.fetch('/api/echo', { method: 'POST', headers: json, body: body1k });
-        return (await r.text()) === body1k;
-      },
-      ohttp: async (f) => {
-        const c = createNenClient({ mode: 'ohttp', relay: `${toServer.url}/.well-known/ohttp-gateway`, keyConfig: srv.keyConfig, baseUrl: direct, fetch: f });
-        const r = await c.fetch('/api/echo', { method: 'POST', headers: json, body: body1k });
-        return (await r.text()) === body1k;
-      },
-      'ohttp-relay': async (f) => {
-        const c = createNenClient({ mode: 'ohttp', relay: toRelay.url, keyConfig: srv.keyConfig, baseUrl: direct, fetch: f });
-        const r = await c.fetch('/api/echo', { method: 'POST', headers: json, body: body1k });
-        return (await r.text()) === body1k;
-      },
-    };
-    // one warm-up each (JIT, module loading), not counted
+  const close = async () => {
+    await toServer.close();
+    await toRelay.close();
+    await new Promise((r) => relayServer.close(() => r()));
+    relayServer.closeAllConnections?.();
+    srv.child.kill('SIGTERM');
+  };
+  return { srv, direct, toServer, toRelay, close };
+}
+
+/** Cold first requests: each mode once per round on a fresh connection through the delaying proxies; samples in ms per mode. */
+async function coldFirstRequests({ srv, direct, toServer, toRelay }, createNenClient, rounds) {
+  const echoed = async (r) => (await r.text()) === BODY_1K;
+  const post = { method: 'POST', headers: JSON_HEADERS, body: BODY_1K };
+  const once1 = {
+    plain: async (f) => echoed(await f(`${toServer.url}/plain/echo`, post)),
+    session: async (f) => echoed(await createNenClient({ serverKey: srv.pin, baseUrl: toServer.url, fetch: f }).fetch('/api/echo', post)),
+    ohttp: async (f) => {
+      const c = createNenClient({ mode: 'ohttp', relay: `${toServer.url}/.well-known/ohttp-gateway`, keyConfig: srv.keyConfig, baseUrl: direct, fetch: f });
+      return echoed(await c.fetch('/api/echo', post));
+    },
+    'ohttp-relay': async (f) => {
+      const c = createNenClient({ mode: 'ohttp', relay: toRelay.url, keyConfig: srv.keyConfig, baseUrl: direct, fetch: f });
+      return echoed(await c.fetch('/api/echo', post));
+    },
+  };
+  // one warm-up each (JIT, module loading), not counted
+  for (const [mode, fn] of Object.entries(once1)) {
+    const a = new Agent();
+    if (!(await fn(fetcher(a)))) throw new Error(`ohttp bench: ${mode} echo mismatch`);
+    await a.close();
+  }
+  const cold = { plain: [], session: [], ohttp: [], 'ohttp-relay': [] };
+  for (let i = 0; i < rounds; i++) {
     for (const [mode, fn] of Object.entries(once1)) {
       const a = new Agent();
-      if (!(await fn(fetcher(a)))) throw new Error(`ohttp bench: ${mode} echo mismatch`);
+      const t0 = performance.now();
+      const ok = await fn(fetcher(a));
+      cold[mode].push(performance.now() - t0);
       await a.close();
+      if (!ok) throw new Error(`ohttp bench: ${mode} echo mismatch`);
     }
-    for (let i = 0; i < rounds; i++) {
-      for (const [mode, fn] of Object.entries(once1)) {
-        const a = new Agent();
-        const t0 = performance.now();
-        const ok = await fn(fetcher(a));
-        cold[mode].push(performance.now() - t0);
-        await a.close();
-        if (!ok) throw new Error(`ohttp bench: ${mode} echo mismatch`);
+  }
+  return cold;
+}
+
+/** `CONCURRENCY` keep-alive loops posting `body` with `send` for `seconds`: req/s, errors, server CPU per request. */
+async function closedLoop(direct, send, body, seconds) {
+  const cpu0 = await serverCpuUs(direct);
+  const end = performance.now() + seconds * 1000;
+  let n = 0;
+  let errors = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (performance.now() < end) {
+        try {
+          const r = await send(body);
+          await r.arrayBuffer();
+          if (r.status === 200) n++;
+          else errors++;
+        } catch {
+          errors++;
+        }
       }
-    }
+    }),
+  );
+  const secs = (performance.now() - t0) / 1000;
+  const cpu1 = await serverCpuUs(direct);
+  return { rps: Math.round(n / secs), errors, serverCpuUsPerRequest: n ? Math.round((cpu1 - cpu0) / n) : null };
+}
+
+/** Throughput without added delay: plain / OHTTP / session at 1 KB, plain / OHTTP at 100 KB, one after the other. */
+async function throughputRuns({ srv, direct }, createNenClient, seconds, log) {
+  const agent = new Agent({ connections: CONCURRENCY, pipelining: 1 });
+  const f = fetcher(agent);
+  const ohttpClient = createNenClient({ mode: 'ohttp', relay: `${direct}/.well-known/ohttp-gateway`, keyConfig: srv.keyConfig, baseUrl: direct, fetch: f });
+  const sessionClient = createNenClient({ serverKey: srv.pin, baseUrl: direct, fetch: f });
+  await sessionClient.handshake();
+  const bodies = { '1k': BODY_1K, '100k': JSON.stringify({ data: 'x'.repeat(100_000) }) };
+  const senders = {
+    plain: (b) => f(`${direct}/plain/echo`, { method: 'POST', headers: JSON_HEADERS, body: b }),
+    ohttp: (b) => ohttpClient.fetch('/api/echo', { method: 'POST', headers: JSON_HEADERS, body: b }),
+    session: (b) => sessionClient.fetch('/api/echo', { method: 'POST', headers: JSON_HEADERS, body: b }),
+  };
+  const runs = [
+    ['plain', '1k'],
+    ['ohttp', '1k'],
+    ['session', '1k'],
+    ['plain', '100k'],
+    ['ohttp', '100k'],
+  ];
+  const throughput = {};
+  for (const [mode, size] of runs) {
+    throughput[`${mode}-${size}`] = await closedLoop(direct, senders[mode], bodies[size], seconds);
+    log(`[ohttp] ${mode} ${size}: ${JSON.stringify(throughput[`${mode}-${size}`])}`);
+  }
+  await agent.close();
+  return throughput;
+}
+
+/** The stage's history figures from the cold medians and the throughput runs. */
+function figuresOf(coldMs, throughput) {
+  const ratio = (a, b) => (throughput[a] && throughput[b]?.rps ? r2(throughput[a].rps / throughput[b].rps) : null);
+  return {
+    ohttpColdOverPlainMs: r2(coldMs.ohttp - coldMs.plain),
+    ohttpRelayColdOverPlainMs: r2(coldMs['ohttp-relay'] - coldMs.plain),
+    sessionColdOverOhttpMs: r2(coldMs.session - coldMs.ohttp),
+    ohttpRpsRatio1k: ratio('ohttp-1k', 'plain-1k'),
+    ohttpRpsRatio100k: ratio('ohttp-100k', 'plain-100k'),
+    ohttpServerCpuUs1k: throughput['ohttp-1k'].serverCpuUsPerRequest,
+    sessionServerCpuUs1k: throughput['session-1k'].serverCpuUsPerRequest,
+    plainServerCpuUs1k: throughput['plain-1k'].serverCpuUsPerRequest,
+  };
+}
+
+export async function measure({ log = () => {}, rounds = ROUNDS, seconds = SECONDS } = {}) {
+  const { createNenClient } = await import('@nen/client');
+  const { createOhttpRelay } = await import('@nen/server/relay');
+  const { toNodeHandler } = await import('@nen/server/node');
+  const pinned = hasTaskset();
+  // this process on core 1 for the stage, then back on every core (run-all.js goes on after it)
+  if (pinned) execFileSync('taskset', ['-pc', '1', String(process.pid)], { stdio: 'ignore' });
+  const targets = await startTargets(pinned, toNodeHandler, createOhttpRelay);
+  try {
+    const cold = await coldFirstRequests(targets, createNenClient, rounds);
     const coldMs = Object.fromEntries(Object.entries(cold).map(([k, v]) => [k, r2(median(v))]));
     log(`[ohttp] cold first request, +${RTT_MS} ms RTT (median of ${rounds}): ${JSON.stringify(coldMs)}`);
-
-    // ---- throughput and server CPU
-    const agent = new Agent({ connections: CONCURRENCY, pipelining: 1 });
-    const f = fetcher(agent);
-    const ohttpClient = createNenClient({ mode: 'ohttp', relay: `${direct}/.well-known/ohttp-gateway`, keyConfig: srv.keyConfig, baseUrl: direct, fetch: f });
-    const sessionClient = createNenClient({ serverKey: srv.pin, baseUrl: direct, fetch: f });
-    await sessionClient.handshake();
-    const bodies = { '1k': body1k, '100k': JSON.stringify({ data: 'x'.repeat(100_000) }) };
-    const senders = {
-      plain: (b) => f(`${direct}/plain/echo`, { method: 'POST', headers: json, body: b }),
-      ohttp: (b) => ohttpClient.fetch('/api/echo', { method: 'POST', headers: json, body: b }),
-      session: (b) => sessionClient.fetch('/api/echo', { method: 'POST', headers: json, body: b }),
-    };
-    const runs = [
-      ['plain', '1k'],
-      ['ohttp', '1k'],
-      ['session', '1k'],
-      ['plain', '100k'],
-      ['ohttp', '100k'],
-    ];
-    const throughput = {};
-    for (const [mode, size] of runs) {
-      const b = bodies[size];
-      const cpu0 = await serverCpuUs(direct);
-      const end = performance.now() + seconds * 1000;
-      let n = 0;
-      let errors = 0;
-      const t0 = performance.now();
-      await Promise.all(
-        Array.from({ length: CONCURRENCY }, async () => {
-          while (performance.now() < end) {
-            try {
-              const r = await senders[mode](b);
-              await r.arrayBuffer();
-              if (r.status === 200) n++;
-              else errors++;
-            } catch {
-              errors++;
-            }
-          }
-        }),
-      );
-      const secs = (performance.now() - t0) / 1000;
-      const cpu1 = await serverCpuUs(direct);
-      throughput[`${mode}-${size}`] = { rps: Math.round(n / secs), errors, serverCpuUsPerRequest: n ? Math.round((cpu1 - cpu0) / n) : null };
-      log(`[ohttp] ${mode} ${size}: ${JSON.stringify(throughput[`${mode}-${size}`])}`);
-    }
-    await agent.close();
-    const ratio = (a, b) => (throughput[a] && throughput[b]?.rps ? r2(throughput[a].rps / throughput[b].rps) : null);
-    const figures = {
-      ohttpColdOverPlainMs: r2(coldMs.ohttp - coldMs.plain),
-      ohttpRelayColdOverPlainMs: r2(coldMs['ohttp-relay'] - coldMs.plain),
-      sessionColdOverOhttpMs: r2(coldMs.session - coldMs.ohttp),
-      ohttpRpsRatio1k: ratio('ohttp-1k', 'plain-1k'),
-      ohttpRpsRatio100k: ratio('ohttp-100k', 'plain-100k'),
-      ohttpServerCpuUs1k: throughput['ohttp-1k'].serverCpuUsPerRequest,
-      sessionServerCpuUs1k: throughput['session-1k'].serverCpuUsPerRequest,
-      plainServerCpuUs1k: throughput['plain-1k'].serverCpuUsPerRequest,
-    };
+    const throughput = await throughputRuns(targets, createNenClient, seconds, log);
     return {
       rttMs: RTT_MS,
       rounds,
       seconds,
       concurrency: CONCURRENCY,
       pinned,
-      gateway: srv.gateway,
+      gateway: targets.srv.gateway,
       relay: 'createOhttpRelay (this process, no added delay to the gateway)',
       coldMs,
       coldSamplesMs: Object.fromEntries(Object.entries(cold).map(([k, v]) => [k, v.map(r2)])),
       throughput,
-      figures,
+      figures: figuresOf(coldMs, throughput),
       targets: { ohttpColdOverPlainMs: 1, sessionColdOverOhttpMs: RTT_MS, ohttpRpsRatio1k: 0.8 },
     };
   } finally {
-    await toServer.close();
-    await toRelay.close();
-    await new Promise((r) => relayServer.close(() => r()));
-    relayServer.closeAllConnections?.();
-    srv.child.kill('SIGTERM');
+    await targets.close();
     if (pinned) execFileSync('taskset', ['-pc', `0-${os.cpus().length - 1}`, String(process.pid)], { stdio: 'ignore' });
   }
 }
