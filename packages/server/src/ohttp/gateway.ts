@@ -42,6 +42,7 @@ import {
 } from '@nen/core';
 import { readBody } from '../http.js';
 import type { SessionStore } from '../stores/types.js';
+import { InnerResponse } from './inner-response.js';
 import { innerRequest } from './messages.js';
 import { chunkedAnswer, readBounded } from './stream.js';
 
@@ -159,7 +160,9 @@ export function createOhttpGateway(o: OhttpGatewayOptions): OhttpGateway {
         log(new Error('replayed encapsulated request'), 'replay');
         return problem('NEN_REPLAY');
       }
-      return await o.dispatch(innerRequest(b, new URL(outer.url), () => outer.signal));
+      // the outer URL is parsed only for an inner request without authority (its host is the gateway's)
+      const host = () => new URL(outer.url).host;
+      return await o.dispatch(innerRequest(b, host, () => outer.signal));
     } catch (e) {
       log(e, 'inner');
       return problem(codeOf(e));
@@ -253,6 +256,9 @@ function concat(parts: Uint8Array[]): Uint8Array {
 }
 
 function fieldsOf(res: Response): [string, string][] {
+  // a handler's value with no headers of its own: its one field, without building a Headers
+  const plain = res instanceof InnerResponse ? InnerResponse.plainOf(res) : null;
+  if (plain && !plain.headers) return plain.contentType ? [['content-type', plain.contentType]] : [];
   const out: [string, string][] = [];
   res.headers.forEach((v, n) => {
     if (n !== 'content-length' && n !== 'transfer-encoding' && n !== 'connection') out.push([n, v]);

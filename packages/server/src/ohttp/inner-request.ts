@@ -37,8 +37,19 @@ export class InnerRequest {
   #used = false;
   #ownSignal: AbortSignal | undefined;
 
-  constructor(url: string, method: string, fields: readonly (readonly [string, string])[], content: Uint8Array, signal?: () => AbortSignal) {
+  /** The URL's path, from the parse that built `url` (the route table's key: no second parse). */
+  readonly #pathname: string;
+
+  constructor(
+    url: string,
+    method: string,
+    fields: readonly (readonly [string, string])[],
+    content: Uint8Array,
+    signal?: () => AbortSignal,
+    pathname = new URL(url).pathname,
+  ) {
     this.#url = url;
+    this.#pathname = pathname;
     this.#method = method;
     this.#fields = fields;
     this.content = content;
@@ -52,6 +63,11 @@ export class InnerRequest {
       r.#real = new Request(r.#url, { method: r.#method, headers: r.headers, ...(hasBody ? { body: r.content.slice() } : {}) });
     }
     return r.#real;
+  }
+
+  /** The request's path (routes.ts dispatch): its own for an InnerRequest, else parsed from the URL. */
+  static pathname(r: Request): string {
+    return r instanceof InnerRequest ? r.#pathname : new URL(r.url).pathname;
   }
 
   get url(): string {

@@ -1,7 +1,9 @@
 /** The gateway's inner Request (./messages.ts): method, URL, body, and the outer request's abort signal, read lazily. */
 import { describe, expect, it } from 'vitest';
+import { InnerRequest } from './inner-request.js';
 import { isInner } from './inner.js';
 import { innerRequest } from './messages.js';
+import { routeDispatch } from './routes.js';
 
 const b = {
   method: 'POST',
@@ -49,6 +51,21 @@ describe('innerRequest', () => {
     expect(await fresh.text()).toBe('hi');
     expect(fresh.bodyUsed).toBe(true);
     await expect(fresh.text()).rejects.toThrow(TypeError);
+  });
+  it('reads the gateway host only without an authority; routes by the path of its one URL parse (dot segments resolved, no query)', async () => {
+    let hosts = 0;
+    const host = () => {
+      hosts++;
+      return 'gw.example';
+    };
+    const named = innerRequest({ ...b, authority: 'app.example', path: '/api/a/../echo?q=1', headers: [] }, host);
+    expect([named.url, InnerRequest.pathname(named), hosts]).toEqual(['https://app.example/api/echo?q=1', '/api/echo', 0]);
+    const bare = innerRequest({ ...b, headers: [] }, host);
+    expect([bare.url, hosts]).toEqual(['https://gw.example/api/x?q=1', 1]);
+    expect(InnerRequest.pathname(new Request('https://gw.example/api/y?z=2'))).toBe('/api/y');
+    const dispatch = routeDispatch({ '/api/echo': { POST: (r) => new Response(new URL(r.url).search) } });
+    expect(await (await dispatch(named)).text()).toBe('?q=1');
+    expect((await dispatch(bare)).status).toBe(404);
   });
   it('without an outer signal keeps its own', () => {
     const r = innerRequest({ ...b, headers: [] }, new URL('https://gw.example/'));

@@ -17,14 +17,15 @@ import { InnerRequest } from './inner-request.js';
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'host', 'content-length']);
 
 /** The gateway-built inner request (inner-request.ts: an undici Request only if a handler asks for one). */
-export function innerRequest(b: BhttpRequest, gatewayUrl: URL, signal?: AbortSignal | (() => AbortSignal)): Request {
-  const authority = b.authority || gatewayUrl.host;
-  const url = new URL(`${b.scheme === 'http' ? 'http' : 'https'}://${authority}${b.path}`).href;
+export function innerRequest(b: BhttpRequest, gateway: URL | (() => string), signal?: AbortSignal | (() => AbortSignal)): Request {
+  // the gateway's host only when the authority is empty (the gateway passes a thunk: no outer URL parse per request)
+  const authority = b.authority || (typeof gateway === 'function' ? gateway() : gateway.host);
+  const url = new URL(`${b.scheme === 'http' ? 'http' : 'https'}://${authority}${b.path}`);
   const fields = b.headers.filter(([n]) => !HOP_BY_HOP.has(n));
   const hasBody = b.content.length > 0 && b.method !== 'GET' && b.method !== 'HEAD';
   // `signal` is the outer request's, read only when a handler asks (the node adapter makes its own on first use)
   const follow = signal === undefined ? undefined : typeof signal === 'function' ? signal : () => signal;
-  return new InnerRequest(url, b.method, fields, hasBody ? b.content : new Uint8Array(0), follow) as unknown as Request;
+  return new InnerRequest(url.href, b.method, fields, hasBody ? b.content : new Uint8Array(0), follow, url.pathname) as unknown as Request;
 }
 
 /** The response's header fields for Binary HTTP (lowercase, hop-by-hop dropped). */

@@ -18,6 +18,7 @@ import { OHTTP_KEM, type OhttpGatewayKeys, generateOhttpKey } from '@nen/core';
 import { env } from '../config.js';
 import { NenConfigError } from '../errors.js';
 import { type OhttpGateway, type OhttpGatewayOptions, createOhttpGateway, problem } from './gateway.js';
+import { InnerRequest } from './inner-request.js';
 
 /** A route's handlers by method, as a Next.js route file exports them. */
 export type OhttpRouteTable = Record<
@@ -41,7 +42,7 @@ export interface NenOhttpOptions extends Partial<Omit<OhttpGatewayOptions, 'stor
 export function routeDispatch(table: OhttpRouteTable): (request: Request) => Promise<Response> {
   const routes = new Map(Object.entries(table));
   return async (request) => {
-    const route = routes.get(new URL(request.url).pathname);
+    const route = routes.get(InnerRequest.pathname(request));
     if (!route) return problem('NEN_NOT_FOUND');
     const h = route[request.method];
     if (!h) return problem('NEN_METHOD_NOT_ALLOWED', 'about:blank', { allow: Object.keys(route).join(', ') });
