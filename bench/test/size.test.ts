@@ -33,7 +33,10 @@ describe('browser weight check', () => {
   it("counts the .wasm as initial when the page asks for backend 'wasm' before its first response", async () => {
     const b = await bundleClient({ lazyOnFirstRequest: ['wasm'] });
     fs.rmSync(b.dir, { recursive: true, force: true });
-    expect(b.files.find((f: { name: string }) => f.name.endsWith('.wasm'))).toMatchObject({ initial: true });
-    expect(b.initial.gzip).toBeGreaterThan(150_000);
+    const wasm = b.files.find((f: { name: string }) => f.name.endsWith('.wasm'));
+    expect(wasm).toMatchObject({ initial: true });
+    // the real module (79 KB gzip since the unroll budget of 04f2a51, not a stub), counted with its glue
+    expect(wasm.gzip).toBeGreaterThan(50_000);
+    expect(b.initial.gzip).toBeGreaterThan(wasm.gzip + 20_000);
   }, 60_000);
 });
