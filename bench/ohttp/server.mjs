@@ -7,7 +7,8 @@
  *                              store, dispatch to the same withNen echo), else a gateway written
  *                              from @nen/core's codec (no replay / Date checks: `gateway` in the
  *                              ready line says which);
- *   GET /cpu                   process.cpuUsage() (user + system µs) for CPU per request;
+ *   GET /cpu                   process.cpuUsage() (`us` = user + system µs, and each) and the
+ *                              context switches (voluntary, involuntary) for CPU per request;
  *   POST /api/ticks (through the gateway only, a withNenStream handler): yields "tick 1", then
  *                              waits (at most 10 s) until POST /ticks/release, then "tick 2",
  *                              "tick 3": proof that a client read the first piece before the
@@ -91,10 +92,15 @@ const server = createServer((req, res) => {
   if (p.startsWith('/api/nen/')) return void sessions(req, res);
   if (p === '/api/echo') return void sealedEcho(req, res);
   if (p === '/.well-known/ohttp-gateway') return void gateway(req, res);
-  if (p === '/ticks/release') return void (release(), res.writeHead(204).end());
+  if (p === '/ticks/release') {
+    release();
+    return void res.writeHead(204).end();
+  }
   if (p === '/cpu') {
     const u = process.cpuUsage();
-    return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ us: u.user + u.system }));
+    const r = process.resourceUsage();
+    const body = { us: u.user + u.system, user: u.user, system: u.system, voluntary: r.voluntaryContextSwitches, involuntary: r.involuntaryContextSwitches };
+    return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
   }
   res.writeHead(404).end();
 });
