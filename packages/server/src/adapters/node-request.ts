@@ -21,6 +21,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { WHOLE_BODY_READ } from '../http.js';
+import { delegateToReal } from '../lazy-web.js';
 import { NodeHeaders } from './node-headers.js';
 import { nodeBodyStream, readWholeBody } from './node-body.js';
 
@@ -159,29 +160,7 @@ class NodeRequest {
 }
 
 // Request's own accessors and methods that NodeRequest does not define read the real Request.
-for (const key of Object.getOwnPropertyNames(Request.prototype)) {
-  if (key === 'constructor' || Object.hasOwn(NodeRequest.prototype, key)) continue;
-  const d = Object.getOwnPropertyDescriptor(Request.prototype, key);
-  if (!d) continue;
-  if (typeof d.value === 'function') {
-    Object.defineProperty(NodeRequest.prototype, key, {
-      configurable: true,
-      writable: true,
-      value(this: NodeRequest, ...args: unknown[]) {
-        const real = NodeRequest.real(this);
-        return (Reflect.get(real, key) as (...a: unknown[]) => unknown).apply(real, args);
-      },
-    });
-  } else if (d.get) {
-    Object.defineProperty(NodeRequest.prototype, key, {
-      configurable: true,
-      get(this: NodeRequest) {
-        return Reflect.get(NodeRequest.real(this), key);
-      },
-    });
-  }
-}
-Object.setPrototypeOf(NodeRequest.prototype, Request.prototype);
+delegateToReal<NodeRequest>(NodeRequest, Request, (r) => NodeRequest.real(r));
 // Nen's pipeline reads a body of known length with arrayBuffer() (http.ts readBody): no stream.
 Object.defineProperty(NodeRequest.prototype, WHOLE_BODY_READ, { value: true });
 

@@ -16,7 +16,7 @@
  *    content, so a handler that mutates what it read cannot change the bytes Nen parsed.
  *  - `signal` is the outer request's, read on first use (messages.ts).
  */
-import { delegateToReal } from './lazy.js';
+import { delegateToReal } from '../lazy-web.js';
 
 const utf8 = new TextDecoder();
 

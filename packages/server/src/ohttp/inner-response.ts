@@ -12,7 +12,7 @@
  *  - The body is read once, as for Response; each read copies the bytes.
  */
 import type { PlainResult } from '../respond.js';
-import { delegateToReal } from './lazy.js';
+import { delegateToReal } from '../lazy-web.js';
 
 const utf8 = new TextDecoder();
 

@@ -1,8 +1,10 @@
 /**
- * The delegation behind the gateway's lazily built Request and Response (inner-request.ts,
- * inner-response.ts): every accessor and method of the Web class's prototype that the lazy class
- * does not define itself is read from a real instance made on first use, and the lazy class's
- * prototype chain holds the Web class's, so `instanceof Request` / `Response` holds.
+ * The delegation behind the lazily built Request and Response objects: the node:http adapter's
+ * request (adapters/node-request.ts) and the OHTTP gateway's inner request and answer
+ * (ohttp/inner-request.ts, ohttp/inner-response.ts). Every accessor and method of the Web
+ * class's prototype that the lazy class does not define itself is read from a real instance
+ * made on first use, and the lazy class's prototype chain holds the Web class's, so
+ * `instanceof Request` / `Response` holds.
  *
  * Pitfalls:
  *  - The whole prototype chain is delegated, not only the class's own prototype: workerd's
