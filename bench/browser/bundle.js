@@ -89,12 +89,12 @@ export async function bundleClient({ entry = DEFAULT_ENTRY, outdir, lazyOnFirstR
 /**
  * `coreDist` / `clientDist`: @nen/core / @nen/client from other builds (A/B of two builds, or a
  * copy that another build in the shared tree cannot rewrite mid-run): the core's browser entry
- * and ohttp subpath, the client's index; @noble/* still from packages/core.
+ * and ohttp subpath, the client's index and ohttp subpath; @noble/* still from packages/core.
  */
 function distOptions(coreDist, clientDist) {
   const target = {
     ...(coreDist ? { '@nen/core': path.resolve(coreDist, 'index.browser.js'), '@nen/core/ohttp': path.resolve(coreDist, 'ohttp/index.js') } : {}),
-    ...(clientDist ? { '@nen/client': path.resolve(clientDist, 'index.js') } : {}),
+    ...(clientDist ? { '@nen/client': path.resolve(clientDist, 'index.js'), '@nen/client/ohttp': path.resolve(clientDist, 'ohttp/index.js') } : {}),
   };
   return {
     nodePaths: [path.resolve(benchDir, '../packages/core/node_modules'), path.resolve(benchDir, '../packages/client/node_modules')],
@@ -102,7 +102,7 @@ function distOptions(coreDist, clientDist) {
       {
         name: 'nen-dists',
         setup(b) {
-          b.onResolve({ filter: /^@nen\/(core(\/ohttp)?|client)$/ }, (a) => (target[a.path] ? { path: target[a.path] } : undefined));
+          b.onResolve({ filter: /^@nen\/(core|client)(\/ohttp)?$/ }, (a) => (target[a.path] ? { path: target[a.path] } : undefined));
         },
       },
     ],

@@ -11,7 +11,9 @@
  * handshake; needs `--target` the demo, the Hono target has no gateway), `ohttp-b` the same with
  * build b's bundle (an A/B of the OHTTP path), and `ohttp-pre`, build a's
  * with the client's lazily imported OHTTP chunk modulepreloaded too (what an app that knows it
- * uses OHTTP could list; by default a bundler does not). Prints medians: navigation -> script running, handshake sent / answered, request
+ * uses OHTTP could list; by default a bundler does not), and `ohttp-entry`, build a's core with
+ * the page written on `@nen/client/ohttp` (createOhttpClient: the OHTTP code in the page's own
+ * chunk, preloaded with it). Prints medians: navigation -> script running, handshake sent / answered, request
  * sent / answered, response read.
  *
  *   cp -r packages/core/dist packages/core/.dist-a      # before a change
@@ -31,7 +33,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { bundleClient } from './bundle.js';
 import { coldPage, launchChromium } from './chromium.js';
-import { BODY_1K, COLD_ENTRY, OHTTP_GATEWAY, coldHtml, gatewayKeyConfig, startHonoTarget } from './cold-target.js';
+import { BODY_1K, COLD_ENTRY, OHTTP_ENTRY, OHTTP_GATEWAY, coldHtml, gatewayKeyConfig, startHonoTarget } from './cold-target.js';
 import { startHarness } from './harness.js';
 
 const PLAIN = `const cfg = globalThis.NEN_COLD;
@@ -68,7 +70,7 @@ export async function compareCold({ a, b, rounds = 12, cpu = 4, latency = 50, ta
   let browser;
   let harness;
   const builds = { a: path.resolve(a), b: path.resolve(b) };
-  const res = { a: [], b: [], ...(plain ? { plain: [] } : {}), ...(ohttp ? { ohttp: [], 'ohttp-b': [], 'ohttp-pre': [] } : {}) };
+  const res = { a: [], b: [], ...(plain ? { plain: [] } : {}), ...(ohttp ? { ohttp: [], 'ohttp-b': [], 'ohttp-pre': [], 'ohttp-entry': [] } : {}) };
   try {
     const pin = t.pin ?? (await (await fetch(`${t.url}/api/nen/keys`)).json()).keys[0].pin;
     const pages = {};
@@ -91,6 +93,9 @@ export async function compareCold({ a, b, rounds = 12, cpu = 4, latency = 50, ta
       pages['/ohttp'] = coldHtml({ body: BODY_1K, keyConfig, relay: OHTTP_GATEWAY }, 'a/entry.js', preloads.a);
       pages['/ohttp-b'] = coldHtml({ body: BODY_1K, keyConfig, relay: OHTTP_GATEWAY }, 'b/entry.js', preloads.b);
       pages['/ohttp-pre'] = coldHtml({ body: BODY_1K, keyConfig, relay: OHTTP_GATEWAY }, 'a/entry.js', [...preloads.a, ...lazyOhttp]);
+      const e = await bundleClient({ entry: OHTTP_ENTRY, outdir: path.join(dir, 'e'), coreDist: builds.a, clientDist });
+      const preloadE = e.files.filter((f) => f.initial && f.name !== 'entry.js' && f.name.endsWith('.js')).map((f) => `e/${f.name}`);
+      pages['/ohttp-entry'] = coldHtml({ body: BODY_1K, keyConfig, relay: OHTTP_GATEWAY }, 'e/entry.js', preloadE);
     }
     fs.writeFileSync(path.join(dir, 'plain.js'), PLAIN);
     pages['/plain'] = coldHtml({ body: BODY_1K }, 'plain.js');
@@ -153,12 +158,12 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const f = (x) => (x === null ? '-' : x.toFixed(0)).padStart(6);
     console.log(`cold first encrypted response, ${r.cpu}x CPU, +${r.latency} ms RTT, medians of ${r.rounds} cold pages each (ms from navigation)`);
     console.log('            script  hs sent  hs answered  req sent  req answered  response read   (dist)');
-    for (const m of ['plain', 'a', 'b', 'ohttp', 'ohttp-b', 'ohttp-pre'].filter((m) => r[m]))
+    for (const m of ['plain', 'a', 'b', 'ohttp', 'ohttp-b', 'ohttp-pre', 'ohttp-entry'].filter((m) => r[m]))
       console.log(
         `  ${m.padEnd(9)} ${f(r[m].evaluated)}   ${f(r[m].hsSent)}       ${f(r[m].hsAnswered)}    ${f(r[m].reqSent)}        ${f(r[m].reqAnswered)}         ${f(r[m].ms)}   ${r[m].dist ?? ''}`,
       );
     if (r.plain)
-      for (const m of ['a', 'b', 'ohttp', 'ohttp-b', 'ohttp-pre'].filter((m) => r[m]))
+      for (const m of ['a', 'b', 'ohttp', 'ohttp-b', 'ohttp-pre', 'ohttp-entry'].filter((m) => r[m]))
         console.log(`  ${m} over plain: +${(r[m].ms - r.plain.ms).toFixed(0)} ms (target: +${r.latency + 15})`);
   }
 }

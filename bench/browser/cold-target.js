@@ -1,8 +1,8 @@
 /**
  * Shared pieces of the cold-page tools (cold-profile.js, cold-ab.js, the cold-browser stage): a
  * Hono bench target on a free loopback port, the page entry that sends one 1 KB POST through the
- * default @nen/client (pinned; or in OHTTP mode when the page's config carries a keyConfig), its
- * HTML, and the gateway's Key Config for OHTTP pages (pinned by value: nothing fetched first).
+ * default @nen/client (pinned; or in OHTTP mode when the page's config carries a keyConfig), the
+ * same through `@nen/client/ohttp` (OHTTP_ENTRY: the OHTTP code in the page's chunk), its HTML, and the gateway's Key Config for OHTTP pages (pinned by value: nothing fetched first).
  *
  * Pitfalls: the target is a child process; callers `stop()` it in `finally`. `--server-dist`
  * must sit inside packages/server (its imports resolve from there), as for bench/targets/hono.mjs.
@@ -33,6 +33,15 @@ const timeline = () => performance.getEntriesByType('resource').filter((e) => e.
   }
 })();
 `;
+
+/** The OHTTP page of an app that picks OHTTP mode: `@nen/client/ohttp` (the OHTTP code in the page's chunk, issue 23). */
+export const OHTTP_ENTRY = COLD_ENTRY.replace(
+  "import { createNenClient } from '@nen/client';",
+  "import { createOhttpClient } from '@nen/client/ohttp';",
+).replace(
+  "createNenClient(cfg.keyConfig ? { mode: 'ohttp', relay: cfg.relay, keyConfig: cfg.keyConfig } : { serverKey: cfg.pin })",
+  'createOhttpClient({ relay: cfg.relay, keyConfig: cfg.keyConfig })',
+);
 
 export const BODY_1K = JSON.stringify({ data: 'x'.repeat(1000) });
 

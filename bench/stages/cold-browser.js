@@ -12,10 +12,11 @@
  *    GET /api/nen/keys, POSTs the same JSON to /api/echo (handshake first: one more round trip);
  *  - nen-wasm: the same with `backend: 'wasm'` (the .wasm fetched and compiled first: the
  *    browser default before issue 21);
- *  - nen-ohttp: the same bundle in OHTTP mode (issue 23): the gateway's X-Wing Key Config pinned
- *    by value in the page (as an app ships it: nothing fetched before the request), the request
- *    encapsulated and POSTed to /.well-known/ohttp-gateway (no handshake); the OHTTP code is the
- *    client's lazy chunk, imported on that first request. Skipped when the target serves no
+ *  - nen-ohttp: the page of an app that picks OHTTP mode (issue 23): the same POST through
+ *    `@nen/client/ohttp` (createOhttpClient; its own bundle, the OHTTP code in the page's chunks,
+ *    preloaded with them), the gateway's X-Wing Key Config pinned by value in the page (as an app
+ *    ships it: nothing fetched before the request), the request encapsulated and POSTed to
+ *    /.well-known/ohttp-gateway (no handshake). Skipped when the target serves no
  *    `application/ohttp-keys` there (data.ohttpSkipped).
  * The figure is the time from navigation start to the response body read (performance.now()
  * in the page), median over the rounds; the target (issue 21) is nen <= plain + 1 RTT + 15 ms.
@@ -52,7 +53,7 @@ const cfg = globalThis.NEN_COLD;
 ${TIMELINE}
 (async () => {
   try {
-    const client = createNenClient(cfg.keyConfig ? { mode: 'ohttp', relay: cfg.relay, keyConfig: cfg.keyConfig } : { serverKey: cfg.pin, ...(cfg.backend ? { backend: cfg.backend } : {}) });
+    const client = createNenClient({ serverKey: cfg.pin, ...(cfg.backend ? { backend: cfg.backend } : {}) });
     const res = await client.fetch('/api/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: cfg.body });
     const text = await res.text();
     globalThis.NEN_DONE = { ms: performance.now(), evaluated, timeline: timeline(), ok: res.status === 200 && text === cfg.body, status: res.status };
@@ -61,6 +62,12 @@ ${TIMELINE}
   }
 })();
 `;
+
+/** nen-ohttp's page: NEN_ENTRY on `@nen/client/ohttp` (the OHTTP code statically in the page). */
+const OHTTP_ENTRY = NEN_ENTRY.replace("import { createNenClient } from '@nen/client';", "import { createOhttpClient } from '@nen/client/ohttp';").replace(
+  'createNenClient({ serverKey: cfg.pin, ...(cfg.backend ? { backend: cfg.backend } : {}) })',
+  'createOhttpClient({ relay: cfg.relay, keyConfig: cfg.keyConfig })',
+);
 
 const PLAIN_SCRIPT = `const cfg = globalThis.NEN_COLD;
 const evaluated = performance.now();
@@ -158,6 +165,7 @@ export async function run(ctx) {
   if (!pin) return { ok: true, failure: null, data: { skipped: 'the target publishes no pin at GET /api/nen/keys (the default client pins)' } };
   ctx.progress?.detail('bundling @nen/client for the browser');
   const bundle = await bundleClient({ entry: NEN_ENTRY });
+  const ohttpBundle = await bundleClient({ entry: OHTTP_ENTRY, outdir: `${bundle.dir}/ohttp` });
   // the weight figures: the default entry (what bench/browser/size.js checks), and the same with
   // the Wasm loaded before the first response (backend: 'wasm')
   const weighed = await bundleClient();
@@ -167,13 +175,14 @@ export async function run(ctx) {
   const body = ECHO_1K;
   // the chunks the entry imports statically are preloaded, as a framework's page lists them
   const preload = bundle.files.filter((f) => f.initial && f.name !== 'entry.js' && f.name.endsWith('.js')).map((f) => f.name);
+  const ohttpPreload = ohttpBundle.files.filter((f) => f.initial && f.name !== 'entry.js' && f.name.endsWith('.js')).map((f) => `ohttp/${f.name}`);
   const keyConfig = await gatewayKeyConfig(ctx.targets[0]);
   const modeList = keyConfig ? MODES : MODES.filter((m) => m !== 'nen-ohttp');
   const pages = {
     '/plain': html({ body }, '/plain.js'),
     '/nen': html({ body, pin }, '/entry.js', preload),
     '/nen-wasm': html({ body, pin, backend: 'wasm' }, '/entry.js', preload),
-    '/nen-ohttp': html({ body, keyConfig, relay: GATEWAY }, '/entry.js', preload),
+    '/nen-ohttp': html({ body, keyConfig, relay: GATEWAY }, '/ohttp/entry.js', ohttpPreload),
   };
   const harness = await startHarness({ dir: bundle.dir, pages, target: ctx.targets[0] });
   const browser = await launchChromium();
@@ -235,6 +244,8 @@ export async function run(ctx) {
       defaultInitial: weighed.initial,
       defaultLazy: weighed.lazy,
       wasmBackendInitial: wasmPaid.initial,
+      /** the nen-ohttp page (`@nen/client/ohttp`): what an OHTTP-mode page pays before its first response */
+      ohttpPageInitial: ohttpBundle.initial,
       files: weighed.files.map(({ inputs, ...f }) => f),
     },
     stream,

@@ -24,6 +24,7 @@ import {
 import { toBase64Url } from '@nen/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNenClient } from '../src/index.js';
+import { createOhttpClient } from '../src/ohttp/index.js';
 import { keyConfigPin } from '../src/ohttp/key-config.js';
 
 const keys = OhttpGatewayKeys.parse(`${generateOhttpKey(1, OHTTP_KEM.XWING)},${generateOhttpKey(2, OHTTP_KEM.X25519)}`);
@@ -206,5 +207,22 @@ describe('OHTTP mode', () => {
       keyConfig: toBase64Url(encodeKeyConfig(other.configs()[0] as typeof xwing)),
     });
     expect(await codeOf(c.fetch('/a'))).toBe('NEN_OHTTP_DECRYPT');
+  });
+
+  it('@nen/client/ohttp: createOhttpClient is the same mode with the code loaded eagerly (one request, pinned, options checked)', async () => {
+    mode = 'ok';
+    const before = seen.length;
+    const pin = await keyConfigPin(xwing);
+    const entry = () => createOhttpClient({ baseUrl: 'https://app.example', relay: `${base}/gw`, keyConfig: [pin], keyConfigUrl: `${base}/keys` });
+    const c = entry();
+    const res = await c.fetch('/api/e', { method: 'POST', body: 'hi' });
+    expect(await res.json()).toEqual({ path: '/api/e', n: 2 });
+    expect(seen.length).toBe(before + 1);
+    expect(c.session).toBeNull();
+    await expect(c.rotate()).rejects.toMatchObject({ code: 'NEN_BAD_INPUT' });
+    mode = 'substitute';
+    expect(await codeOf(entry().fetch('/a'))).toBe('NEN_OHTTP_KEY_MISMATCH');
+    mode = 'ok';
+    expect(() => createOhttpClient({ baseUrl: 'https://a.example', relay: `${base}/gw` })).toThrow(expect.objectContaining({ code: 'NEN_BAD_INPUT' }));
   });
 });

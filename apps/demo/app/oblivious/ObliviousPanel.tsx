@@ -2,8 +2,8 @@
 /**
  * The OHTTP panel: a 1 KB POST and a streamed (chunked OHTTP) answer from the demo's `withNen`
  * echo, encapsulated by @nen/client's OHTTP mode: no handshake, no session, the key config pinned
- * by the digest the server rendered. The OHTTP code is imported on the first request (the client's
- * lazy chunk), so it costs nothing until a button is pressed.
+ * by the digest the server rendered. The page picks OHTTP, so it imports `@nen/client/ohttp`: the
+ * OHTTP code comes with the page's chunk, and the first request waits for no lazy chunk (issue 23).
  *
  * Pitfalls:
  *  - `?relay=/path` posts through a relay on this origin (a browser cannot post cross-origin to a
@@ -11,7 +11,8 @@
  *  - Errors are shown with their stable code (ERROR_CODES.md), e.g. NEN_OHTTP_KEY_MISMATCH when the
  *    served config is not the pinned one, NEN_OHTTP_TRUNCATED when a chunked answer is cut.
  */
-import { createNenClient, type NenClient } from '@nen/client';
+import type { NenClient } from '@nen/client';
+import { createOhttpClient } from '@nen/client/ohttp';
 import { useRef, useState } from 'react';
 
 const GATEWAY = '/.well-known/ohttp-gateway';
@@ -41,7 +42,7 @@ export function ObliviousPanel({ pin }: { pin: string }) {
   const [busy, setBusy] = useState(false);
 
   const nen = () => {
-    client.current ??= createNenClient({ mode: 'ohttp', relay: relayFromLocation(), keyConfig: [pin], keyConfigUrl: GATEWAY });
+    client.current ??= createOhttpClient({ relay: relayFromLocation(), keyConfig: [pin], keyConfigUrl: GATEWAY });
     return client.current;
   };
 

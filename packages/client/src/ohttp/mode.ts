@@ -1,7 +1,8 @@
 /**
  * `createNenClient({ mode: 'ohttp', relay, keyConfig })`: the eager part of the OHTTP mode, kept
  * tiny (it is in every page's bundle): it checks the options and imports ./client.ts (the codec,
- * Binary HTTP, HPKE setup) on the first request, so a session-mode page never loads it.
+ * Binary HTTP, HPKE setup) on the first request, so a session-mode page never loads it. An app
+ * that picks OHTTP for a page imports `@nen/client/ohttp` (./index.ts) instead: no lazy chunk.
  *
  * Pitfall: the key config itself is parsed or fetched on first use: its errors surface from the
  * first request, not from createNenClient.
@@ -10,9 +11,14 @@ import type { NenClient } from '../client.js';
 import { clientError } from '../errors.js';
 import type { ClientConfig } from '../options.js';
 
-export function obliviousClient(cfg: ClientConfig): NenClient {
+/** NEN_BAD_INPUT unless the options carry `relay` and `keyConfig` (shared with ./index.ts). */
+export function requireOhttpOptions(cfg: ClientConfig): void {
   const o = cfg.options;
   if (o.relay === undefined || o.keyConfig === undefined) throw clientError('NEN_BAD_INPUT', "mode: 'ohttp' needs relay and keyConfig");
+}
+
+export function obliviousClient(cfg: ClientConfig): NenClient {
+  requireOhttpOptions(cfg);
   let client: Promise<NenClient> | undefined;
   const load = () =>
     (client ??= import('./client.js').then(
