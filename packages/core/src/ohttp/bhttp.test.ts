@@ -137,4 +137,20 @@ describe('Binary HTTP', () => {
     const lie2 = concatBytes(head.subarray(0, head.length - 2), Uint8Array.of(0x44, 0, 1, 2, 3));
     expect(err(() => decodeBhttpRequest(lie2))).toMatchObject({ code: 'NEN_OHTTP_BHTTP', status: 400 });
   });
+
+  it('field values are latin1 (0x80..0xff are not windows-1252), short and long; above U+00FF is refused', () => {
+    const high = Array.from({ length: 0x60 }, (_, i) => String.fromCharCode(0xa0 + (i % 0x60))).join('');
+    const c1 = '\x80\x81\x9f'; // windows-1252 would decode 0x80 as U+20AC
+    for (const value of [`a${c1}b`, `a${c1}${high}${'v'.repeat(20_000)}b`]) {
+      for (const indeterminate of [false, true]) {
+        const r = { ...req, headers: [['x-bytes', value] as const], trailers: [['x-t', 'A\xffB'] as const] };
+        const back = decodeBhttpRequest(encodeBhttpRequest(r, { indeterminate }));
+        expect(back.headers).toEqual([['x-bytes', value]]);
+        expect(back.trailers).toEqual([['x-t', 'A\xffB']]);
+        expect(back.content).toEqual(req.content);
+      }
+    }
+    expect(err(() => encodeBhttpRequest({ ...req, headers: [['x', 'a\u0100']] }))).toMatchObject({ code: 'NEN_OHTTP_BHTTP' });
+    expect(err(() => encodeBhttpRequest({ ...req, path: '/\u20ac' }))).toMatchObject({ code: 'NEN_OHTTP_BHTTP' });
+  });
 });

@@ -17,12 +17,14 @@
  *  - Field names must be tokens (RFC 9110 §5.1); this rules out pseudo-fields (":method"...),
  *    which §3.6 makes invalid. Values must not hold NUL / CR / LF or leading / trailing
  *    whitespace (RFC 9113 §8.2.1). Uppercase names are accepted and lowercased.
+ *  - Decoded content is a view into the input (no copy; a caller that reuses its input buffer
+ *    must copy first). The gateway and clients decode freshly opened AEAD plaintexts.
  *  - Every count and length is bounded (BhttpLimits) before any allocation: a declared length
  *    past the input or past a limit is refused (NEN_OHTTP_BHTTP / NEN_TOO_LARGE), never a crash.
  */
 import { wireError } from '../protocol/codes.js';
 import { concatBytes } from '../protocol/bytes.js';
-import { ByteReader, Truncated, encodeVarint } from './varint.js';
+import { ByteReader, ByteWriter, Truncated, varintLength } from './varint.js';
 
 export type FieldLine = readonly [name: string, value: string];
 
@@ -63,20 +65,19 @@ function invalid(reason: string): Error {
   return wireError('NEN_OHTTP_BHTTP', `binary HTTP: ${reason}`);
 }
 
+/**
+ * Bytes as a latin1 string (code points 0..255). Not TextDecoder('latin1'): WHATWG maps that label
+ * to windows-1252 (0x80..0x9f differ). Short strings (the field names and values) in a loop.
+ */
 function latin1(b: Uint8Array): string {
-  let s = '';
-  for (let i = 0; i < b.length; i += 8192) s += String.fromCharCode(...b.subarray(i, i + 8192));
-  return s;
-}
-
-function latin1Bytes(s: string, what: string): Uint8Array {
-  const out = new Uint8Array(s.length);
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c > 0xff) throw invalid(`${what} holds a character above U+00FF`);
-    out[i] = c;
+  if (b.length <= 32) {
+    let s = '';
+    for (let i = 0; i < b.length; i++) s += String.fromCharCode(b[i] as number);
+    return s;
   }
-  return out;
+  let s = '';
+  for (let i = 0; i < b.length; i += 8192) s += String.fromCharCode.apply(null, b.subarray(i, i + 8192) as unknown as number[]);
+  return s;
 }
 
 function checkField(name: string, value: string): void {
@@ -84,40 +85,77 @@ function checkField(name: string, value: string): void {
   if (BAD_VALUE.test(value)) throw invalid(`field ${name} has a forbidden value`);
 }
 
-function prefixed(b: Uint8Array): Uint8Array {
-  return concatBytes(encodeVarint(b.length), b);
+/*
+ * Encoding: one exact-size buffer per message. A size pass validates and measures (latin1
+ * strings are one byte per code unit), a write pass fills a ByteWriter; no per-field arrays.
+ */
+
+function prefixedLen(n: number): number {
+  return varintLength(n) + n;
 }
 
-function fieldLines(fields: readonly FieldLine[]): Uint8Array[] {
-  const out: Uint8Array[] = [];
-  for (const [n, v] of fields) {
-    const name = n.toLowerCase();
-    checkField(name, v);
-    out.push(prefixed(latin1Bytes(name, 'field name')), prefixed(latin1Bytes(v, 'field value')));
+function latin1Into(w: ByteWriter, s: string, what: string): void {
+  if (!w.latin1(s)) throw invalid(`${what} holds a character above U+00FF`);
+}
+
+/** Validates the field lines and returns the bytes of their encoding (without the section's framing). */
+function linesLen(fields: readonly FieldLine[]): number {
+  let n = 0;
+  for (const [name, v] of fields) {
+    checkField(name.toLowerCase(), v);
+    n += prefixedLen(name.length) + prefixedLen(v.length);
   }
-  return out;
+  return n;
 }
 
-function fieldSection(fields: readonly FieldLine[], indeterminate: boolean): Uint8Array {
-  const lines = concatBytes(...fieldLines(fields));
-  return indeterminate ? concatBytes(lines, encodeVarint(0)) : prefixed(lines);
+function sectionLen(lines: number, indeterminate: boolean): number {
+  return indeterminate ? lines + 1 : prefixedLen(lines);
 }
 
-function content(body: Uint8Array, indeterminate: boolean): Uint8Array {
-  if (!indeterminate) return prefixed(body);
-  return concatBytes(encodeBhttpContentChunk(body), encodeVarint(0));
+function writeSection(w: ByteWriter, fields: readonly FieldLine[], lines: number, indeterminate: boolean): void {
+  if (!indeterminate) w.varint(lines);
+  for (const [n, v] of fields) {
+    w.varint(n.length);
+    latin1Into(w, n.toLowerCase(), 'field name');
+    w.varint(v.length);
+    latin1Into(w, v, 'field value');
+  }
+  if (indeterminate) w.varint(0);
 }
 
-function controlData(req: BhttpRequest): Uint8Array {
-  if (!TCHAR.test(req.method)) throw invalid('method is not a token');
-  if (!SCHEME.test(req.scheme)) throw invalid('invalid scheme');
-  if (BAD_TARGET.test(req.authority) || BAD_TARGET.test(req.path)) throw invalid('invalid authority or path');
-  return concatBytes(...[req.method, req.scheme, req.authority, req.path].map((s) => prefixed(latin1Bytes(s, 'control data'))));
+function contentLen(body: Uint8Array, indeterminate: boolean): number {
+  if (!indeterminate) return prefixedLen(body.length);
+  return (body.length === 0 ? 0 : prefixedLen(body.length)) + 1;
+}
+
+function writeContent(w: ByteWriter, body: Uint8Array, indeterminate: boolean): void {
+  if (!indeterminate || body.length > 0) {
+    w.varint(body.length);
+    w.bytes(body);
+  }
+  if (indeterminate) w.varint(0);
 }
 
 export function encodeBhttpRequest(req: BhttpRequest, opts: { indeterminate?: boolean } = {}): Uint8Array {
   const ind = opts.indeterminate === true;
-  return concatBytes(encodeVarint(ind ? 2 : 0), controlData(req), fieldSection(req.headers, ind), content(req.content, ind), fieldSection(req.trailers, ind));
+  if (!TCHAR.test(req.method)) throw invalid('method is not a token');
+  if (!SCHEME.test(req.scheme)) throw invalid('invalid scheme');
+  if (BAD_TARGET.test(req.authority) || BAD_TARGET.test(req.path)) throw invalid('invalid authority or path');
+  const cd = [req.method, req.scheme, req.authority, req.path];
+  const h = linesLen(req.headers);
+  const t = linesLen(req.trailers);
+  let size = 1 + sectionLen(h, ind) + contentLen(req.content, ind) + sectionLen(t, ind);
+  for (const s of cd) size += prefixedLen(s.length);
+  const w = new ByteWriter(size);
+  w.varint(ind ? 2 : 0);
+  for (const s of cd) {
+    w.varint(s.length);
+    latin1Into(w, s, 'control data');
+  }
+  writeSection(w, req.headers, h, ind);
+  writeContent(w, req.content, ind);
+  writeSection(w, req.trailers, t, ind);
+  return w.finish();
 }
 
 function checkStatus(status: number, informational: boolean): void {
@@ -127,30 +165,57 @@ function checkStatus(status: number, informational: boolean): void {
 
 export function encodeBhttpResponse(res: BhttpResponse, opts: { indeterminate?: boolean } = {}): Uint8Array {
   const ind = opts.indeterminate === true;
-  const parts: Uint8Array[] = [encodeVarint(ind ? 3 : 1)];
-  for (const i of res.informational) {
+  const info = res.informational.map((i) => {
     checkStatus(i.status, true);
-    parts.push(encodeVarint(i.status), fieldSection(i.headers, ind));
-  }
+    return linesLen(i.headers);
+  });
   checkStatus(res.status, false);
-  parts.push(encodeVarint(res.status), fieldSection(res.headers, ind), content(res.content, ind), fieldSection(res.trailers, ind));
-  return concatBytes(...parts);
+  const h = linesLen(res.headers);
+  const t = linesLen(res.trailers);
+  let size = 1 + varintLength(res.status) + sectionLen(h, ind) + contentLen(res.content, ind) + sectionLen(t, ind);
+  res.informational.forEach((i, k) => {
+    size += varintLength(i.status) + sectionLen(info[k] as number, ind);
+  });
+  const w = new ByteWriter(size);
+  w.varint(ind ? 3 : 1);
+  res.informational.forEach((i, k) => {
+    w.varint(i.status);
+    writeSection(w, i.headers, info[k] as number, ind);
+  });
+  w.varint(res.status);
+  writeSection(w, res.headers, h, ind);
+  writeContent(w, res.content, ind);
+  writeSection(w, res.trailers, t, ind);
+  return w.finish();
 }
 
 /** Indeterminate-length response up to its content: framing 3, status, header section. */
 export function encodeBhttpResponseHead(status: number, headers: readonly FieldLine[]): Uint8Array {
   checkStatus(status, false);
-  return concatBytes(encodeVarint(3), encodeVarint(status), fieldSection(headers, true));
+  const h = linesLen(headers);
+  const w = new ByteWriter(1 + varintLength(status) + sectionLen(h, true));
+  w.varint(3);
+  w.varint(status);
+  writeSection(w, headers, h, true);
+  return w.finish();
 }
 
 /** One content chunk of an indeterminate-length message (empty input: nothing, 0 would end it). */
 export function encodeBhttpContentChunk(chunk: Uint8Array): Uint8Array {
-  return chunk.length === 0 ? new Uint8Array(0) : prefixed(chunk);
+  if (chunk.length === 0) return new Uint8Array(0);
+  const w = new ByteWriter(prefixedLen(chunk.length));
+  w.varint(chunk.length);
+  w.bytes(chunk);
+  return w.finish();
 }
 
 /** The content terminator and the trailer section of an indeterminate-length message. */
 export function encodeBhttpResponseTail(trailers: readonly FieldLine[] = []): Uint8Array {
-  return concatBytes(encodeVarint(0), fieldSection(trailers, true));
+  const t = linesLen(trailers);
+  const w = new ByteWriter(1 + sectionLen(t, true));
+  w.varint(0);
+  writeSection(w, trailers, t, true);
+  return w.finish();
 }
 
 interface Limits {
@@ -203,13 +268,13 @@ function readContent(r: ByteReader, ind: boolean, lim: Limits): Uint8Array {
   if (!ind) {
     const len = r.varint();
     if (len > lim.maxContent) throw wireError('NEN_TOO_LARGE', 'binary HTTP content over its limit');
-    return r.bytes(len).slice();
+    return r.bytes(len);
   }
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
     const len = r.varint();
-    if (len === 0) return concatBytes(...chunks);
+    if (len === 0) return chunks.length === 1 ? (chunks[0] as Uint8Array) : concatBytes(...chunks);
     total += len;
     if (total > lim.maxContent) throw wireError('NEN_TOO_LARGE', 'binary HTTP content over its limit');
     chunks.push(r.bytes(len));

@@ -45,9 +45,12 @@ export function replayIdTtlMs(windowMs: number): number {
 export function ohttpReplayId(enc: Uint8Array): string {
   const d = wasmSha256(enc) ?? sha256(enc);
   let h = '';
-  for (let i = 0; i < d.length; i++) h += (d[i] as number).toString(16).padStart(2, '0');
+  for (let i = 0; i < d.length; i++) h += HEX[d[i] as number] as string;
   return h;
 }
+
+/** Lowercase two-digit hex of each byte value (ohttpReplayId: one lookup per byte). */
+const HEX: readonly string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
 /** Returns the request's Date (ms); throws NEN_OHTTP_DATE (400) when absent, unparsable or outside ±windowMs. */
 export function checkOhttpDate(headers: readonly FieldLine[], nowMs: number, windowMs: number): number {
