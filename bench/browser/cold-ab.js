@@ -157,10 +157,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   else {
     const f = (x) => (x === null ? '-' : x.toFixed(0)).padStart(6);
     console.log(`cold first encrypted response, ${r.cpu}x CPU, +${r.latency} ms RTT, medians of ${r.rounds} cold pages each (ms from navigation)`);
-    console.log('            script  hs sent  hs answered  req sent  req answered  response read   (dist)');
+    console.log('              script  hs sent  hs answered  req sent  req answered  response read   (dist)');
     for (const m of ['plain', 'a', 'b', 'ohttp', 'ohttp-b', 'ohttp-pre', 'ohttp-entry'].filter((m) => r[m]))
       console.log(
-        `  ${m.padEnd(9)} ${f(r[m].evaluated)}   ${f(r[m].hsSent)}       ${f(r[m].hsAnswered)}    ${f(r[m].reqSent)}        ${f(r[m].reqAnswered)}         ${f(r[m].ms)}   ${r[m].dist ?? ''}`,
+        `  ${m.padEnd(11)} ${f(r[m].evaluated)}   ${f(r[m].hsSent)}       ${f(r[m].hsAnswered)}    ${f(r[m].reqSent)}        ${f(r[m].reqAnswered)}         ${f(r[m].ms)}   ${r[m].dist ?? ''}`,
       );
     if (r.plain)
       for (const m of ['a', 'b', 'ohttp', 'ohttp-b', 'ohttp-pre', 'ohttp-entry'].filter((m) => r[m]))
