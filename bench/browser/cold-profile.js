@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `node bench/browser/cold-profile.js [--target URL | --server-dist DIR] [--core-dist DIR] [--runs 5]
- * [--cpu 4] [--latency 50] [--top 25] [--json] [--save DIR] [--ohttp]`:
+ * [--cpu 4] [--latency 50] [--top 25] [--json] [--save DIR] [--ohttp [--entry]]`:
  * where the cold first encrypted response's time goes in real Chromium (issue 21). Each run is
  * the cold-browser stage's `nen` page (fresh context, CPU throttled and +latency via CDP, the
  * default @nen/client pinned to the target's key, one 1 KB POST), bundled without minification so
@@ -14,7 +14,8 @@
  * on a free loopback port and stopped at the end. `--core-dist DIR` bundles another build of
  * packages/core/dist (e.g. a copy taken before a change). `--ohttp` profiles the OHTTP page instead
  * (the target's Key Config pinned by value, no handshake; `--target` the demo: the Hono target has
- * no gateway); the lazily imported OHTTP chunk is attributed like the others.
+ * no gateway); the lazily imported OHTTP chunk is attributed like the others; `--ohttp --entry`
+ * profiles the page written on `@nen/client/ohttp` (the OHTTP code in the page's chunks).
  *
  * Pitfalls: unminified code parses a little slower than what ships (the stage measures the
  * minified bundle); a sample's time is the gap to the next sample, so idle gaps count as (idle);
@@ -25,7 +26,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { bundleClient } from './bundle.js';
 import { coldPage, launchChromium } from './chromium.js';
-import { BODY_1K, COLD_ENTRY, OHTTP_GATEWAY, coldHtml, gatewayKeyConfig, startHonoTarget } from './cold-target.js';
+import { BODY_1K, COLD_ENTRY, OHTTP_ENTRY, OHTTP_GATEWAY, coldHtml, gatewayKeyConfig, startHonoTarget } from './cold-target.js';
 import { startHarness } from './harness.js';
 
 /** Phase functions, innermost first wins (names as in the unminified bundle). */
@@ -53,6 +54,7 @@ const { values } = parseArgs({
     'server-dist': { type: 'string' },
     'core-dist': { type: 'string' },
     ohttp: { type: 'boolean', default: false },
+    entry: { type: 'boolean', default: false },
   },
 });
 
@@ -109,7 +111,8 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[(xs.length - 1) >> 1];
 
 async function main() {
   // bundled before the target starts: a failed build must not leave the target running
-  const bundle = await bundleClient({ entry: COLD_ENTRY, minify: false, coreDist: values['core-dist'] });
+  const entry = values.ohttp && values.entry ? OHTTP_ENTRY : COLD_ENTRY;
+  const bundle = await bundleClient({ entry, minify: false, coreDist: values['core-dist'] });
   const target = values.target ? { url: values.target, stop: () => {} } : await startHonoTarget({ serverDist: values['server-dist'] });
   let browser;
   let harness;
