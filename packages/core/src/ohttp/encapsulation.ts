@@ -21,7 +21,7 @@
  *    truncated ciphertext) NEN_OHTTP_DECRYPT.
  */
 import { NenCryptoError } from '../errors.js';
-import { concatBytes, u16, utf8 } from '../protocol/bytes.js';
+import { concatBytes, utf8 } from '../protocol/bytes.js';
 import { wireError } from '../protocol/codes.js';
 import { randomBytes } from '../backend/random.js';
 import { AEAD_TAG, type HpkeContext, OHTTP_AEAD_INFO, OHTTP_KEM_INFO, aeadOpen, aeadSeal, hkdf, isOhttpKem, setupBaseR, setupBaseS } from './hpke.js';
@@ -45,19 +45,29 @@ export const OHTTP_LABEL = {
 
 /** The 7-byte hdr: key_id (8), kem_id, kdf_id, aead_id (16 each). */
 export function requestHeader(keyId: number, kemId: number, kdfId: number, aeadId: number): Uint8Array {
-  return concatBytes(Uint8Array.of(keyId), u16(kemId), u16(kdfId), u16(aeadId));
+  return Uint8Array.of(keyId, kemId >> 8, kemId & 0xff, kdfId >> 8, kdfId & 0xff, aeadId >> 8, aeadId & 0xff);
+}
+
+/** UTF-8 of the fixed labels, encoded once (callers never mutate them: they are only copied / hashed). */
+const LABEL_BYTES = new Map<string, Uint8Array>([...Object.values(OHTTP_LABEL), 'key', 'nonce'].map((l) => [l, utf8(l)]));
+function labelBytes(label: string): Uint8Array {
+  return LABEL_BYTES.get(label) ?? utf8(label);
 }
 
 export function requestInfo(label: string, hdr: Uint8Array): Uint8Array {
-  return concatBytes(utf8(label), Uint8Array.of(0), hdr);
+  const l = labelBytes(label);
+  const info = new Uint8Array(l.length + 1 + hdr.length);
+  info.set(l);
+  info.set(hdr, l.length + 1);
+  return info;
 }
 
 /** §4.4 steps 1-5: the response AEAD key and nonce from the context, enc and response_nonce. */
 export function responseKeys(ctx: HpkeContext, label: string, enc: Uint8Array, responseNonce: Uint8Array): { key: Uint8Array; nonce: Uint8Array } {
   const { nk, nn } = OHTTP_AEAD_INFO[ctx.aeadId] as { nk: number; nn: number };
-  const secret = ctx.export(utf8(label), Math.max(nk, nn));
+  const secret = ctx.export(labelBytes(label), Math.max(nk, nn));
   const prk = hkdf.extract(concatBytes(enc, responseNonce), secret);
-  return { key: hkdf.expand(prk, utf8('key'), nk), nonce: hkdf.expand(prk, utf8('nonce'), nn) };
+  return { key: hkdf.expand(prk, labelBytes('key'), nk), nonce: hkdf.expand(prk, labelBytes('nonce'), nn) };
 }
 
 export function responseNonceLength(aeadId: number): number {

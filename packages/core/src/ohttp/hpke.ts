@@ -274,7 +274,7 @@ export class HpkeContext {
   constructor(kem: OhttpKemId, aeadId: number, secret: Uint8Array | RawKeySchedule, info: Uint8Array) {
     const a = aeadInfo(aeadId);
     this.aeadId = aeadId;
-    this.#suiteId = hpkeSuiteId(kem, OHTTP_KDF.HKDF_SHA256, aeadId);
+    this.#suiteId = suiteIdOf(kem, aeadId);
     const ks = secret instanceof Uint8Array ? keyScheduleBase(hkdf, this.#suiteId, secret, info, a.nk, a.nn) : secret;
     this.#key = ks.key;
     this.#baseNonce = ks.baseNonce;
@@ -308,10 +308,27 @@ function aeadInfo(aeadId: number): { nk: number; nn: number } {
   return a;
 }
 
+/**
+ * suite_id = "HPKE" || kem || kdf || aead, built once per (KEM, AEAD): at most 3 x 3 entries, as
+ * only supported ids reach here (callers check them first). Shared: never mutated (only copied).
+ */
+const suiteIds = new Map<number, Uint8Array>();
+function suiteIdOf(kem: OhttpKemId, aeadId: number): Uint8Array {
+  aeadInfo(aeadId);
+  if (!isOhttpKem(kem)) throw new NenCryptoError('NEN_CRYPTO_UNSUPPORTED', `nen: unsupported OHTTP KEM ${String(kem)}`);
+  const k = kem * 0x10000 + aeadId;
+  let id = suiteIds.get(k);
+  if (!id) {
+    id = hpkeSuiteId(kem, OHTTP_KDF.HKDF_SHA256, aeadId);
+    suiteIds.set(k, id);
+  }
+  return id;
+}
+
 /** SetupBaseS(pkR, info): the sender context and enc. `randomness` only for vectors / tests. */
 export function setupBaseS(kem: OhttpKemId, aeadId: number, pkR: Uint8Array, info: Uint8Array, randomness?: Uint8Array): { enc: Uint8Array; ctx: HpkeContext } {
   if (!randomness && kem !== OHTTP_KEM.X25519 && pkR.length === OHTTP_KEM_INFO[kem].publicKey) {
-    const w = wasmSetupBaseS(kem, pkR, hpkeSuiteId(kem, OHTTP_KDF.HKDF_SHA256, aeadId), info, aeadInfo(aeadId).nk, OHTTP_KEM_INFO[kem].enc);
+    const w = wasmSetupBaseS(kem, pkR, suiteIdOf(kem, aeadId), info, aeadInfo(aeadId).nk, OHTTP_KEM_INFO[kem].enc);
     if (w) return { enc: w.enc, ctx: new HpkeContext(kem, aeadId, w.ks, info) };
   }
   const { sharedSecret, enc } = encap(kem, pkR, randomness);
@@ -324,7 +341,7 @@ export function setupBaseS(kem: OhttpKemId, aeadId: number, pkR: Uint8Array, inf
 
 /** SetupBaseR(enc, skR, info). */
 export function setupBaseR(sk: OhttpPrivateKey, aeadId: number, enc: Uint8Array, info: Uint8Array): HpkeContext {
-  const raw = sk.setupBaseRInWasm(enc, hpkeSuiteId(sk.kem, OHTTP_KDF.HKDF_SHA256, aeadId), info, aeadInfo(aeadId).nk);
+  const raw = sk.setupBaseRInWasm(enc, suiteIdOf(sk.kem, aeadId), info, aeadInfo(aeadId).nk);
   if (raw) return new HpkeContext(sk.kem, aeadId, raw, info);
   const ss = sk.decap(enc);
   try {
