@@ -1,7 +1,7 @@
 /**
  * Scale-out on a real Redis Cluster (issue 6, item 5): three masters of Debian `redis-server` in
  * cluster mode on loopback ports (the server package's harness, `startCluster()`), and TWO real
- * `next start` instances of the demo with the same NEN_SERVER_KEYS / NEN_STORE_KEY and
+ * `next start` instances of the demo with the same NEN_SERVER_KEYS / NEN_STORE_KEY / NEN_OHTTP_KEYS and
  * REDIS_URL = the comma-separated seed list (ioredis Cluster client inside @nen/server and the
  * demo's notes). Checked, with the real pinned @nen/client:
  *
@@ -43,6 +43,15 @@ function storeKey(): string {
   return key.replace(/^['"]|['"]$/g, '');
 }
 
+/** NEN_OHTTP_KEYS from the real CLI: every instance behind one gateway URL serves the same key
+ * config (RFC 9458 key consistency), else a request encapsulated to A's key fails on B. */
+function ohttpKeys(): string {
+  const out = spawnSyncText(process.execPath, [join(repoRoot, 'packages/server/dist/cli.js'), 'keygen', '--ohttp']);
+  const keys = /^NEN_OHTTP_KEYS=(.+)$/m.exec(out)?.[1];
+  if (!keys) throw new Error('nen keygen --ohttp printed no NEN_OHTTP_KEYS line');
+  return keys.replace(/^['"]|['"]$/g, '');
+}
+
 function spawnSyncText(cmd: string, args: string[]): string {
   const r = spawnSync(cmd, args, { encoding: 'utf8', timeout: 30_000 });
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed: ${r.stderr}`);
@@ -57,6 +66,7 @@ beforeAll(async () => {
     // then the cross-instance assertions must fail.
     REDIS_URL: cluster.urls.join(','),
     NEN_STORE_KEY: storeKey(),
+    NEN_OHTTP_KEYS: ohttpKeys(),
     NEN_HANDSHAKE_RATE: '100000000',
     NEN_LOG: 'silent',
   };
