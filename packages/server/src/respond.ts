@@ -56,7 +56,6 @@ export const REPLACED_RESPONSE_HEADERS: ReadonlySet<string> = new Set([
 const EMPTY = new Uint8Array(0);
 const JSON_500 = new TextEncoder().encode(JSON.stringify({ error: { code: 'NEN_INTERNAL', message: 'nen: internal error' } }));
 const textEncoder = new TextEncoder();
-const deflate = deflateRaw;
 
 /** A plain value as JSON (200), or 204 when undefined; no intermediate Response. */
 export function valueToPlain(value: unknown): PlainResult {
@@ -134,21 +133,28 @@ export function timingHeader(o: { cryptoMs: number; storeMs: number }, extraCryp
   return `nen;dur=${(o.cryptoMs + extraCrypto).toFixed(3)}, nen-store;dur=${o.storeMs.toFixed(3)}`;
 }
 
-/** The sealed Response for `res`, compressed when allowed and the client accepts it. */
-export function sealed(ctx: ServerContext, res: PlainResult, o: Opened, compress: boolean): Response {
-  const timing = ctx.s.serverTiming;
-  const t0 = timing ? performance.now() : 0;
-  // HEAD: no body on the wire, so the sealed record (in nen-body) seals an empty body, never the handler's.
+/**
+ * The sealed record of `res` for the request `o` (core sealResponseChunks), shared by the Response
+ * form below and the node:http parts form (sealed-parts.ts). HEAD: no body on the wire, so the
+ * record (in nen-body) seals an empty body, never the handler's. The body stays unjoined
+ * (node:crypto's ciphertext and tag of a large body: one body-sized copy and allocation less).
+ */
+export function sealRecord(res: PlainResult, o: Opened, compress: boolean): ReturnType<typeof sealResponseChunks> {
   const body = o.head.method === 'HEAD' ? EMPTY : res.body;
-  // The body unjoined (core sealResponseChunks: node:crypto's ciphertext and tag of a large body,
-  // one body-sized copy and allocation less); joined only for a byte-body Response.
-  const out = sealResponseChunks(
+  return sealResponseChunks(
     { keys: o.entry.keys, meta: o.head.meta, method: o.head.method },
     res.status,
     res.contentType,
     body,
-    compress ? deflate : undefined,
+    compress ? deflateRaw : undefined,
   );
+}
+
+/** The sealed Response for `res`, compressed when allowed and the client accepts it. */
+export function sealed(ctx: ServerContext, res: PlainResult, o: Opened, compress: boolean): Response {
+  const timing = ctx.s.serverTiming;
+  const t0 = timing ? performance.now() : 0;
+  const out = sealRecord(res, o, compress);
   const length = out.body ? totalLength(out.body) : -1;
   const serverTiming = timing ? timingHeader(o, performance.now() - t0) : '';
   // No empty statusText: it goes through more WebIDL conversion in undici's constructor.

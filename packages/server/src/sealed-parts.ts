@@ -14,10 +14,8 @@
  *  - `headers` is flat (name, value, name, value, ...), as `writeHead` takes an array; repeated
  *    names (set-cookie) stay separate entries.
  */
-import { sealResponseChunks } from '@nen/core';
 import type { Opened, ServerContext } from './pipeline.js';
-import { type PlainResult, REPLACED_RESPONSE_HEADERS, timingHeader } from './respond.js';
-import { deflateRaw } from './zlib.js';
+import { type PlainResult, REPLACED_RESPONSE_HEADERS, sealRecord, timingHeader } from './respond.js';
 
 /** A sealed answer for an adapter to write itself. */
 export interface SealedParts {
@@ -32,21 +30,11 @@ export interface SealedParts {
   readonly body: Uint8Array[] | null;
 }
 
-const EMPTY = new Uint8Array(0);
-
 /** `res` sealed for the request `o`, compressed when allowed and the client accepts it, as parts. */
 export function sealedParts(ctx: ServerContext, res: PlainResult, o: Opened, compress: boolean): SealedParts {
   const timing = ctx.s.serverTiming;
   const t0 = timing ? performance.now() : 0;
-  // HEAD: no body on the wire, so the sealed record (in nen-body) seals an empty body, never the handler's.
-  const body = o.head.method === 'HEAD' ? EMPTY : res.body;
-  const out = sealResponseChunks(
-    { keys: o.entry.keys, meta: o.head.meta, method: o.head.method },
-    res.status,
-    res.contentType,
-    body,
-    compress ? deflateRaw : undefined,
-  );
+  const out = sealRecord(res, o, compress);
   const headers: string[] = [];
   for (const [k, v] of out.headers) headers.push(k, v);
   let cacheControl = false;
