@@ -7,6 +7,8 @@
  *  - A fresh browser context per measured load is what makes it cold (no HTTP cache, no compiled
  *    code cache); throttling is per page (a CDP session each) and must be set before navigation.
  *  - Callers close the browser in `finally` (a leaked Chromium outlives the bench).
+ *  - A timed page is awaited with `waitForGlobal` (CDP), never Playwright's `waitForFunction` /
+ *    `evaluate` before its end: they inject Playwright's own scripts, main-thread work in the timing.
  */
 import { chromium } from 'playwright-core';
 import { chromiumLaunchOptions } from '../../tests/support/chromium.mjs';
@@ -20,6 +22,34 @@ export { CHROMIUM, CHROMIUM_ARGS } from '../../tests/support/chromium.mjs';
  */
 export async function launchChromium() {
   return chromium.launch(chromiumLaunchOptions());
+}
+
+/**
+ * Resolves with the page's `globalThis[name]` once the page sets it (within `timeoutMs`), through
+ * the page's own CDP session (`Runtime.evaluate`, awaitPromise): the expression installs a setter
+ * on the global, so nothing polls. Not Playwright's `waitForFunction`: that injects Playwright's
+ * ~330 KB InjectedScript into the page, whose compile (80-185 ms wall at 4x CPU, traced) lands on
+ * the main thread while the measured request is in flight and delays reading its answer by as
+ * much (issue 23: the OHTTP entry page's "unexplained V8 time after the answer").
+ */
+export async function waitForGlobal(p, name = 'NEN_DONE', timeoutMs = 30_000) {
+  const key = JSON.stringify(name);
+  const expression = `new Promise((resolve) => {
+    if (globalThis[${key}] !== undefined) return resolve(globalThis[${key}]);
+    let v;
+    Object.defineProperty(globalThis, ${key}, { configurable: true, get: () => v, set: (x) => { v = x; resolve(x); } });
+  })`;
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`page did not set ${name} within ${timeoutMs} ms`)), timeoutMs);
+  });
+  try {
+    const r = await Promise.race([p.cdp.send('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true }), timeout]);
+    if (r.exceptionDetails) throw new Error(`waiting for ${name}: ${r.exceptionDetails.text}`);
+    return r.result.value;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** A new page in its own fresh context (cold caches) with CPU throttling and added latency via CDP. */

@@ -32,7 +32,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { bundleClient } from './bundle.js';
-import { coldPage, launchChromium } from './chromium.js';
+import { coldPage, launchChromium, waitForGlobal } from './chromium.js';
 import { BODY_1K, COLD_ENTRY, OHTTP_ENTRY, OHTTP_GATEWAY, coldHtml, gatewayKeyConfig, startHonoTarget } from './cold-target.js';
 import { startHarness } from './harness.js';
 
@@ -53,8 +53,7 @@ async function load(browser, url, cpu, latency) {
   const p = await coldPage(browser, { cpuRate: cpu, latencyMs: latency });
   try {
     await p.page.goto(url, { timeout: 30_000 });
-    await p.page.waitForFunction(() => globalThis.NEN_DONE !== undefined, undefined, { timeout: 30_000 });
-    const d = await p.page.evaluate(() => globalThis.NEN_DONE);
+    const d = await waitForGlobal(p, 'NEN_DONE', 30_000);
     if (d.error || !d.ok) throw new Error(`cold load failed: ${d.error ?? 'wrong echo'}`);
     const hs = d.timeline.find(([u]) => u.startsWith('/api/nen/'));
     const req = d.timeline.find(([u]) => !u.startsWith('/api/nen/'));

@@ -25,7 +25,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { bundleClient } from './bundle.js';
-import { coldPage, launchChromium } from './chromium.js';
+import { coldPage, launchChromium, waitForGlobal } from './chromium.js';
 import { BODY_1K, COLD_ENTRY, OHTTP_ENTRY, OHTTP_GATEWAY, coldHtml, gatewayKeyConfig, startHonoTarget } from './cold-target.js';
 import { startHarness } from './harness.js';
 
@@ -135,8 +135,7 @@ async function main() {
         await p.cdp.send('Profiler.setSamplingInterval', { interval: 100 });
         await p.cdp.send('Profiler.start');
         await p.page.goto(`${harness.origin}/nen`, { timeout: 30_000 });
-        await p.page.waitForFunction(() => globalThis.NEN_DONE !== undefined, undefined, { timeout: 30_000 });
-        const done = await p.page.evaluate(() => globalThis.NEN_DONE);
+        const done = await waitForGlobal(p, 'NEN_DONE', 30_000);
         const { profile } = await p.cdp.send('Profiler.stop');
         if (done.error || !done.ok) throw new Error(`load failed: ${done.error ?? 'wrong echo'}`);
         if (values.save) fs.writeFileSync(path.join(values.save, `run-${r}.cpuprofile`), JSON.stringify(profile));

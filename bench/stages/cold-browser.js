@@ -30,7 +30,7 @@
  * A target without a published pin is skipped (data.skipped): the default client pins.
  */
 import { bundleClient } from '../browser/bundle.js';
-import { coldPage, launchChromium } from '../browser/chromium.js';
+import { coldPage, launchChromium, waitForGlobal } from '../browser/chromium.js';
 import { OHTTP_GATEWAY as GATEWAY, gatewayKeyConfig } from '../browser/cold-target.js';
 import { startHarness } from '../browser/harness.js';
 import { STREAM_ENTRY, measureStreams } from '../browser/stream.js';
@@ -93,8 +93,7 @@ async function coldLoad(browser, url) {
   });
   try {
     await p.page.goto(url, { timeout: 30_000 });
-    await p.page.waitForFunction(() => globalThis.NEN_DONE !== undefined, undefined, { timeout: 30_000 });
-    const done = await p.page.evaluate(() => globalThis.NEN_DONE);
+    const done = await waitForGlobal(p, 'NEN_DONE', 30_000); // not waitForFunction: its injected script lands in the timing
     await new Promise((r) => setTimeout(r, 50)); // the last loadingFinished events
     return { ...done, bytes };
   } finally {
