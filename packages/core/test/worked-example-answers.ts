@@ -1,5 +1,5 @@
 /**
- * The `answers` section of the PROTOCOL.md worked example (packages/core/src/protocol/worked-example.test.ts
+ * The `answers` section of the PROTOCOL.md worked example (packages/core/test/worked-example.test.ts
  * writes it into worked-example.vectors.json): what the protocol says an independent implementer
  * sees for refusals, streams, retries, key formats and the status route, and `checkAnswers`, which
  * holds the example's keys and the code's constants to what it states.

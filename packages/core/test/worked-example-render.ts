@@ -1,6 +1,6 @@
 /**
  * The PROTOCOL.md worked example written out from the computed values (./worked-example-compute.ts):
- * the JSON vectors (worked-example.vectors.json next to the test) and the text block embedded in
+ * the JSON vectors (src/protocol/worked-example.vectors.json) and the text block embedded in
  * PROTOCOL.md.
  *
  * Pitfalls: both outputs are compared byte for byte with committed files (the JSON key order is the

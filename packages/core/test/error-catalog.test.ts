@@ -21,7 +21,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '../../../..');
+const root = join(dirname(fileURLToPath(import.meta.url)), '../../..');
 const md = readFileSync(join(root, 'ERROR_CODES.md'), 'utf8');
 
 /** Listed codes that no test can produce, each with the reason. */

@@ -4,8 +4,8 @@
  * 'wasm-unsafe-eval') and browser-style deps (auto = @noble, the Wasm loader never called).
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createLoadBackend } from '../src/backend/load.js';
-import { NenCryptoError } from '../src/index.js';
+import { createLoadBackend } from './load.js';
+import { NenCryptoError } from '../index.js';
 
 afterEach(() => {
   vi.restoreAllMocks();

@@ -5,30 +5,30 @@
  *
  * PROTOCOL.md embeds the generated block between `<!-- worked-example:begin -->` and
  * `<!-- worked-example:end -->`; this test fails when the document and the code disagree.
- * Regenerate with `NEN_UPDATE_EXAMPLE=1 pnpm vitest run src/protocol/worked-example.test.ts`
- * (also writes the full-length vectors to worked-example.vectors.json next to this file).
+ * Regenerate with `NEN_UPDATE_EXAMPLE=1 pnpm vitest run test/worked-example.test.ts`
+ * (also writes the full-length vectors to src/protocol/worked-example.vectors.json).
  *
- * The example is computed in packages/core/test/worked-example-compute.ts, written out in
- * ./worked-example-render.ts there, and its `answers` section (with the checks
- * that the code agrees with it) is packages/core/test/worked-example-answers.ts.
+ * The example is computed in ./worked-example-compute.ts, written out in
+ * ./worked-example-render.ts, and its `answers` section (with the checks
+ * that the code agrees with it) is ./worked-example-answers.ts.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { exampleHandshake, exampleInputs, exampleMessages } from '../../test/worked-example-compute.js';
-import { checkAnswers } from '../../test/worked-example-answers.js';
-import { exampleBlock, exampleVectors } from '../../test/worked-example-render.js';
-import { loadBackend } from '../backend/index.js';
-import { KEM_ID } from '../backend/types.js';
-import { concatBytes, toHex } from './bytes.js';
-import { LABEL } from './constants.js';
-import { transcriptHash } from './handshake.js';
-import { deriveEpochKeyMaterial } from './keys.js';
+import { exampleHandshake, exampleInputs, exampleMessages } from './worked-example-compute.js';
+import { checkAnswers } from './worked-example-answers.js';
+import { exampleBlock, exampleVectors } from './worked-example-render.js';
+import { loadBackend } from '../src/backend/index.js';
+import { KEM_ID } from '../src/backend/types.js';
+import { concatBytes, toHex } from '../src/protocol/bytes.js';
+import { LABEL } from '../src/protocol/constants.js';
+import { transcriptHash } from '../src/protocol/handshake.js';
+import { deriveEpochKeyMaterial } from '../src/protocol/keys.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const protocolMd = join(here, '../../../../PROTOCOL.md');
-const vectorsFile = join(here, 'worked-example.vectors.json');
+const protocolMd = join(here, '../../../PROTOCOL.md');
+const vectorsFile = join(here, '../src/protocol/worked-example.vectors.json');
 
 async function generate() {
   const noble = await loadBackend('noble');

@@ -4,10 +4,10 @@
  * NEN_CRYPTO_INTERNAL without leaking their text; freed objects cannot be reused.
  */
 import { describe, expect, it } from 'vitest';
-import { loadWasmGlue, wasmMemoryByteLength } from '../src/backend/wasm-embedded.js';
-import { callWasm, mapWasmError } from '../src/backend/wasm.js';
-import { KEM_ID, loadBackend } from '../src/index.js';
-import { codeOf } from './backends.js';
+import { loadWasmGlue, wasmMemoryByteLength } from './wasm-embedded.js';
+import { callWasm, mapWasmError } from './wasm.js';
+import { KEM_ID, loadBackend } from '../index.js';
+import { codeOf } from '../../test/backends.js';
 
 describe('Wasm glue error mapping', () => {
   const g = loadWasmGlue();

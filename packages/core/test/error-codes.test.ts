@@ -13,9 +13,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { CLIENT_ERRORS, WIRE_ERRORS } from './codes.js';
+import { CLIENT_ERRORS, WIRE_ERRORS } from '../src/protocol/codes.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '../../../..');
+const root = join(dirname(fileURLToPath(import.meta.url)), '../../..');
 const md = readFileSync(join(root, 'ERROR_CODES.md'), 'utf8');
 const PACKAGES = ['core', 'client', 'server'];
 

@@ -6,9 +6,9 @@
  * on both the sender and the recipient side). Vectors and cross-tests cover the regular path.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { KEM_ID, type Backend } from '../src/index.js';
-import { codeOf, loadAll } from './backends.js';
-import { toHex } from './vectors.js';
+import { KEM_ID, type Backend } from '../index.js';
+import { codeOf, loadAll } from '../../test/backends.js';
+import { toHex } from '../../test/vectors.js';
 
 const hex = (s: string) => new Uint8Array(Buffer.from(s, 'hex'));
 /** u-coordinates whose X25519 with any scalar is all-zero (order 1, 2, 4, 8; and u ≡ those mod p). */

@@ -10,11 +10,11 @@
  * test asserts 80 and 35. Source: RFC 9458 Appendix A (hex values copied from the RFC text).
  */
 import { describe, expect, it } from 'vitest';
-import { fromHex, toHex } from '../protocol/bytes.js';
-import { decodeBhttpRequest, decodeBhttpResponse, encodeBhttpRequest, encodeBhttpResponse } from './bhttp.js';
-import { decapsulateRequest, encapsulateRequest, requestHeader, requestInfo } from './encapsulation.js';
-import { OHTTP_AEAD, OHTTP_KEM, OhttpPrivateKey } from './hpke.js';
-import { OhttpGatewayKeys, encodeKeyConfig, parseKeyConfig } from './key-config.js';
+import { fromHex, toHex } from '../src/protocol/bytes.js';
+import { decodeBhttpRequest, decodeBhttpResponse, encodeBhttpRequest, encodeBhttpResponse } from '../src/ohttp/bhttp.js';
+import { decapsulateRequest, encapsulateRequest, requestHeader, requestInfo } from '../src/ohttp/encapsulation.js';
+import { OHTTP_AEAD, OHTTP_KEM, OhttpPrivateKey } from '../src/ohttp/hpke.js';
+import { OhttpGatewayKeys, encodeKeyConfig, parseKeyConfig } from '../src/ohttp/key-config.js';
 
 const SK_R = '3c168975674b2fa8e465970b79c8dcf09f1c741626480bd4c6162fc5b6a98e1a';
 const KEY_CONFIG = '01002031e1f05a740102115220e9af918f738674aec95f54db6e04eb705aae8e79815500080001000100010003';
