@@ -5,8 +5,8 @@
  * and never a view into someone else's buffer from arrayBuffer().
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { OpenedResponse } from '../src/opened.js';
-import { appResponse } from '../src/response.js';
+import { OpenedResponse } from './opened.js';
+import { appResponse } from './response.js';
 
 // response.ts loads opened.ts in the background on Node: wait for that load to have landed.
 beforeAll(async () => {

@@ -5,7 +5,7 @@
  * apart; bodies that need no reading are prepared without a promise.
  */
 import { describe, expect, it } from 'vitest';
-import { type PreparedRequest, prepare } from '../src/transport.js';
+import { type PreparedRequest, prepare } from './transport.js';
 
 const resolve = (u: string | URL) => new URL(u, 'http://127.0.0.1/');
 const names = (p: PreparedRequest) => {

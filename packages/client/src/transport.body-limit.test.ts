@@ -5,7 +5,7 @@
  * (conformance/server/scenarios.mjs), which check the same over real HTTP.
  */
 import { describe, expect, it } from 'vitest';
-import { readBodyLimited } from '../src/transport.js';
+import { readBodyLimited } from './transport.js';
 
 const tooLarge = () => Object.assign(new Error('too large'), { code: 'NEN_RESPONSE_UNAUTHENTICATED' });
 

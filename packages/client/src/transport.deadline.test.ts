@@ -5,7 +5,7 @@
  * follows the caller's own signal, or none: no AbortController made when nothing can end the call.
  */
 import { describe, expect, it } from 'vitest';
-import { callDeadline } from '../src/transport.js';
+import { callDeadline } from './transport.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

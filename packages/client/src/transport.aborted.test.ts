@@ -4,7 +4,7 @@
  * standard signal's own reason is thrown as it is, as with `fetch`.
  */
 import { describe, expect, it } from 'vitest';
-import { untilAborted } from '../src/transport.js';
+import { untilAborted } from './transport.js';
 
 /** A signal-like object without `reason` (the pre-2021 AbortSignal shape). */
 function reasonlessSignal(): { signal: AbortSignal; fire: () => void } {
