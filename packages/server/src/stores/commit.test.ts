@@ -4,7 +4,7 @@
  * instant (the Lua scripts' rule: dead at now === expiresAt, at now - lastSeenAt === idleTimeoutMs
  * and, unconfirmed, at now === confirmBy), burial into tombstones and their end, retries on live
  * sessions and tombstones, patches and bounded claims. Store-level behaviour: memory.test.ts,
- * ../workers/store.test.ts, and ./rules-parity.test.ts for the same rules in Redis' Lua.
+ * ../workers/store.test.ts, and test/rules-parity.test.ts for the same rules in Redis' Lua.
  */
 import { ReplayWindow } from '@nen/core';
 import { describe, expect, it } from 'vitest';

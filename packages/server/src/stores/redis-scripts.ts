@@ -28,7 +28,7 @@
  *     ReplayWindow of @nen/core (protocol/replay.ts) that the memory store uses.
  *
  * The rules (live, epoch, window, tombstones, retries) are those of the TypeScript steps the memory
- * store and the Durable Object table share (./commit.ts); ./rules-parity.test.ts plays the same
+ * store and the Durable Object table share (./commit.ts); test/rules-parity.test.ts plays the same
  * scenarios, at the exact instants where they could differ, on all three stores.
  *
  * Pitfalls:

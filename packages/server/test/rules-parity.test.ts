@@ -1,7 +1,7 @@
 /**
- * One set of rules, three implementations: the shared TypeScript steps (./commit.ts) through the
+ * One set of rules, three implementations: the shared TypeScript steps (src/stores/commit.ts) through the
  * memory store and the Durable Object's session table, and the Redis store's Lua scripts
- * (./redis-scripts.ts, against a real redis-server). The same scenarios, at the exact instants
+ * (src/stores/redis-scripts.ts, against a real redis-server). The same scenarios, at the exact instants
  * where the rules could differ (expiresAt, lastSeenAt + idleTimeoutMs, confirmBy, meta.prevUntil,
  * the window's edges, tombstones and retries), must give every store the same answers
  * (THREAT_MODEL.md properties 7 and 8; PROTOCOL.md "Retries").
@@ -12,15 +12,15 @@
  */
 import { loadBackend } from '@nen/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RedisServer, startRedis } from '../../test/redis/harness.js';
-import { sampleSession } from '../../test/store-contract.js';
-import { SessionTable } from '../workers/session-table.js';
-import { durableObjectStore } from '../workers/store.js';
-import { answerStoreRequest } from '../workers/session-object.js';
-import { U64_MAX } from './commit.js';
-import { memoryStore } from './memory.js';
-import { redisStore } from './redis.js';
-import type { SessionRecord, SessionStore } from './types.js';
+import { type RedisServer, startRedis } from './redis/harness.js';
+import { sampleSession } from './store-contract.js';
+import { SessionTable } from '../src/workers/session-table.js';
+import { durableObjectStore } from '../src/workers/store.js';
+import { answerStoreRequest } from '../src/workers/session-object.js';
+import { U64_MAX } from '../src/stores/commit.js';
+import { memoryStore } from '../src/stores/memory.js';
+import { redisStore } from '../src/stores/redis.js';
+import type { SessionRecord, SessionStore } from '../src/stores/types.js';
 
 type Step = ['commit', bigint, number, number?] | ['retry', bigint, number] | ['get', number] | ['delete'];
 

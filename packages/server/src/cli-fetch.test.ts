@@ -7,7 +7,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { exitCodeOf, keyConfigArg, parseFetchArgs } from '../src/cli-fetch.js';
+import { exitCodeOf, keyConfigArg, parseFetchArgs } from './cli-fetch.js';
 
 describe('nen fetch --ohttp', () => {
   it('parses the OHTTP flags and refuses an unpinned or half-given OHTTP request', () => {

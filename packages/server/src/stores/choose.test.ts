@@ -3,7 +3,7 @@
  * (`redisStore` from `@nen/server/redis`), never a silent fall-back to the in-memory store.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createNen, memoryStore } from '../src/index.js';
+import { createNen, memoryStore } from '../index.js';
 
 const saved = process.env.REDIS_URL;
 afterEach(() => {
