@@ -1,8 +1,8 @@
 /** Field sealing: round trip, one encapsulation per record, and binding to path and record id. */
 import { describe, expect, it } from 'vitest';
-import { NenSealError, openFields, parseHeader, sealFields } from '../src/index.js';
+import { NenSealError, openFields, parseHeader, sealFields } from './index.js';
 import { fromBase64Url } from '@nen/core';
-import { pqKeyPair } from './helpers.js';
+import { pqKeyPair } from '../test/helpers.js';
 
 const record = { id: 'u1', name: 'Ada', ssn: '123-45-6789', card: { number: '4111', exp: '12/30' }, tags: ['a', { secret: 42 }], 'we/ird~': true };
 const PATHS = ['/ssn', '/card/number', '/tags/1/secret', '/we~1ird~0'];

@@ -21,8 +21,8 @@ import {
   sealArmored,
   x25519RecipientOf,
   xwingPublicKey,
-} from '../src/index.js';
-import { pqKeyPair } from './helpers.js';
+} from './index.js';
+import { pqKeyPair } from '../test/helpers.js';
 
 const codeOf = async (p: Promise<unknown>) =>
   p.then(

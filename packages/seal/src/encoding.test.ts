@@ -9,8 +9,8 @@ import { randomBytes } from 'node:crypto';
 import { bech32 } from '@scure/base';
 import { describe, expect, it } from 'vitest';
 import { loadBackend } from '@nen/core';
-import { decodeBase64, decodeBech32, encodeBase64, encodeBech32 } from '../src/encoding.js';
-import { parseHeader, serializeHeader, verifyHeaderMac } from '../src/header.js';
+import { decodeBase64, decodeBech32, encodeBase64, encodeBech32 } from './encoding.js';
+import { parseHeader, serializeHeader, verifyHeaderMac } from './header.js';
 
 const scureDecode = (s: string): string | null => {
   try {

@@ -1,7 +1,7 @@
 /** Signed seals: HashML-DSA-65 over the whole file, verified against a pinned key before opening. */
 import { describe, expect, it } from 'vitest';
-import { NenSealError, generateSigningKey, open, openSigned, sealSigned } from '../src/index.js';
-import { pqKeyPair } from './helpers.js';
+import { NenSealError, generateSigningKey, open, openSigned, sealSigned } from './index.js';
+import { pqKeyPair } from '../test/helpers.js';
 
 const code = (p: Promise<unknown>) =>
   p.then(

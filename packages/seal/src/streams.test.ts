@@ -5,8 +5,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { NenSealError, openStream, parseHeader, seal, sealStream } from '../src/index.js';
-import { drain, pqKeyPair, sourceOf } from './helpers.js';
+import { NenSealError, openStream, parseHeader, seal, sealStream } from './index.js';
+import { drain, pqKeyPair, sourceOf } from '../test/helpers.js';
 
 const CH = 65536;
 const ENC = CH + 16;

@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
-import { webReadableFromNode } from '../src/node-stream.js';
-import { drain } from './helpers.js';
+import { webReadableFromNode } from './node-stream.js';
+import { drain } from '../test/helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'nen-seal-nodestream-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { KEM_ID, loadBackend, toBase64Url } from '@nen/core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runSealCli } from '../src/cli.js';
-import { encodeBech32, parseHeader, x25519RecipientOf } from '../src/index.js';
-import { pqKeyPair, sourceOf } from './helpers.js';
+import { runSealCli } from './cli.js';
+import { encodeBech32, parseHeader, x25519RecipientOf } from './index.js';
+import { pqKeyPair, sourceOf } from '../test/helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'nen-seal-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

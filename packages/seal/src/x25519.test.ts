@@ -1,7 +1,7 @@
 /** The node:crypto and @noble X25519 paths compute the same function and both refuse low-order shares. */
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { LowOrderError, X25519, X25519_NOBLE } from '../src/x25519.js';
+import { LowOrderError, X25519, X25519_NOBLE } from './x25519.js';
 
 describe('X25519 providers', () => {
   it('the runtime path is node:crypto here, and it matches noble byte for byte', () => {
