@@ -36,7 +36,7 @@ import { clientError, serverError } from './errors.js';
 import type { ClientConfig, WireExchange } from './options.js';
 import type { SessionState } from './session.js';
 import { appResponse } from './response.js';
-import { type CallDeadline, type PreparedRequest, callDeadline, head32, headersRecord, readBodyLimited, report } from './transport.js';
+import { type CallDeadline, type PreparedRequest, callDeadline, head32, headersRecord, readBodyLimited, report, withUtf8 } from './transport.js';
 
 const EMPTY = new Uint8Array(0);
 type Kind = WireExchange['kind'];
@@ -73,21 +73,25 @@ async function sendWith(
 ): Promise<Response> {
   const compress = cfg.options.compress === true;
   const timestamp = Math.round(Date.now() + s.skew);
-  const sealing = sealRequest({
-    keys: s.keys,
-    sessionId: s.id,
-    epoch: s.epoch,
-    seq,
-    timestamp,
-    method: p.method,
-    url: p.url,
-    contentType: p.contentType,
-    body: p.body,
-    confidentialQuery: cfg.options.confidentialQuery === true,
-    compress,
-    deflate: deflateRequestBody,
-    retryOf,
-  });
+  const seal = (body: Uint8Array | ReadableStream<Uint8Array> | null) =>
+    sealRequest({
+      keys: s.keys,
+      sessionId: s.id,
+      epoch: s.epoch,
+      seq,
+      timestamp,
+      method: p.method,
+      url: p.url,
+      contentType: p.contentType,
+      body,
+      confidentialQuery: cfg.options.confidentialQuery === true,
+      compress,
+      deflate: deflateRequestBody,
+      retryOf,
+    });
+  // A string body is encoded into the reused buffer and sealed at once (synchronous without
+  // compression); a compressed one may wait for an async deflate, so it keeps its own bytes.
+  const sealing = compress || p.text === null ? seal(p.body) : withUtf8(p.text, seal);
   const sealed = sealing instanceof Promise ? await sealing : sealing; // a promise only when deflate is async
   if (attempt) {
     attempt.ref = { sessionId: s.id, epoch: s.epoch, seq, timestamp };

@@ -2,10 +2,11 @@
  * `prepare()` (src/transport.ts): the application's arguments as one request. The envelope's own
  * headers are removed from the application's, whatever form the headers come in (a record, with
  * any case, inherited keys, a list, a Headers, a Request's); the plaintext content type is kept
- * apart; bodies that need no reading are prepared without a promise.
+ * apart; bodies that need no reading are prepared without a promise. `withUtf8`: a string body's
+ * bytes in the reused buffer are exactly TextEncoder's and are wiped once sealed (or on a throw).
  */
 import { describe, expect, it } from 'vitest';
-import { type PreparedRequest, prepare } from './transport.js';
+import { type PreparedRequest, prepare, withUtf8 } from './transport.js';
 
 const resolve = (u: string | URL) => new URL(u, 'http://127.0.0.1/');
 const names = (p: PreparedRequest) => {
@@ -53,5 +54,40 @@ describe('prepare', () => {
 
   it('a body on GET is NEN_BAD_INPUT', () => {
     expect(() => prepare(resolve, '/a', { body: 'x' })).toThrow(expect.objectContaining({ code: 'NEN_BAD_INPUT' }));
+  });
+});
+
+describe('withUtf8', () => {
+  const enc = new TextEncoder();
+  it("hands over TextEncoder's bytes (non-ASCII, a lone surrogate) and wipes them after use", () => {
+    for (const text of ['{"a":1}', 'é€😀 x', 'a\ud800b', '']) {
+      let seen: Uint8Array | undefined;
+      const copy = withUtf8(text, (b) => {
+        seen = b;
+        return b.slice();
+      });
+      expect(copy).toEqual(enc.encode(text));
+      expect(seen!.every((x) => x === 0)).toBe(true); // the reused buffer keeps no plaintext
+    }
+  });
+
+  it('wipes when the consumer throws; a string over the cap gets its own array', () => {
+    let seen: Uint8Array | undefined;
+    expect(() =>
+      withUtf8('secret', (b) => {
+        seen = b;
+        throw new Error('seal failed');
+      }),
+    ).toThrow('seal failed');
+    expect(seen!.every((x) => x === 0)).toBe(true);
+    const long = 'y'.repeat(400_000); // 3 x 400,000 > 1 MiB
+    expect(withUtf8(long, (b) => b.length === long.length && b.buffer.byteLength === long.length)).toBe(true);
+  });
+
+  it('a prepared string body keeps its text; its bytes are encoded on first read', () => {
+    const p = prepare(resolve, '/a', { method: 'POST', body: 'é' }) as PreparedRequest;
+    expect(p.text).toBe('é');
+    expect(p.body).toEqual(enc.encode('é'));
+    expect(p.body).toBe(p.body);
   });
 });

