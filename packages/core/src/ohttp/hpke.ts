@@ -7,7 +7,8 @@
  * Suites:
  *  - KEMs: X-Wing 0x647a (default) and ML-KEM-768 0x0041 on the Wasm core where a runtime entry
  *    has loaded it (./kem-wasm.ts: Node.js, Edge, Workers; the gateway's key expanded once in
- *    Wasm), else on @noble with the matrix expanded once per key (`ml_kem768.prepare`: the
+ *    Wasm; X-Wing's X25519 half in OpenSSL on Node.js, ./xwing-split.ts, with the key schedule
+ *    in ./key-schedule.ts), else on @noble with the matrix expanded once per key (`ml_kem768.prepare`: the
  *    gateway's key per OhttpPrivateKey, a client's per config in a bounded cache), X25519 on
  *    node:crypto where the runtime is Node.js (../backend/x25519-fast.ts), the X-Wing combiner
  *    from ../backend/noble-kem.ts (browsers; derandomized vectors always); DHKEM(X25519,
@@ -28,15 +29,18 @@ import { gcm } from '@noble/ciphers/aes.js';
 import { chacha20poly1305 } from '@noble/ciphers/chacha.js';
 import { expand as hkdfExpand, extract as hkdfExtract } from '@noble/hashes/hkdf.js';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { hpkeSuiteId, kemSuiteId, keyScheduleBase, labeledExpand, labeledExtract, hpkeExport, type HkdfSha256 } from '../backend/hpke.js';
+import { hpkeSuiteId, kemSuiteId, labeledExpand, labeledExtract, hpkeExport, type HkdfSha256 } from '../backend/hpke.js';
 import { ml_kem768, type KEMPrepared } from '@noble/post-quantum/ml-kem.js';
 import { MLKEM768_CT, MLKEM768_EK, expandKey, keyError, xwingCombine, type ExpandedKey } from '../backend/noble-kem.js';
 import { nodeAead } from '../backend/aead-fast.js';
 import { x25519Dh, x25519Public } from '../backend/x25519-fast.js';
 import { randomBytes } from '../backend/random.js';
 import { type RawKeySchedule, type WasmKemKey, wasmChaCha, wasmEncap, wasmHkdfExpand, wasmHkdfExtract, wasmRecipient, wasmSetupBaseS } from './kem-wasm.js';
+import { ohttpKeySchedule } from './key-schedule.js';
+import { SplitXWingKey } from './xwing-split.js';
+import { wasmGlueIfLoaded } from '../backend/wasm-loaded.js';
 import { KEM_ID, KEM_SIZES, type KemId } from '../backend/types.js';
-import { wipe } from '../backend/util.js';
+import { disposedError, wipe } from '../backend/util.js';
 import { NenCryptoError } from '../errors.js';
 import { concatBytes } from '../protocol/bytes.js';
 
@@ -198,6 +202,9 @@ export class OhttpPrivateKey {
   readonly publicKey: Uint8Array;
   #sk: Uint8Array;
   #wasm: WasmKemKey | undefined;
+  /** X-Wing on Node.js: the X25519 half in OpenSSL (./xwing-split.ts); null once tried and unusable. */
+  #split: SplitXWingKey | null | undefined;
+  #disposed = false;
   #noble: { expanded: ExpandedKey; prepared: KEMPrepared } | undefined;
   constructor(kem: OhttpKemId, sk: Uint8Array) {
     if (!isOhttpKem(kem)) throw new NenCryptoError('NEN_CRYPTO_UNSUPPORTED', `nen: unsupported OHTTP KEM ${String(kem)}`);
@@ -210,6 +217,7 @@ export class OhttpPrivateKey {
     }
     this.#wasm = wasmRecipient(kem, this.#sk);
     this.publicKey = this.#wasm ? this.#wasm.publicKey : this.#nobleKey().expanded.publicKey;
+    this.#splitKey(); // its self-test here, not on the first request
   }
   #nobleKey(): { expanded: ExpandedKey; prepared: KEMPrepared } {
     if (!this.#noble) {
@@ -223,15 +231,36 @@ export class OhttpPrivateKey {
    * @internal setupBaseR's fast path.
    */
   setupBaseRInWasm(enc: Uint8Array, suiteId: Uint8Array, info: Uint8Array, nk: number): RawKeySchedule | undefined {
+    if (this.#disposed) throw disposedError('OhttpPrivateKey');
     if (enc.length !== OHTTP_KEM_INFO[this.kem].enc) throw new NenCryptoError('NEN_CRYPTO_LENGTH', 'nen: enc has the wrong length');
     if (this.kem === OHTTP_KEM.X25519) return undefined;
+    const split = this.#splitKey();
+    if (split) {
+      const ss = split.decap(enc);
+      try {
+        return ohttpKeySchedule(hkdf, suiteId, ss, info, nk, 12);
+      } finally {
+        wipe(ss);
+      }
+    }
     this.#wasm ??= wasmRecipient(this.kem, this.#sk);
     return this.#wasm?.setupBaseR(enc, suiteId, info, nk);
   }
+  /** The X-Wing split key, made once the Wasm is loaded (one self-test); undefined elsewhere. */
+  #splitKey(): SplitXWingKey | undefined {
+    if (this.#split === undefined && this.kem === OHTTP_KEM.XWING) {
+      const g = wasmGlueIfLoaded();
+      if (g) this.#split = SplitXWingKey.create(g, this.#sk, this.publicKey) ?? null;
+    }
+    return this.#split ?? undefined;
+  }
   /** Decap(enc). */
   decap(enc: Uint8Array): Uint8Array {
+    if (this.#disposed) throw disposedError('OhttpPrivateKey');
     if (enc.length !== OHTTP_KEM_INFO[this.kem].enc) throw new NenCryptoError('NEN_CRYPTO_LENGTH', 'nen: enc has the wrong length');
     if (this.kem === OHTTP_KEM.X25519) return dhkemSharedSecret(x25519Dh(this.#sk, enc), enc, this.publicKey);
+    const split = this.#splitKey();
+    if (split) return split.decap(enc);
     this.#wasm ??= wasmRecipient(this.kem, this.#sk);
     if (this.#wasm) return this.#wasm.decap(enc);
     const { expanded: x, prepared: p } = this.#nobleKey();
@@ -256,6 +285,9 @@ export class OhttpPrivateKey {
     this.#noble?.prepared.clean();
     this.#noble = undefined;
     this.#wasm?.dispose();
+    this.#split?.dispose();
+    this.#split = null;
+    this.#disposed = true;
   }
 }
 
@@ -275,7 +307,7 @@ export class HpkeContext {
     const a = aeadInfo(aeadId);
     this.aeadId = aeadId;
     this.#suiteId = suiteIdOf(kem, aeadId);
-    const ks = secret instanceof Uint8Array ? keyScheduleBase(hkdf, this.#suiteId, secret, info, a.nk, a.nn) : secret;
+    const ks = secret instanceof Uint8Array ? ohttpKeySchedule(hkdf, this.#suiteId, secret, info, a.nk, a.nn) : secret;
     this.#key = ks.key;
     this.#baseNonce = ks.baseNonce;
     this.#exporterSecret = ks.exporterSecret;
