@@ -37,16 +37,25 @@ function badMlKemKey(pk: Uint8Array): Uint8Array {
 }
 
 describe('HPKE single-shot SealBase / OpenBase', () => {
-  let backends: Backend[] = [];
+  const ctx: { backends: Backend[] } = { backends: [] };
   beforeAll(async () => {
-    backends = await loadAll();
+    ctx.backends = await loadAll();
   });
 
+  vectorsAndRoundTrips(ctx);
+
+  refusals(ctx);
+
+  memoryBound(ctx);
+});
+
+/** The hpke-pq vectors' single-shot messages and round trips across every sender x recipient backend. */
+function vectorsAndRoundTrips(ctx: { backends: Backend[] }): void {
   it('hpke-pq X-Wing: the seq-0 encryption opens on every backend; derandomized SealBase reproduces enc and ct', async () => {
     const v = xwingVector;
     if (!v?.encryptions?.length) throw new Error('hpke-pq.json has no X-Wing ChaCha20-Poly1305 entry with encryptions');
     const e = v.encryptions[0] as { aad: string; ct: string; pt: string };
-    for (const b of backends) {
+    for (const b of ctx.backends) {
       using rk = b.createRecipientKey(KEM_ID.XWING, hex(v.skRm));
       expect(toHex(rk.openBase(hex(v.enc), hex(v.info), hex(e.aad), hex(e.ct))), b.name).toBe(e.pt);
     }
@@ -70,7 +79,7 @@ describe('HPKE single-shot SealBase / OpenBase', () => {
     expect(toHex(noble.enc)).toBe(v.enc);
     expect(toHex(wasm.enc)).toBe(v.enc);
     expect(toHex(wasm.ciphertext)).toBe(toHex(noble.ciphertext));
-    for (const b of backends) {
+    for (const b of ctx.backends) {
       using rk = b.createRecipientKey(KEM_ID.MLKEM768, hex(v.skRm));
       expect(toHex(rk.openBase(noble.enc, hex(v.info), aad, noble.ciphertext)), b.name).toBe(toHex(pt));
     }
@@ -78,13 +87,13 @@ describe('HPKE single-shot SealBase / OpenBase', () => {
 
   it('round-trips across every sender × recipient backend, one-shot and parsed sender key', () => {
     for (const kem of KEMS) {
-      const kp = backends[0]?.generateKeyPair(kem);
+      const kp = ctx.backends[0]?.generateKeyPair(kem);
       if (!kp) throw new Error('no backend');
       for (const size of [0, 16, 9000]) {
-        const pt = backends[0]?.randomBytes(size) as Uint8Array;
+        const pt = ctx.backends[0]?.randomBytes(size) as Uint8Array;
         const info = new Uint8Array([kem & 0xff, size & 0xff]);
         const aad = new Uint8Array(size % 7);
-        for (const sender of backends) {
+        for (const sender of ctx.backends) {
           using sk = sender.createSenderKey(kem, kp.publicKey);
           expect(toHex(sk.publicKey)).toBe(toHex(kp.publicKey));
           const sealed = [sender.sealBase(kem, kp.publicKey, info, aad, pt), sk.sealBase(info, aad, pt), sk.sealBase(info, aad, pt)];
@@ -92,7 +101,7 @@ describe('HPKE single-shot SealBase / OpenBase', () => {
           for (const s of sealed) {
             expect(s.enc.length).toBe(KEM_SIZES[kem].enc);
             expect(s.ciphertext.length).toBe(size + 16);
-            for (const recipient of backends) {
+            for (const recipient of ctx.backends) {
               using rk = recipient.createRecipientKey(kem, kp.privateKey);
               expect(toHex(rk.openBase(s.enc, info, aad, s.ciphertext)), `${sender.name} → ${recipient.name}`).toBe(toHex(pt));
             }
@@ -101,15 +110,18 @@ describe('HPKE single-shot SealBase / OpenBase', () => {
       }
     }
   });
+}
 
+/** Tampering, bad lengths, bad keys and disposed objects: stable codes on every backend. */
+function refusals(ctx: { backends: Backend[] }): void {
   it('refuses tampering, bad lengths, bad keys and disposed objects with stable codes on every backend', () => {
     for (const kem of KEMS) {
-      const kp = backends[0]?.generateKeyPair(kem);
+      const kp = ctx.backends[0]?.generateKeyPair(kem);
       if (!kp) throw new Error('no backend');
       const info = new Uint8Array([1]);
       const aad = new Uint8Array([2]);
       const pt = new Uint8Array([3, 4, 5]);
-      for (const b of backends) {
+      for (const b of ctx.backends) {
         const s = b.sealBase(kem, kp.publicKey, info, aad, pt);
         using rk = b.createRecipientKey(kem, kp.privateKey);
         const flip = (x: Uint8Array, i: number) => {
@@ -182,10 +194,13 @@ describe('HPKE single-shot SealBase / OpenBase', () => {
       }
     }
   });
+}
 
+/** Sender keys, SealBase and OpenBase free their Wasm objects. */
+function memoryBound(ctx: { backends: Backend[] }): void {
   it('sender keys, SealBase and OpenBase do not grow the Wasm linear memory (objects are freed)', () => {
-    const wasm = backends.find((b) => b.name === 'wasm') as Backend;
-    const node = backends.find((b) => b.name === 'node') as Backend;
+    const wasm = ctx.backends.find((b) => b.name === 'wasm') as Backend;
+    const node = ctx.backends.find((b) => b.name === 'node') as Backend;
     const kp = wasm.generateKeyPair(KEM_ID.XWING);
     using rk = wasm.createRecipientKey(KEM_ID.XWING, kp.privateKey);
     using nrk = node.createRecipientKey(KEM_ID.XWING, kp.privateKey);
@@ -207,4 +222,4 @@ describe('HPKE single-shot SealBase / OpenBase', () => {
     cycle(400);
     expect(wasmMemoryByteLength()).toBe(before);
   });
-});
+}

@@ -17,13 +17,57 @@ const KEMS: KemId[] = [KEM_ID.XWING, KEM_ID.MLKEM768];
 const enc = (s: string) => new TextEncoder().encode(s);
 
 describe('every backend', () => {
-  let backends: Backend[] = [];
+  const ctx: { backends: Backend[] } = { backends: [] };
   beforeAll(async () => {
-    backends = await loadAll();
+    ctx.backends = await loadAll();
   });
 
+  roundTrips(ctx);
+
+  badLengths(ctx);
+
+  badKeysAndTampering(ctx);
+
+  hygiene(ctx);
+});
+
+describe('noble backend internals', () => {
+  it('our X-Wing equals @noble/post-quantum ml_kem768_x25519 (keygen, encaps, decaps)', async () => {
+    const b = await loadBackend('noble');
+    for (let i = 0; i < 3; i++) {
+      const seed = b.randomBytes(32);
+      const ref = ml_kem768_x25519.keygen(seed);
+      const ours = b.createRecipientKey(KEM_ID.XWING, seed);
+      expect(toHex(ours.publicKey)).toBe(toHex(ref.publicKey));
+      const rnd = b.randomBytes(64);
+      const refEnc = ml_kem768_x25519.encapsulate(ref.publicKey, rnd);
+      const mine = encapDerand(KEM_ID.XWING, ref.publicKey, rnd);
+      expect(toHex(mine.enc)).toBe(toHex(refEnc.cipherText));
+      expect(toHex(mine.sharedSecret)).toBe(toHex(refEnc.sharedSecret));
+      expect(toHex(ml_kem768_x25519.decapsulate(mine.enc, seed))).toBe(toHex(mine.sharedSecret));
+      ours.dispose();
+    }
+  });
+
+  it('ML-KEM-768 private key is the 64-byte d||z seed of FIPS 203 KeyGen_internal', async () => {
+    const b = await loadBackend('noble');
+    const seed = b.randomBytes(64);
+    using rk = b.createRecipientKey(KEM_ID.MLKEM768, seed);
+    expect(toHex(rk.publicKey)).toBe(toHex(ml_kem768.keygen(seed).publicKey));
+  });
+});
+
+describe('loadBackend', () => {
+  it('caches per kind and rejects unknown kinds with a typed error', async () => {
+    expect(await loadBackend('noble')).toBe(await loadBackend('noble'));
+    await expect(loadBackend('bogus' as 'noble')).rejects.toMatchObject({ code: 'NEN_CRYPTO_UNSUPPORTED' });
+  });
+});
+
+/** HPKE round trips and DeriveKeyPair on every backend. */
+function roundTrips(ctx: { backends: Backend[] }): void {
   it('HPKE SetupBaseS/SetupBaseR + Export round trip, both KEMs, correct sizes', () => {
-    for (const b of backends) {
+    for (const b of ctx.backends) {
       for (const kem of KEMS) {
         const kp = b.generateKeyPair(kem);
         expect(kp.kem).toBe(kem);
@@ -49,7 +93,7 @@ describe('every backend', () => {
   });
 
   it('DeriveKeyPair is deterministic and ikm-sensitive', () => {
-    for (const b of backends) {
+    for (const b of ctx.backends) {
       for (const kem of KEMS) {
         const a = b.deriveKeyPair(kem, new Uint8Array(32).fill(7));
         const a2 = b.deriveKeyPair(kem, new Uint8Array(32).fill(7));
@@ -59,9 +103,12 @@ describe('every backend', () => {
       }
     }
   });
+}
 
+/** Wrong lengths and non-byte inputs: NEN_CRYPTO_LENGTH, never a crash. */
+function badLengths(ctx: { backends: Backend[] }): void {
   it('wrong lengths are NEN_CRYPTO_LENGTH', () => {
-    for (const b of backends) {
+    for (const b of ctx.backends) {
       expect(codeOf(() => b.createAead(new Uint8Array(31)))).toBe('NEN_CRYPTO_LENGTH');
       expect(codeOf(() => b.createAead(new Uint8Array(33)))).toBe('NEN_CRYPTO_LENGTH');
       using aead = b.createAead(new Uint8Array(32));
@@ -88,7 +135,7 @@ describe('every backend', () => {
 
   it('non-byte inputs (string, null, number[]) are NEN_CRYPTO_LENGTH, never a crash', () => {
     const bad = ['x'.repeat(32), null, Array.from({ length: 32 }, () => 0), undefined] as unknown as Uint8Array[];
-    for (const b of backends) {
+    for (const b of ctx.backends) {
       for (const v of bad) {
         expect(
           codeOf(() => b.sha256(v)),
@@ -130,9 +177,12 @@ describe('every backend', () => {
       ).toBe('NEN_CRYPTO_LENGTH');
     }
   });
+}
 
+/** Invalid keys (ML-KEM coefficient >= q, X25519 low order) and AEAD tampering. */
+function badKeysAndTampering(ctx: { backends: Backend[] }): void {
   it('an invalid ML-KEM encapsulation key (coefficient >= q) is NEN_CRYPTO_KEY, for both KEMs', () => {
-    for (const b of backends) {
+    for (const b of ctx.backends) {
       for (const kem of KEMS) {
         const pk = b.generateKeyPair(kem).publicKey.slice();
         pk[0] = 0xff;
@@ -146,7 +196,7 @@ describe('every backend', () => {
   });
 
   it('an X25519 low-order share (all-zero u) in an X-Wing public key or enc is NEN_CRYPTO_KEY', () => {
-    for (const b of backends) {
+    for (const b of ctx.backends) {
       const kp = b.generateKeyPair(KEM_ID.XWING);
       const pk = kp.publicKey.slice();
       pk.fill(0, 1184);
@@ -166,7 +216,7 @@ describe('every backend', () => {
   });
 
   it('tampered ciphertext, tag, nonce or AAD is NEN_CRYPTO_AEAD', () => {
-    for (const b of backends) {
+    for (const b of ctx.backends) {
       using aead = b.createAead(b.randomBytes(32));
       const nonce = b.randomBytes(12);
       const aad = enc('aad');
@@ -184,9 +234,12 @@ describe('every backend', () => {
       expect(new TextDecoder().decode(aead.open(nonce, aad, ct))).toBe('hello world');
     }
   });
+}
 
+/** Secret hygiene (dispose, no mutation, no key bytes printed) and hash / MAC / KDF known answers. */
+function hygiene(ctx: { backends: Backend[] }): void {
   it('disposed objects refuse use (NEN_CRYPTO_DISPOSED); dispose is idempotent', () => {
-    for (const b of backends) {
+    for (const b of ctx.backends) {
       const aead = b.createAead(new Uint8Array(32));
       aead.dispose();
       aead.dispose();
@@ -205,7 +258,7 @@ describe('every backend', () => {
   });
 
   it('inputs are not mutated and key bytes are copied', () => {
-    for (const b of backends) {
+    for (const b of ctx.backends) {
       const key = b.randomBytes(32);
       const keyCopy = key.slice();
       const aead = b.createAead(key);
@@ -246,7 +299,7 @@ describe('every backend', () => {
   });
 
   it('JSON.stringify / String / util.inspect of key objects contain no key bytes', () => {
-    for (const b of backends) {
+    for (const b of ctx.backends) {
       const keyBytes = new Uint8Array(32).fill(0xab);
       const aead = b.createAead(keyBytes);
       for (const s of [JSON.stringify(aead), String(aead), inspect(aead, { showHidden: true, depth: 5 })]) {
@@ -268,7 +321,7 @@ describe('every backend', () => {
   });
 
   it('hash / MAC / KDF known answers (RFC 4231 case 2, RFC 5869 case 1, FIPS 180-4 "abc")', () => {
-    for (const b of backends) {
+    for (const b of ctx.backends) {
       expect(toHex(b.sha256(enc('abc')))).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
       expect(toHex(b.hmacSha256(enc('Jefe'), enc('what do ya want for nothing?')))).toBe('5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843');
       const prk = b.hkdfExtract(Uint8Array.from(Buffer.from('000102030405060708090a0b0c', 'hex')), new Uint8Array(22).fill(0x0b));
@@ -279,37 +332,4 @@ describe('every backend', () => {
       expect(b.randomBytes(33).length).toBe(33);
     }
   });
-});
-
-describe('noble backend internals', () => {
-  it('our X-Wing equals @noble/post-quantum ml_kem768_x25519 (keygen, encaps, decaps)', async () => {
-    const b = await loadBackend('noble');
-    for (let i = 0; i < 3; i++) {
-      const seed = b.randomBytes(32);
-      const ref = ml_kem768_x25519.keygen(seed);
-      const ours = b.createRecipientKey(KEM_ID.XWING, seed);
-      expect(toHex(ours.publicKey)).toBe(toHex(ref.publicKey));
-      const rnd = b.randomBytes(64);
-      const refEnc = ml_kem768_x25519.encapsulate(ref.publicKey, rnd);
-      const mine = encapDerand(KEM_ID.XWING, ref.publicKey, rnd);
-      expect(toHex(mine.enc)).toBe(toHex(refEnc.cipherText));
-      expect(toHex(mine.sharedSecret)).toBe(toHex(refEnc.sharedSecret));
-      expect(toHex(ml_kem768_x25519.decapsulate(mine.enc, seed))).toBe(toHex(mine.sharedSecret));
-      ours.dispose();
-    }
-  });
-
-  it('ML-KEM-768 private key is the 64-byte d||z seed of FIPS 203 KeyGen_internal', async () => {
-    const b = await loadBackend('noble');
-    const seed = b.randomBytes(64);
-    using rk = b.createRecipientKey(KEM_ID.MLKEM768, seed);
-    expect(toHex(rk.publicKey)).toBe(toHex(ml_kem768.keygen(seed).publicKey));
-  });
-});
-
-describe('loadBackend', () => {
-  it('caches per kind and rejects unknown kinds with a typed error', async () => {
-    expect(await loadBackend('noble')).toBe(await loadBackend('noble'));
-    await expect(loadBackend('bogus' as 'noble')).rejects.toMatchObject({ code: 'NEN_CRYPTO_UNSUPPORTED' });
-  });
-});
+}

@@ -40,15 +40,54 @@ const findPq = (kem: number, kdf: number, aead: number): HpkeVector => {
 };
 
 describe('HPKE vectors', () => {
-  let backends: Backend[] = [];
+  const ctx: { backends: Backend[] } = { backends: [] };
   beforeAll(async () => {
-    backends = await loadAll();
+    ctx.backends = await loadAll();
   });
 
+  xwingVectors(ctx);
+
+  otherSuites(ctx);
+});
+
+/** RFC 9180 §5.2: nonce = base_nonce XOR I2OSP(seq, Nn). */
+function nonceFor(baseNonce: Uint8Array, seq: number): Uint8Array {
+  const n = baseNonce.slice();
+  const view = new DataView(n.buffer);
+  view.setUint32(8, view.getUint32(8) ^ seq);
+  return n;
+}
+
+function makeDraw(xof: ReturnType<typeof shake128.create>): () => Uint8Array {
+  return () => {
+    const n = xof.xof(1)[0] as number;
+    return xof.xof(n);
+  };
+}
+
+const DHKEM_X25519: KemId | 0x0020 = 0x0020;
+/** RFC 9180 §7.1.3 DeriveKeyPair for DHKEM(X25519, HKDF-SHA256). */
+function dhkemDeriveSk(ikm: Uint8Array): Uint8Array {
+  const sid = kemSuiteId(DHKEM_X25519);
+  const prk = labeledExtract(nobleHkdf, sid, new Uint8Array(0), 'dkp_prk', ikm);
+  return labeledExpand(nobleHkdf, sid, prk, 'sk', new Uint8Array(0), 32);
+}
+/** RFC 9180 §4.1 ExtractAndExpand(dh, kem_context = enc || pkR). */
+function dhkemSharedSecret(dh: Uint8Array, enc: Uint8Array, pkR: Uint8Array): Uint8Array {
+  const sid = kemSuiteId(DHKEM_X25519);
+  const eae = labeledExtract(nobleHkdf, sid, new Uint8Array(0), 'eae_prk', dh);
+  const ctx = new Uint8Array(enc.length + pkR.length);
+  ctx.set(enc);
+  ctx.set(pkR, enc.length);
+  return labeledExpand(nobleHkdf, sid, eae, 'shared_secret', ctx, 32);
+}
+
+/** hpke-pq X-Wing / HKDF-SHA256 / ChaCha20-Poly1305: keys, exports, key schedule, encryptions. */
+function xwingVectors(ctx: { backends: Backend[] }): void {
   it('hpke-pq X-Wing/HKDF-SHA256/ChaCha20-Poly1305: DeriveKeyPair, SetupBaseR + Export (every backend)', () => {
     const v = findPq(0x647a, 1, 3);
     expect(v.exports?.length).toBeGreaterThan(0);
-    for (const b of backends) {
+    for (const b of ctx.backends) {
       const kp = b.deriveKeyPair(KEM_ID.XWING, hex(v.ikmR));
       expect(toHex(kp.privateKey), b.name).toBe(v.skRm);
       expect(toHex(kp.publicKey), b.name).toBe(v.pkRm);
@@ -62,7 +101,7 @@ describe('HPKE vectors', () => {
 
   it('hpke-pq X-Wing: derandomized SetupBaseS(ikmE) gives enc and every Export (every backend)', async () => {
     const v = findPq(0x647a, 1, 3);
-    for (const b of backends) {
+    for (const b of ctx.backends) {
       for (const e of v.exports ?? []) {
         const s = await derandSetupS(b, KEM_ID.XWING, hex(v.pkRm), hex(v.info), hex(e.exporter_context), e.L, hex(v.ikmE));
         expect(toHex(s.enc), b.name).toBe(v.enc);
@@ -87,11 +126,14 @@ describe('HPKE vectors', () => {
       expect(toHex(chacha20poly1305(ks.key, hex(e.nonce), hex(e.aad)).encrypt(hex(e.pt)))).toBe(e.ct);
     }
   });
+}
 
+/** hpke-pq ML-KEM-768 and RFC 9180 DHKEM(X25519) entries. */
+function otherSuites(ctx: { backends: Backend[] }): void {
   it('hpke-pq ML-KEM-768 entry (AES-128-GCM suite): KEM, key schedule, exports, encryptions', async () => {
     const v = findPq(0x0041, 1, 1);
     // KEM part through every backend (independent of the AEAD id).
-    for (const b of backends) {
+    for (const b of ctx.backends) {
       const kp = b.deriveKeyPair(KEM_ID.MLKEM768, hex(v.ikmR));
       expect(toHex(kp.privateKey), b.name).toBe(v.skRm);
       expect(toHex(kp.publicKey), b.name).toBe(v.pkRm);
@@ -119,7 +161,7 @@ describe('HPKE vectors', () => {
     const v = findPq(0x0041, 1, 1);
     const s = setupBaseSExportDerand(KEM_ID.MLKEM768, hex(v.pkRm), hex(v.info), new Uint8Array(3), 48, hex(v.ikmE));
     expect(toHex(s.enc)).toBe(v.enc);
-    for (const b of backends) {
+    for (const b of ctx.backends) {
       using rk = b.createRecipientKey(KEM_ID.MLKEM768, hex(v.skRm));
       expect(toHex(rk.setupBaseRExport(s.enc, hex(v.info), new Uint8Array(3), 48)), b.name).toBe(toHex(s.exported));
     }
@@ -161,36 +203,4 @@ describe('HPKE vectors', () => {
       }
     }
   });
-});
-
-/** RFC 9180 §5.2: nonce = base_nonce XOR I2OSP(seq, Nn). */
-function nonceFor(baseNonce: Uint8Array, seq: number): Uint8Array {
-  const n = baseNonce.slice();
-  const view = new DataView(n.buffer);
-  view.setUint32(8, view.getUint32(8) ^ seq);
-  return n;
-}
-
-function makeDraw(xof: ReturnType<typeof shake128.create>): () => Uint8Array {
-  return () => {
-    const n = xof.xof(1)[0] as number;
-    return xof.xof(n);
-  };
-}
-
-const DHKEM_X25519: KemId | 0x0020 = 0x0020;
-/** RFC 9180 §7.1.3 DeriveKeyPair for DHKEM(X25519, HKDF-SHA256). */
-function dhkemDeriveSk(ikm: Uint8Array): Uint8Array {
-  const sid = kemSuiteId(DHKEM_X25519);
-  const prk = labeledExtract(nobleHkdf, sid, new Uint8Array(0), 'dkp_prk', ikm);
-  return labeledExpand(nobleHkdf, sid, prk, 'sk', new Uint8Array(0), 32);
-}
-/** RFC 9180 §4.1 ExtractAndExpand(dh, kem_context = enc || pkR). */
-function dhkemSharedSecret(dh: Uint8Array, enc: Uint8Array, pkR: Uint8Array): Uint8Array {
-  const sid = kemSuiteId(DHKEM_X25519);
-  const eae = labeledExtract(nobleHkdf, sid, new Uint8Array(0), 'eae_prk', dh);
-  const ctx = new Uint8Array(enc.length + pkR.length);
-  ctx.set(enc);
-  ctx.set(pkR, enc.length);
-  return labeledExpand(nobleHkdf, sid, eae, 'shared_secret', ctx, 32);
 }

@@ -35,22 +35,30 @@ function rejects(fn: () => unknown, codes = ['NEN_CRYPTO_LENGTH', 'NEN_CRYPTO_KE
 }
 
 describe('ML-KEM-768 vectors', () => {
-  let hz: Hazmat;
-  let backends: Backend[] = [];
+  const ctx = { hz: undefined as unknown as Hazmat, backends: [] as Backend[] };
   beforeAll(async () => {
-    hz = hazmat();
-    backends = await loadAll();
+    ctx.hz = hazmat();
+    ctx.backends = await loadAll();
   });
 
+  wycheproofKeygenDecaps(ctx);
+
+  encapsAndAcvpKeygen(ctx);
+
+  acvpEncapDecap(ctx);
+});
+
+/** Wycheproof keygen from seed and decapsulation (seed and semi-expanded forms). */
+function wycheproofKeygenDecaps(ctx: { hz: Hazmat; backends: Backend[] }): void {
   it('Wycheproof keygen from seed (Wasm hazmat, and every backend via the HPKE private key)', () => {
     const tests = cases<{ tcId: number; seed: string; ek: string; dk: string; result: string }>('wycheproof/mlkem_768_keygen_seed_test.json');
     expect(tests.length).toBe(100);
     for (const t of tests) {
-      const kp = hz.mlkem768KeygenSeed(hex(t.seed));
+      const kp = ctx.hz.mlkem768KeygenSeed(hex(t.seed));
       expect(toHex(kp.ek), `tcId ${t.tcId}`).toBe(t.ek);
       expect(toHex(kp.dk), `tcId ${t.tcId}`).toBe(t.dk);
     }
-    for (const b of backends) {
+    for (const b of ctx.backends) {
       for (const t of tests.slice(0, 20)) {
         using rk = b.createRecipientKey(KEM_ID.MLKEM768, hex(t.seed));
         expect(toHex(rk.publicKey), `${b.name} tcId ${t.tcId}`).toBe(t.ek);
@@ -66,17 +74,17 @@ describe('ML-KEM-768 vectors', () => {
     for (const t of tests) {
       const label = `tcId ${t.tcId}`;
       if (t.result === 'valid') {
-        const kp = hz.mlkem768KeygenSeed(hex(t.seed));
+        const kp = ctx.hz.mlkem768KeygenSeed(hex(t.seed));
         if (t.ek) expect(toHex(kp.ek), label).toBe(t.ek);
-        expect(toHex(hz.mlkem768Decaps(kp.dk, hex(t.c))), label).toBe(t.K);
+        expect(toHex(ctx.hz.mlkem768Decaps(kp.dk, hex(t.c))), label).toBe(t.K);
         valid++;
       } else {
         expect(
-          rejects(() => hz.mlkem768Decaps(hz.mlkem768KeygenSeed(hex(t.seed)).dk, hex(t.c))),
+          rejects(() => ctx.hz.mlkem768Decaps(ctx.hz.mlkem768KeygenSeed(hex(t.seed)).dk, hex(t.c))),
           label,
         ).toBe(true);
         // The public API rejects the same bad lengths (private key / enc).
-        for (const b of backends) {
+        for (const b of ctx.backends) {
           expect(
             rejects(() => {
               using rk = b.createRecipientKey(KEM_ID.MLKEM768, hex(t.seed));
@@ -97,15 +105,18 @@ describe('ML-KEM-768 vectors', () => {
     );
     expect(tests.length).toBe(9);
     for (const t of tests) {
-      if (t.result === 'valid') expect(toHex(hz.mlkem768Decaps(hex(t.dk), hex(t.c))), t.comment).toBe(t.K);
+      if (t.result === 'valid') expect(toHex(ctx.hz.mlkem768Decaps(hex(t.dk), hex(t.c))), t.comment).toBe(t.K);
       else
         expect(
-          rejects(() => hz.mlkem768Decaps(hex(t.dk), hex(t.c))),
+          rejects(() => ctx.hz.mlkem768Decaps(hex(t.dk), hex(t.c))),
           t.comment,
         ).toBe(true);
     }
   });
+}
 
+/** Wycheproof encapsulation and NIST ACVP keyGen. */
+function encapsAndAcvpKeygen(ctx: { hz: Hazmat; backends: Backend[] }): void {
   it('Wycheproof encaps: valid (ek, m) → (c, K); invalid ek rejected (Wasm hazmat and every backend)', () => {
     const tests = cases<{ tcId: number; ek: string; m: string; c: string; K: string; result: string }>('wycheproof/mlkem_768_encaps_test.json');
     expect(tests.length).toBe(265);
@@ -113,15 +124,15 @@ describe('ML-KEM-768 vectors', () => {
     for (const t of tests) {
       const label = `tcId ${t.tcId}`;
       if (t.result === 'valid') {
-        const r = hz.mlkem768Encaps(hex(t.ek), hex(t.m));
+        const r = ctx.hz.mlkem768Encaps(hex(t.ek), hex(t.m));
         expect(toHex(r.c), label).toBe(t.c);
         expect(toHex(r.k), label).toBe(t.K);
       } else {
         expect(
-          rejects(() => hz.mlkem768Encaps(hex(t.ek), hex(t.m))),
+          rejects(() => ctx.hz.mlkem768Encaps(hex(t.ek), hex(t.m))),
           label,
         ).toBe(true);
-        for (const b of backends) {
+        for (const b of ctx.backends) {
           const ek = hex(t.ek);
           const code = ek.length === 1184 ? ['NEN_CRYPTO_KEY'] : ['NEN_CRYPTO_LENGTH'];
           expect(
@@ -150,12 +161,15 @@ describe('ML-KEM-768 vectors', () => {
     const tests = d.testGroups.filter((g) => g.parameterSet === 'ML-KEM-768').flatMap((g) => g.tests);
     expect(tests.length).toBe(25);
     for (const t of tests) {
-      const kp = hz.mlkem768Keygen(hex(t.d), hex(t.z));
+      const kp = ctx.hz.mlkem768Keygen(hex(t.d), hex(t.z));
       expect(toHex(kp.ek).toUpperCase(), `tcId ${t.tcId}`).toBe(t.ek);
       expect(toHex(kp.dk).toUpperCase(), `tcId ${t.tcId}`).toBe(t.dk);
     }
   });
+}
 
+/** NIST ACVP encapDecap. */
+function acvpEncapDecap(ctx: { hz: Hazmat; backends: Backend[] }): void {
   it('NIST ACVP encapDecap (ML-KEM-768): encaps, decaps (seed/expanded), key checks', () => {
     type T = { tcId: number; ek: string; dk: string; m?: string; c?: string; k?: string; d?: string; z?: string; testPassed?: boolean | string };
     const d = readVector<Groups<T>>('acvp/ML-KEM-encapDecap-FIPS203.internalProjection.json');
@@ -169,25 +183,25 @@ describe('ML-KEM-768 vectors', () => {
         const passed = String(t.testPassed).toLowerCase() === 'true';
         switch (g.function) {
           case 'encapsulation': {
-            const r = hz.mlkem768Encaps(hex(t.ek), hex(t.m as string));
+            const r = ctx.hz.mlkem768Encaps(hex(t.ek), hex(t.m as string));
             expect(toHex(r.c).toUpperCase(), label).toBe(t.c);
             expect(toHex(r.k).toUpperCase(), label).toBe(t.k);
             break;
           }
           case 'decapsulation': {
-            const dk = g.keyFormat === 'seed' ? hz.mlkem768Keygen(hex(t.d as string), hex(t.z as string)).dk : hex(t.dk);
-            expect(toHex(hz.mlkem768Decaps(dk, hex(t.c as string))).toUpperCase(), label).toBe(t.k);
+            const dk = g.keyFormat === 'seed' ? ctx.hz.mlkem768Keygen(hex(t.d as string), hex(t.z as string)).dk : hex(t.dk);
+            expect(toHex(ctx.hz.mlkem768Decaps(dk, hex(t.c as string))).toUpperCase(), label).toBe(t.k);
             break;
           }
           case 'encapsulationKeyCheck':
             expect(
-              rejects(() => hz.mlkem768Encaps(hex(t.ek), new Uint8Array(32))),
+              rejects(() => ctx.hz.mlkem768Encaps(hex(t.ek), new Uint8Array(32))),
               label,
             ).toBe(!passed);
             break;
           case 'decapsulationKeyCheck':
             expect(
-              rejects(() => hz.mlkem768Decaps(hex(t.dk), new Uint8Array(1088))),
+              rejects(() => ctx.hz.mlkem768Decaps(hex(t.dk), new Uint8Array(1088))),
               label,
             ).toBe(!passed);
             break;
@@ -204,4 +218,4 @@ describe('ML-KEM-768 vectors', () => {
       'decapsulationKeyCheck/none': 10,
     });
   });
-});
+}
