@@ -9,6 +9,42 @@ import { createNen, memoryStore, StoreUnavailableError, type SessionStore } from
 import { OTHER_SEED, setup } from './e2e-fixture.js';
 
 describe('limits and failures with dedicated servers (noble)', () => {
+  rateLimitIdleAndStore();
+
+  rotateTimingAndAbort();
+});
+
+describe('the default client against a real server (issue 9 item 4)', () => {
+  it('pins NEXT_PUBLIC_NEN_SERVER_KEY with no code: nenFetch runs pinned, a wrong pinned key fails the handshake', async () => {
+    const ctx = await setup('noble');
+    const saved = process.env.NEXT_PUBLIC_NEN_SERVER_KEY;
+    try {
+      process.env.NEXT_PUBLIC_NEN_SERVER_KEY = ctx.pin;
+      vi.resetModules();
+      const m = await import('@nen/client');
+      m.defaultNenClient({ baseUrl: ctx.server.url, backend: 'noble' }); // Node needs a base URL; no serverKey given
+      const res = await m.nenFetch('/api/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":1}' });
+      expect(await res.json()).toEqual({ a: 1 });
+      expect(m.defaultNenClient().session?.keyId).toBe('k1');
+      // The variable decides the pin: another server key there → the handshake fails closed.
+      const other = createNen({ backend: ctx.backend, serverKeys: `k1:${OTHER_SEED}`, logger: () => {} });
+      process.env.NEXT_PUBLIC_NEN_SERVER_KEY = (await other.publicKeys())[0]!.pin;
+      await other.close();
+      vi.resetModules();
+      const m2 = await import('@nen/client');
+      m2.defaultNenClient({ baseUrl: ctx.server.url, backend: 'noble' });
+      await expect(m2.handshake()).rejects.toMatchObject({ code: 'NEN_HANDSHAKE_FAILED' });
+    } finally {
+      if (saved === undefined) delete process.env.NEXT_PUBLIC_NEN_SERVER_KEY;
+      else process.env.NEXT_PUBLIC_NEN_SERVER_KEY = saved;
+      await ctx.server.close();
+      await ctx.nen.close();
+    }
+  });
+});
+
+/** Handshake rate limit, idle timeout and store outage, each on a server of its own. */
+function rateLimitIdleAndStore(): void {
   it('handshake rate limit per client address (trusted proxy, 1 hop) → 429 with Retry-After; rotating the client-written part of x-forwarded-for does not bypass it', async () => {
     const ctx = await setup('noble', { handshakeRateLimit: 3, trustProxy: 1 });
     try {
@@ -82,7 +118,10 @@ describe('limits and failures with dedicated servers (noble)', () => {
       await inner.close();
     }
   });
+}
 
+/** Rotation grace, Server-Timing and abort / timeouts, each on a server of its own. */
+function rotateTimingAndAbort(): void {
   it('rotate: requests sealed under the previous epoch are accepted only during the grace period', async () => {
     for (const grace of [30_000, 0]) {
       const ctx = await setup('noble', { rotateGraceMs: grace });
@@ -154,33 +193,4 @@ describe('limits and failures with dedicated servers (noble)', () => {
       await ctx.nen.close();
     }
   });
-});
-
-describe('the default client against a real server (issue 9 item 4)', () => {
-  it('pins NEXT_PUBLIC_NEN_SERVER_KEY with no code: nenFetch runs pinned, a wrong pinned key fails the handshake', async () => {
-    const ctx = await setup('noble');
-    const saved = process.env.NEXT_PUBLIC_NEN_SERVER_KEY;
-    try {
-      process.env.NEXT_PUBLIC_NEN_SERVER_KEY = ctx.pin;
-      vi.resetModules();
-      const m = await import('@nen/client');
-      m.defaultNenClient({ baseUrl: ctx.server.url, backend: 'noble' }); // Node needs a base URL; no serverKey given
-      const res = await m.nenFetch('/api/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":1}' });
-      expect(await res.json()).toEqual({ a: 1 });
-      expect(m.defaultNenClient().session?.keyId).toBe('k1');
-      // The variable decides the pin: another server key there → the handshake fails closed.
-      const other = createNen({ backend: ctx.backend, serverKeys: `k1:${OTHER_SEED}`, logger: () => {} });
-      process.env.NEXT_PUBLIC_NEN_SERVER_KEY = (await other.publicKeys())[0]!.pin;
-      await other.close();
-      vi.resetModules();
-      const m2 = await import('@nen/client');
-      m2.defaultNenClient({ baseUrl: ctx.server.url, backend: 'noble' });
-      await expect(m2.handshake()).rejects.toMatchObject({ code: 'NEN_HANDSHAKE_FAILED' });
-    } finally {
-      if (saved === undefined) delete process.env.NEXT_PUBLIC_NEN_SERVER_KEY;
-      else process.env.NEXT_PUBLIC_NEN_SERVER_KEY = saved;
-      await ctx.server.close();
-      await ctx.nen.close();
-    }
-  });
-});
+}
