@@ -31,6 +31,13 @@ function nen(args: string[], cwd = tmp) {
 const value = (text: string, name: string) => new RegExp(`^${name}=(.+)$`, 'm').exec(text)?.[1];
 
 describe('nen keygen', () => {
+  printAndWrite();
+
+  appendRefuseAndParse();
+});
+
+/** What keygen prints, and --write on a new .env.local. */
+function printAndWrite(): void {
   it('prints NEN_SERVER_KEYS and a working NEXT_PUBLIC_NEN_SERVER_KEY pin (X-Wing and ML-KEM-768)', async () => {
     expect(existsSync(cli), 'run `pnpm --filter @nen/server build` first (dist/cli.js)').toBe(true);
     for (const kem of ['xwing', 'mlkem768']) {
@@ -100,7 +107,10 @@ describe('nen keygen', () => {
     expect(second.stdout).toMatch(/nothing written/);
     expect(readFileSync(file, 'utf8')).toBe(text);
   });
+}
 
+/** --write on an existing file or a half pair, the documented commands, and NEN_SERVER_KEYS parsing. */
+function appendRefuseAndParse(): void {
   it('--write appends to an existing file: other lines and the mode kept, an existing NEN_STORE_KEY kept', () => {
     const dir = mkdtempSync(join(tmp, 'a-'));
     const file = join(dir, '.env.local');
@@ -160,4 +170,4 @@ describe('nen keygen', () => {
       expect(() => parseServerKeys(bad), bad).toThrow(expect.objectContaining({ code: 'NEN_CONFIG' }));
     }
   });
-});
+}

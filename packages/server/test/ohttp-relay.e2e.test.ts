@@ -82,6 +82,13 @@ function client(tamper?: (body: Uint8Array, headers: Headers) => Uint8Array, ext
 }
 
 describe('OHTTP through nen relay to @nen/server', () => {
+  roundTripsAndReplay();
+
+  datesAndTampering();
+});
+
+/** Round trips (JSON, streamed), replay and a Date ahead of the window. */
+function roundTripsAndReplay(): void {
   it('a JSON request reaches the withNen handler unchanged and its answer comes back', async () => {
     const before = runs;
     const res = await client().fetch('/api/notes', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"n":1}' });
@@ -145,7 +152,10 @@ describe('OHTTP through nen relay to @nen/server', () => {
     expect(replay.status).toBe(200); // an encapsulated NEN_REPLAY only the client could open
     expect(runs).toBe(before + 1);
   });
+}
 
+/** A client behind the window, a tampering relay, added headers and a foreign key config. */
+function datesAndTampering(): void {
   it('F9: a client whose Date is behind the window re-sends once by itself and runs once', async () => {
     const before = runs;
     gatewaySkewMs = 5 * 60_000;
@@ -209,4 +219,4 @@ describe('OHTTP through nen relay to @nen/server', () => {
     await expect(c.fetch('/api/notes', { method: 'POST', body: 'x' })).rejects.toMatchObject({ code: 'NEN_OHTTP_KEY_MISMATCH' });
     expect(runs).toBe(before);
   });
-});
+}

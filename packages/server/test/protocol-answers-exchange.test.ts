@@ -15,6 +15,13 @@ import { SessionKeys, nextEpochSecret } from '@nen/core';
 import { ANSWERS, ORIGIN, type Session, enc, handshake, open, openJson, seal, server, wireError } from './protocol-answers-client.js';
 
 describe('PROTOCOL.md answers for an independent implementer', () => {
+  headRotateAndQuery();
+
+  uploadsAndLazyJson();
+});
+
+/** HEAD and null bodies, rotate under the previous epoch, the confidential query. */
+function headRotateAndQuery(): void {
   it('HEAD and null-body responses: content-type application/nen, the record in nen-body, an empty body', async () => {
     const s = await server();
     const ses = await handshake(s);
@@ -75,7 +82,10 @@ describe('PROTOCOL.md answers for an independent implementer', () => {
     expect(await openJson(ses, empty, await s.route(empty.request))).toEqual({ url: `${ORIGIN}/api/search` });
     await s.nen.close();
   });
+}
 
+/** Streamed uploads, a missing final record, and the deferred JSON step. */
+function uploadsAndLazyJson(): void {
   it('streamed uploads: withNen, withNenStream and the session actions take them; the handler reads plaintext chunks', async () => {
     const s = await server();
     const ses = await handshake(s);
@@ -146,4 +156,4 @@ describe('PROTOCOL.md answers for an independent implementer', () => {
     expect(s.runs.n).toBe(before);
     await s.nen.close();
   });
-});
+}

@@ -20,6 +20,13 @@ const rawPost = (nen: string, body = new Uint8Array(16), headers: Record<string,
   new Request(`${ORIGIN}/api/x`, { method: 'POST', headers: { nen, 'content-type': 'application/nen', ...headers }, body });
 
 describe('PROTOCOL.md answers for an independent implementer', () => {
+  refusals();
+
+  sessionFields();
+});
+
+/** The pre-handler refusals and the handshake errors, each with its code. */
+function refusals(): void {
   it('every pre-handler 400 has its code (and 401/409/413/415 around it)', async () => {
     const s = await server();
     const ses = await handshake(s);
@@ -101,7 +108,10 @@ describe('PROTOCOL.md answers for an independent implementer', () => {
     await checkAll(HANDSHAKE_REFUSALS, got);
     await s.nen.close();
   });
+}
 
+/** Granted lifetimes and the status / keys fields. */
+function sessionFields(): void {
   it('lifetime: 0 asks for the server maximum; a smaller value is granted as is; a larger one is capped', async () => {
     const s = await server({ sessionTtlSeconds: ANSWERS.lifetime.serverMaximum });
     for (const g of ANSWERS.lifetime.grants) expect((await handshake(s, { lifetime: g.requested })).lifetime).toBe(g.granted);
@@ -150,4 +160,4 @@ describe('PROTOCOL.md answers for an independent implementer', () => {
     expect(k.pin).toBe(`${k.kid}:${k.publicKey}`);
     await s.nen.close();
   });
-});
+}
