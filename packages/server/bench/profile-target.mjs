@@ -6,8 +6,10 @@
  * prints the profile's top functions by self time inside the measurement window, scaled to µs of
  * server CPU per request (/proc/<pid>/stat). Run one mode per call and diff two calls by eye.
  *
- *   node bench/profile-target.mjs --target hono --mode encrypted [--size 1024] [--requests 20000] [--top 30] [--keep out.cpuprofile]
+ *   node bench/profile-target.mjs --target hono --mode encrypted [--size 1024] [--requests 20000] [--top 30] [--keep out.cpuprofile] [--gc]
  *   modes: plain (POST /api/plain/echo), encrypted (POST /api/echo through @nen/client), handshake
+ *   --gc: the server also runs with --trace-gc; prints its GCs per 1,000 requests by kind (a count
+ *   that does not depend on the machine's load: the GC follows the bytes allocated per request)
  *
  * Pitfalls: the profile is sampled wall time on the server's thread (scaled to its CPU time, so
  * idle is dropped); native work (node:crypto, zlib, socket writes) shows under its JS caller or
@@ -37,6 +39,7 @@ const { values: v } = parseArgs({
     top: { type: 'string' },
     'server-dist': { type: 'string' },
     keep: { type: 'string' },
+    gc: { type: 'boolean' },
   },
   strict: true,
 });
@@ -66,12 +69,37 @@ const port = await freePort();
 const script = path.join(here, '../../../bench/targets', `${target}.mjs`);
 const child = spawn(
   'taskset',
-  ['-c', '0', process.execPath, '--cpu-prof', `--cpu-prof-dir=${profDir}`, script, '--port', String(port), '--server-dist', dist],
+  [
+    '-c',
+    '0',
+    process.execPath,
+    '--cpu-prof',
+    `--cpu-prof-dir=${profDir}`,
+    ...(v.gc ? ['--trace-gc'] : []),
+    script,
+    '--port',
+    String(port),
+    '--server-dist',
+    dist,
+  ],
   {
     env: { ...process.env, NEN_HANDSHAKE_RATE: '100000000', NEN_LOG: 'silent' },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', v.gc ? 'pipe' : 'ignore', 'inherit'],
   },
 );
+/** --gc: the server's --trace-gc lines counted by kind (Scavenge, Mark-Compact, ...) as they arrive. */
+const gcCounts = {};
+if (v.gc) {
+  let rest = '';
+  child.stdout.on('data', (d) => {
+    const lines = (rest + d).split('\n');
+    rest = lines.pop() ?? '';
+    for (const l of lines) {
+      const m = /ms: (Scavenge|Minor Mark-Compact|Mark-Compact|Mark-sweep)/.exec(l);
+      if (m) gcCounts[m[1]] = (gcCounts[m[1]] ?? 0) + 1;
+    }
+  });
+}
 const base = `http://127.0.0.1:${port}`;
 const agent = createAgent({ connections: concurrency + 4 });
 try {
@@ -104,12 +132,14 @@ try {
   };
   const op = ops[mode];
   await runSlice({ op, concurrency, requests: Math.min(3000, requests) }); // warm-up (JIT)
+  const gc0 = { ...gcCounts };
   const cpu0 = readProcCpuMs(pid);
   const t0 = nowUs();
   const acc = createAccumulator();
   await runSlice({ op, concurrency, requests, acc });
   const t1 = nowUs();
   const cpu1 = readProcCpuMs(pid);
+  const gc1 = { ...gcCounts };
   const r = finish(acc);
   child.kill('SIGTERM');
   for (let i = 0; i < 100 && child.exitCode === null; i++) await sleep(100);
@@ -123,6 +153,14 @@ try {
   console.log(
     `${target} ${mode}, ${size} B, ${r.requests} requests at c=${concurrency}: ${r.rps} req/s, server CPU ${cpuUs.toFixed(1)} µs/request, errors ${r.errors}`,
   );
+  if (v.gc) {
+    const per = (k) => (((gc1[k] ?? 0) - (gc0[k] ?? 0)) * 1000) / r.requests;
+    console.log(
+      `GCs per 1,000 requests: ${Object.keys(gc1)
+        .map((k) => `${k} ${per(k).toFixed(1)}`)
+        .join(', ')}`,
+    );
+  }
   console.log('\ncomponent | µs/request');
   for (const c of s.components) if (c.component !== 'idle') console.log(`${c.component} | ${us(c.ms)}`);
   console.log('\nfunction (self) | µs/request');

@@ -1,10 +1,12 @@
 /**
  * http.ts readBody: a hard byte limit on every path, and the whole-body read an adapter asks for
  * (`preferWholeBodyRead`: `arrayBuffer()` when Content-Length is known) taking exactly that many
- * bytes; anything else is a typed client error, never an internal one.
+ * bytes; anything else is a typed client error, never an internal one. readSealedBody: the chunks
+ * a request offers (the node:http adapter's), under the same checks; `contiguous` joins them in a
+ * reused, bounded buffer.
  */
 import { describe, expect, it } from 'vitest';
-import { preferWholeBodyRead, readAll, readBody } from './http.js';
+import { WHOLE_BODY_CHUNKS, contiguous, isScratch, preferWholeBodyRead, readAll, readBody, readSealedBody } from './http.js';
 
 const bytes = (n: number) => new Uint8Array(n).map((_, i) => i & 0xff);
 
@@ -142,5 +144,76 @@ describe('readAll', () => {
       },
     }) as ReadableStream<Uint8Array>;
     await expect(readAll(bad)).rejects.toBeInstanceOf(TypeError);
+  });
+});
+
+/** A POST offering its body as chunks (as the node:http adapter's lazy Request does). */
+function offering(read: () => Promise<Uint8Array[]> | null, headers: Record<string, string>): Request {
+  const r = noStream(new Uint8Array(0), headers);
+  return new Proxy(r, {
+    get(target, prop) {
+      if (prop === WHOLE_BODY_CHUNKS) return read;
+      return Reflect.get(target, prop);
+    },
+  });
+}
+
+describe('readSealedBody and contiguous', () => {
+  it('takes the offered chunks unjoined, exactly Content-Length bytes, within the limit', async () => {
+    const parts = [bytes(100), bytes(200)];
+    expect(
+      await readSealedBody(
+        offering(async () => parts, { 'content-length': '300' }),
+        4096,
+      ),
+    ).toBe(parts);
+    await expect(
+      readSealedBody(
+        offering(async () => parts, { 'content-length': '301' }),
+        4096,
+      ),
+    ).rejects.toMatchObject({ code: 'NEN_MALFORMED' });
+    let called = false;
+    const big = offering(
+      async () => {
+        called = true;
+        return parts;
+      },
+      { 'content-length': '5000' },
+    );
+    await expect(readSealedBody(big, 4096)).rejects.toMatchObject({ code: 'NEN_TOO_LARGE' });
+    expect(called).toBe(false);
+    await expect(
+      readSealedBody(
+        offering(() => Promise.reject(new Error('reset')), { 'content-length': '3' }),
+        4096,
+      ),
+    ).rejects.toMatchObject({ code: 'NEN_MALFORMED' });
+  });
+
+  it('falls back to readBody when the request has no chunks to offer, or no Content-Length', async () => {
+    expect(await readSealedBody(new Request('http://127.0.0.1/x', { method: 'POST', body: bytes(300) }), 4096)).toEqual(bytes(300));
+    const none = new Request('http://127.0.0.1/x', { method: 'POST', body: bytes(10), headers: { 'content-length': '10' } });
+    const gone = new Proxy(none, { get: (t, p) => (p === WHOLE_BODY_CHUNKS ? () => null : Reflect.get(t, p)) });
+    expect(await readSealedBody(gone, 4096)).toEqual(bytes(10));
+  });
+
+  it('contiguous: one chunk as is, several joined in one reused buffer, past 1 MiB in its own', () => {
+    const one = bytes(10);
+    expect(contiguous(one)).toBe(one);
+    expect(contiguous([one])).toBe(one);
+    const a = contiguous([bytes(3), bytes(5)]);
+    expect(a).toEqual(new Uint8Array([0, 1, 2, 0, 1, 2, 3, 4]));
+    expect(isScratch(a)).toBe(true);
+    const b = contiguous([bytes(70_000), bytes(50_000)]);
+    expect(b.length).toBe(120_000);
+    expect(b[70_000]).toBe(0);
+    expect(b[119_999]).toBe(49_999 & 0xff);
+    expect(isScratch(b)).toBe(true);
+    expect(isScratch(one)).toBe(false);
+    const huge = contiguous([bytes(600_000), bytes(600_000)]);
+    expect(huge.length).toBe(1_200_000);
+    expect(isScratch(huge)).toBe(false);
+    expect(contiguous([]).length).toBe(0);
   });
 });

@@ -39,6 +39,87 @@ export function preferWholeBodyRead(request: Request): void {
   wholeBodyReads.add(request);
 }
 
+/**
+ * A request's body as its server's chunks, unjoined, for a request that offers them (the node:http
+ * adapter's lazy Request, adapters/node-request.ts): `readSealedBody` takes them instead of one
+ * joined copy. Returns null when the body can no longer be read that way (then readBody reads it).
+ */
+export const WHOLE_BODY_CHUNKS: unique symbol = Symbol('nen.wholeBodyChunks');
+type ChunkReader = (this: Request) => Promise<Uint8Array[]> | null;
+
+/** A sealed body as read: one array, or a server's chunks still to be joined (`contiguous`). */
+export type BodyBytes = Uint8Array | readonly Uint8Array[];
+
+/**
+ * The sealed request body, at most `limit` bytes: as readBody, but from a request that offers its
+ * chunks (WHOLE_BODY_CHUNKS) with a Content-Length within the limit, those chunks unjoined: the
+ * pipeline joins them with `contiguous` right before the AEAD open (one body-sized allocation and
+ * copy less per request; none at all for a body in one chunk).
+ */
+export function readSealedBody(request: Request, limit: number): Promise<BodyBytes> {
+  const reader = (request as { [WHOLE_BODY_CHUNKS]?: ChunkReader })[WHOLE_BODY_CHUNKS];
+  if (typeof reader !== 'function') return readBody(request, limit);
+  let n: number;
+  let read: Promise<Uint8Array[]> | null;
+  try {
+    n = contentLength(request, limit);
+    read = n < 0 ? null : reader.call(request);
+  } catch (e) {
+    return Promise.reject(e);
+  }
+  if (read === null) return readBody(request, limit);
+  return read.then((chunks) => {
+    let total = 0;
+    for (const c of chunks) total += c.byteLength;
+    if (total !== n) throw wireError('NEN_MALFORMED', `body of ${total} bytes, content-length ${n}`);
+    return chunks;
+  }, aborted);
+}
+
+/** Bodies up to this many bytes are joined into one reused buffer (`contiguous`); larger ones get their own. */
+const SCRATCH_MAX = 1024 * 1024;
+let scratch = new Uint8Array(0);
+
+/**
+ * `body` as one array for a synchronous consumer that copies it (the AEAD open: both backends read
+ * their input into a fresh output). Chunks are joined into a module-wide buffer reused by the next
+ * call (bounded by SCRATCH_MAX, so at most 1 MiB kept): never keep the result, or anything that may
+ * view it (`isScratch`), past the synchronous step it was made for. A single chunk is returned as is.
+ */
+export function contiguous(body: BodyBytes): Uint8Array {
+  if (body instanceof Uint8Array) return body;
+  if (body.length === 1) return body[0] as Uint8Array;
+  let total = 0;
+  for (const c of body) total += c.byteLength;
+  let out: Uint8Array;
+  if (total > SCRATCH_MAX) out = new Uint8Array(total);
+  else {
+    if (scratch.length < total) scratch = new Uint8Array(Math.min(SCRATCH_MAX, Math.max(total, 2 * scratch.length, 16 * 1024)));
+    out = scratch.subarray(0, total);
+  }
+  let o = 0;
+  for (const c of body) {
+    out.set(c, o);
+    o += c.byteLength;
+  }
+  return out;
+}
+
+/** Whether `b` views the buffer `contiguous` reuses (a backend that returned a view of its input). */
+export function isScratch(b: Uint8Array): boolean {
+  return b.buffer === scratch.buffer;
+}
+
+/** The Content-Length checked against `limit` (NEN_MALFORMED, NEN_TOO_LARGE), or -1 when absent. */
+function contentLength(request: Request, limit: number): number {
+  const cl = request.headers.get('content-length');
+  if (cl === null) return -1;
+  const n = Number(cl);
+  if (!Number.isSafeInteger(n) || n < 0) throw wireError('NEN_MALFORMED', 'invalid content-length');
+  if (n > limit) throw wireError('NEN_TOO_LARGE', `content-length ${n} > limit ${limit}`);
+  return n;
+}
+
 /** The body through `arrayBuffer()`, which must be exactly the Content-Length's `n` bytes. */
 async function readWhole(request: Request, n: number): Promise<Uint8Array> {
   let buf: ArrayBuffer;
@@ -68,11 +149,8 @@ export function readBody(request: Request, limit: number): Promise<Uint8Array> {
   let expected = -1;
   let reader: ReadableStreamDefaultReader<Uint8Array>;
   try {
-    const cl = request.headers.get('content-length');
-    if (cl !== null) {
-      const n = Number(cl);
-      if (!Number.isSafeInteger(n) || n < 0) throw wireError('NEN_MALFORMED', 'invalid content-length');
-      if (n > limit) throw wireError('NEN_TOO_LARGE', `content-length ${n} > limit ${limit}`);
+    const n = contentLength(request, limit);
+    if (n >= 0) {
       if (((request as { [WHOLE_BODY_READ]?: boolean })[WHOLE_BODY_READ] === true || wholeBodyReads.has(request)) && !request.bodyUsed)
         return readWhole(request, n);
       expected = n;

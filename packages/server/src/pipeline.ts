@@ -15,7 +15,8 @@
  *  - The replay window advances only in step 7, after the AEAD check; nothing is decompressed
  *    before it.
  *  - Steady state is a key-cache hit taken synchronously, one awaited body read (http.ts readBody:
- *    one read() for a body within one chunk) and one store call (the commit; synchronous for the
+ *    one read() for a body within one chunk; readSealedBody: a server's chunks, joined only for
+ *    the AEAD open, in a reused buffer) and one store call (the commit; synchronous for the
  *    memory store's `commitNow`): under `next start` every promise also runs the AsyncLocalStorage
  *    hooks (bench/promises.mjs counts them per request).
  *  - Protocol errors are unauthenticated plaintext with a generic message (`reject`); the precise
@@ -36,7 +37,7 @@ import {
   wireError,
 } from '@nen/core';
 import type { ServerSettings } from './config.js';
-import { errorResponse, readBody } from './http.js';
+import { contiguous, errorResponse, isScratch, readSealedBody } from './http.js';
 import type { CacheEntry, KeyCache } from './key-cache.js';
 import type { Keyring, KeyringLoader } from './keyring.js';
 import { handlerRequest, parseJsonBody } from './request-view.js';
@@ -155,14 +156,17 @@ export async function openIncoming(ctx: ServerContext, request: Request, limit: 
   const t0 = timing ? performance.now() : 0;
   const now = ctx.s.clock();
   const head = parseRequest(request.headers, request.method, request.url, now, ctx.s.tsWindow);
-  const sealed = head.headerRecord ?? (head.stream ? null : await readBody(request, sealedBodyLimit(head, limit)));
+  const sealed = head.headerRecord ?? (head.stream ? null : await readSealedBody(request, sealedBodyLimit(head, limit)));
   const tStore0 = timing ? performance.now() : 0;
   // Steady state is a cache hit, taken synchronously (no extra async hop per request).
   const entry = ctx.cache.acquire(head.sid, head.meta.epoch) ?? (await loadKeys(ctx, st, head.sid, head.meta.epoch, now));
   const storeMs = timing ? performance.now() - tStore0 : 0;
   try {
     if (!sealed) return await openStreamedUpload(ctx, request, head, entry, limit, now, timing ? t0 : performance.now(), storeMs);
-    const opened = openRequest(head, entry.keys, sealed);
+    // The body's chunks joined right here, synchronously with the open (http.ts contiguous: a
+    // reused buffer); a backend's output never views it, but if one did it gets its own copy.
+    let opened = openRequest(head, entry.keys, contiguous(sealed));
+    if (isScratch(opened)) opened = opened.slice();
     const tc = timing ? performance.now() : 0;
     // An in-process store (memory) commits synchronously: no promise, no microtask hop.
     const { store } = ctx;

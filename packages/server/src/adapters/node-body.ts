@@ -1,7 +1,8 @@
 /**
  * The request body between Node's IncomingMessage and a Web handler (`@nen/server/node`): as a web
- * stream with byte-counted backpressure, or read whole without one (`readWholeBody`); and the
- * bounded drain after an answer given before that body was read in full (an early 413 or 400),
+ * stream with byte-counted backpressure, or read whole without one (`readWholeBody`; for the sealed
+ * body its unjoined chunks, `readWholeChunks`); and the bounded drain after an answer given before
+ * that body was read in full (an early 413 or 400),
  * so that the client can read the answer (PROTOCOL.md §9 "Oversized bodies").
  *
  * Pitfalls:
@@ -79,6 +80,31 @@ export function nodeBodyStream(req: IncomingMessage): ReadableStream<Uint8Array>
  * Node's framing holds the body to that length. A client that goes away mid-body rejects it.
  */
 export function readWholeBody(req: IncomingMessage): Promise<ArrayBuffer> {
+  return collect(req, joinExact);
+}
+
+/**
+ * `req`'s whole body as the socket's chunks, unjoined (the sealed body: http.ts `contiguous` joins
+ * them right before the AEAD open, into a reused buffer, or takes a single chunk as it is). Bounded
+ * as readWholeBody; the chunks are Node's own Buffers (views into its socket reads).
+ */
+export function readWholeChunks(req: IncomingMessage): Promise<Buffer[]> {
+  return collect(req, (chunks) => chunks);
+}
+
+/** The chunks in their own exact-size ArrayBuffer, not zero-filled first: every byte is written. */
+function joinExact(chunks: Buffer[], total: number): ArrayBuffer {
+  const out = Buffer.allocUnsafeSlow(total);
+  let o = 0;
+  for (const c of chunks) {
+    out.set(c, o);
+    o += c.length;
+  }
+  return out.buffer;
+}
+
+/** Reads `req` to its end and resolves `finish(chunks, total)`; rejects when the client goes away mid-body. */
+function collect<T>(req: IncomingMessage, finish: (chunks: Buffer[], total: number) => T): Promise<T> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let total = 0;
@@ -88,14 +114,7 @@ export function readWholeBody(req: IncomingMessage): Promise<ArrayBuffer> {
     };
     const onEnd = () => {
       detach();
-      // Its own exact-size ArrayBuffer, not zero-filled first: every byte is written below.
-      const out = Buffer.allocUnsafeSlow(total);
-      let o = 0;
-      for (const c of chunks) {
-        out.set(c, o);
-        o += c.length;
-      }
-      resolve(out.buffer);
+      resolve(finish(chunks, total));
     };
     const onError = (e: Error) => {
       detach();

@@ -14,16 +14,17 @@
  *    characters (no dot segments, nothing the URL parser would encode) is appended to the origin's
  *    cached serialization, anything else goes through URL. The origin cache is bounded.
  *  - The body is read straight from the IncomingMessage by `arrayBuffer()` / `bytes()` / `text()`
- *    / `json()` (node-body.ts readWholeBody: no web stream), or streamed through `body` (with
- *    byte-counted backpressure). Either way once: a second read is a TypeError, as for Request.
+ *    / `json()` (node-body.ts readWholeBody: no web stream), by Nen's pipeline as its unjoined
+ *    chunks (WHOLE_BODY_CHUNKS: no copy of its own), or streamed through `body` (with byte-counted
+ *    backpressure). Either way once: a second read is a TypeError, as for Request.
  *  - `signal` aborts when the client goes away before the response finished; its controller is
  *    made on first use (most handlers never look), from the response's state at that point.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { WHOLE_BODY_READ } from '../http.js';
+import { WHOLE_BODY_CHUNKS, WHOLE_BODY_READ } from '../http.js';
 import { delegateToReal } from '../lazy-web.js';
 import { NodeHeaders } from './node-headers.js';
-import { nodeBodyStream, readWholeBody } from './node-body.js';
+import { nodeBodyStream, readWholeBody, readWholeChunks } from './node-body.js';
 
 /** What an Express request adds to IncomingMessage (all optional: plain node:http has none). */
 interface ExpressLike {
@@ -144,6 +145,13 @@ class NodeRequest {
     if (this.#used) return unusable();
     this.#used = true;
     return this.#bodyless ? Promise.resolve(EMPTY.slice(0)) : readWholeBody(this.#req);
+  }
+
+  /** The body as the socket's chunks, unjoined (http.ts readSealedBody); null once read or streamed. */
+  [WHOLE_BODY_CHUNKS](): Promise<Uint8Array[]> | null {
+    if (this.#real || this.#used) return null;
+    this.#used = true;
+    return this.#bodyless ? Promise.resolve([]) : readWholeChunks(this.#req);
   }
 
   async bytes(): Promise<Uint8Array> {

@@ -20,9 +20,10 @@ const SEED = toBase64Url(new Uint8Array(32).map((_, i) => i + 11));
 /** Past node.ts SMALL_MESSAGE even deflated: sealed by node:crypto, written as ciphertext and tag apart. */
 const LARGE = randomBytes(90_000).toString('base64');
 
-function handler(req: Request): Response | { ok: true } {
+function handler(req: Request): Response | Promise<Response> | { ok: true } {
   const u = new URL(req.url);
   const kind = u.searchParams.get('kind');
+  if (kind === 'echo') return req.bytes().then((b) => new Response(b as Uint8Array<ArrayBuffer>, { headers: { 'content-type': 'application/octet-stream' } }));
   if (kind === 'throw') throw new Error('boom');
   if (kind === 'value') return { ok: true };
   if (kind === 'large') return new Response(LARGE, { headers: { 'content-type': 'text/plain' } });
@@ -129,6 +130,42 @@ describe('node adapter: sealed answers written from their parts', () => {
   it('a large answer (node:crypto: ciphertext and tag written apart) opens whole', async () => {
     const a = await answer(urls.parts!, '/api/x?kind=large', { method: 'POST', body: 'x' });
     expect(a).toMatchObject({ status: 200, body: LARGE, sealedLength: true });
+  });
+
+  it('a sealed body in many socket chunks (joined only for the open, in a reused buffer) reaches the handler whole, also 8 at once', async () => {
+    const bodies = Array.from({ length: 8 }, (_, i) => randomBytes(150_000 + i * 7_001));
+    const c = createNenClient({ baseUrl: urls.parts!, serverKey: pin });
+    const answers = await Promise.all(
+      bodies.map(async (b) => {
+        const r = await c.fetch('/api/x?kind=echo', { method: 'POST', body: b, headers: { 'content-type': 'application/octet-stream' } });
+        return new Uint8Array(await r.arrayBuffer());
+      }),
+    );
+    answers.forEach((a, i) => expect(Buffer.compare(a, bodies[i]!)).toBe(0));
+    const small = await c.fetch('/api/x?kind=echo', { method: 'POST', body: 'one chunk', headers: { 'content-type': 'text/plain' } });
+    expect(await small.text()).toBe('one chunk');
+  });
+
+  it('a sealed body tampered past its first socket chunk is refused 401 NEN_AUTH_FAILED', async () => {
+    const wire: [number, string | null][] = [];
+    const c = createNenClient({
+      baseUrl: urls.parts!,
+      serverKey: pin,
+      fetch: async (input, init) => {
+        const b = init?.body;
+        if (String(input).includes('/api/nen/') || !(b instanceof Uint8Array) || b.length < 150_000) return fetch(input, init);
+        const t = new Uint8Array(b as Uint8Array);
+        t[140_000] = (t[140_000] as number) ^ 1;
+        const r = await fetch(input, { ...init, body: t });
+        wire.push([r.status, r.headers.get('nen-error')]);
+        return r;
+      },
+    });
+    await expect(
+      c.fetch('/api/x?kind=echo', { method: 'POST', body: randomBytes(160_000), headers: { 'content-type': 'application/octet-stream' } }),
+    ).rejects.toThrow();
+    expect(wire.length).toBeGreaterThan(0);
+    for (const w of wire) expect(w).toEqual([401, 'NEN_AUTH_FAILED']);
   });
 
   it('the handler headers pass, two set-cookie apart; refusals before the handler are the same error', async () => {
