@@ -151,7 +151,7 @@ async function sendWith(
     if (cfg.options.onExchange) exchange(null, null);
     return streamResponse(s, x, head, res);
   }
-  return singleResponse(cfg, x, head, res, t, exchange);
+  return await singleResponse(cfg, x, head, res, t, exchange); // `await`: two microtask jobs fewer than returning the promise
 }
 
 async function singleResponse(

@@ -8,10 +8,14 @@
  * Pitfalls:
  *  - The base Response has a null body (the cheap part: headers and status), so every body
  *    accessor is overridden; a body is readable once, as with fetch (TypeError after).
+ *  - `headers` is filled from the wire response's (minus the envelope's) on first read, through
+ *    the getter below: every path that needs them (real(), the application) reads that getter.
  *  - arrayBuffer() hands over the plaintext's own buffer only when the array spans all of it
  *    (never a view into a pooled or shared buffer), else a copy: `new Uint8Array(b)`, since
  *    `b.slice()` on a Node.js byte array from node:zlib's inflate is a view, not a copy.
  */
+import { appendAppHeaders } from './transport.js';
+
 const utf8 = new TextDecoder();
 
 export class OpenedResponse extends Response {
@@ -20,9 +24,25 @@ export class OpenedResponse extends Response {
   /** A stream-backed Response with this body and head, made only when one is needed. */
   #real: Response | undefined;
 
-  constructor(bytes: Uint8Array, init: ResponseInit) {
+  /** The wire response's headers and the plaintext content type, until `headers` is first read. */
+  #wire: Headers | null;
+  #type: string;
+
+  constructor(bytes: Uint8Array, init: ResponseInit, wire: Headers | null = null, contentType = '') {
     super(null, init);
     this.#bytes = bytes;
+    this.#wire = wire;
+    this.#type = contentType;
+  }
+
+  /** `h` (this Response's own Headers) with the application's headers appended, the first time. */
+  filled(h: Headers): Headers {
+    const wire = this.#wire;
+    if (wire) {
+      this.#wire = null;
+      appendAppHeaders(h, wire, this.#type);
+    }
+    return h;
   }
 
   /** The stream-backed twin, taking over the body (a read one: an empty twin that is already read). */
@@ -74,7 +94,13 @@ for (const m of ['bytes', 'blob', 'formData', 'clone']) {
     return (this.real() as unknown as Record<string, () => unknown>)[m]!();
   };
 }
+const ownHeaders = Object.getOwnPropertyDescriptor(Response.prototype, 'headers')?.get as (this: Response) => Headers;
 Object.defineProperties(proto, {
+  headers: {
+    get(this: OpenedResponse) {
+      return this.filled(ownHeaders.call(this));
+    },
+  },
   body: {
     get(this: OpenedResponse) {
       return this.real().body;

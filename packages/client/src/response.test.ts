@@ -33,6 +33,18 @@ describe('appResponse (an opened body)', () => {
     for (const h of ['nen', 'nen-type', 'content-length']) expect(r.headers.has(h)).toBe(false);
   });
 
+  it('fills its headers once, on first read, also after the body was read', async () => {
+    const r = opened();
+    expect(await r.text()).toBe('{"a":1}');
+    expect(r.headers).toBe(r.headers);
+    expect(r.headers.get('x-app')).toBe('kept'); // not appended twice
+    expect(r.headers.get('content-type')).toBe('application/json');
+    const list: string[] = [];
+    r.headers.forEach((_v, k) => list.push(k));
+    expect(list).toEqual(['content-type', 'set-cookie', 'x-app']);
+    expect(opened().clone().headers.get('x-app')).toBe('kept');
+  });
+
   it('reads the body once: text, json, arrayBuffer, bytes; TypeError after', async () => {
     const r = opened();
     expect(r.bodyUsed).toBe(false);

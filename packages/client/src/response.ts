@@ -8,11 +8,12 @@
  * stream; elsewhere, and until that module is there, a Response with the bytes as its body.
  *
  * Pitfall: headers are appended one by one: a header list in `init` goes through undici's WebIDL
- * sequence conversion (a copy of every pair; several µs per response on Node 20).
+ * sequence conversion (a copy of every pair; several µs per response on Node 20). An
+ * OpenedResponse appends them only when the application first reads `headers` (most never do).
  */
-import { ENVELOPE_RESPONSE_HEADERS } from './transport.js';
+import { appendAppHeaders } from './transport.js';
 
-type Opened = new (bytes: Uint8Array, init: ResponseInit) => Response;
+type Opened = new (bytes: Uint8Array, init: ResponseInit, wire: Headers, contentType: string) => Response;
 let opened: Opened | undefined;
 if (globalThis.process?.versions?.node) {
   import('./opened.js').then(
@@ -26,11 +27,8 @@ if (globalThis.process?.versions?.node) {
 /** The application's Response around `body` (null: no body; a stream: a streamed response; bytes: an opened single body). */
 export function appResponse(body: Uint8Array | ReadableStream<Uint8Array> | null, res: Response, contentType: string): Response {
   const init: ResponseInit = { status: res.status, statusText: res.statusText };
-  const out = body instanceof Uint8Array && opened ? new opened(body, init) : new Response(body as BodyInit | null, init);
-  const h = out.headers;
-  res.headers.forEach((v, k) => {
-    if (!ENVELOPE_RESPONSE_HEADERS.has(k)) h.append(k, v);
-  });
-  if (contentType) h.append('content-type', contentType);
+  if (body instanceof Uint8Array && opened) return new opened(body, init, res.headers, contentType); // headers filled when first read
+  const out = new Response(body as BodyInit | null, init);
+  appendAppHeaders(out.headers, res.headers, contentType);
   return out;
 }

@@ -42,6 +42,15 @@ export const ENVELOPE_RESPONSE_HEADERS: ReadonlySet<string> = new Set([
 
 const utf8 = new TextEncoder();
 
+/** The application's response headers: the wire's minus the envelope's, then the plaintext content type. */
+export function appendAppHeaders(h: Headers, wire: Headers, contentType: string): Headers {
+  wire.forEach((v, k) => {
+    if (!ENVELOPE_RESPONSE_HEADERS.has(k)) h.append(k, v);
+  });
+  if (contentType) h.append('content-type', contentType);
+  return h;
+}
+
 /**
  * The caller's arguments as one request. Synchronous (no promise, no microtask turn) unless a body
  * has to be read first: a Request's own body, or a Blob / FormData / URLSearchParams / ArrayBuffer.
@@ -97,20 +106,28 @@ function prepared(
   text: string | null = null,
 ): PreparedRequest {
   for (const h of ENVELOPE_REQUEST_HEADERS) headers.delete(h);
-  if (text === null) return { url, method, headers, contentType, body, signal, text };
-  let bytes: Uint8Array | undefined;
-  return {
-    url,
-    method,
-    headers,
-    contentType,
-    signal,
-    text,
-    get body() {
-      bytes ??= utf8.encode(text);
-      return bytes;
-    },
-  };
+  return new Prepared(url, method, headers, contentType, body, signal, text);
+}
+
+/** A class, not a literal with a getter: one shape for every request, the getter on the prototype. */
+class Prepared implements PreparedRequest {
+  #bytes: Uint8Array | ReadableStream<Uint8Array> | null;
+  constructor(
+    readonly url: URL,
+    readonly method: string,
+    readonly headers: Headers,
+    readonly contentType: string,
+    body: Uint8Array | ReadableStream<Uint8Array> | null,
+    readonly signal: AbortSignal | null,
+    readonly text: string | null,
+  ) {
+    this.#bytes = body;
+  }
+
+  get body(): Uint8Array | ReadableStream<Uint8Array> | null {
+    if (this.#bytes === null && this.text !== null) this.#bytes = utf8.encode(this.text);
+    return this.#bytes;
+  }
 }
 
 /** Largest reused UTF-8 buffer (bytes); a longer string is encoded into a fresh array. */
