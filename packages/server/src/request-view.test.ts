@@ -28,6 +28,13 @@ function sealed(): Request {
 }
 
 describe('handlerRequest', () => {
+  headersUrlAndMethod();
+
+  bodyAccessors();
+});
+
+/** The headers a handler sees, its URL and method. */
+function headersUrlAndMethod(): void {
   it("headers: Nen's and the sealed framing hidden, the plaintext content type, the others kept (repeats joined)", () => {
     const r = handlerRequest(sealed(), head(), null, new TextEncoder().encode('{"a":1}'));
     const seen: Record<string, string> = {};
@@ -92,7 +99,10 @@ describe('handlerRequest', () => {
     const r3 = handlerRequest(sealed(), head(), null, new TextEncoder().encode('xyz'));
     expect(new TextDecoder().decode(await new Response(r3.body).arrayBuffer())).toBe('xyz');
   });
+}
 
+/** text(), json(), bytes() and arrayBuffer() over the decrypted bytes. */
+function bodyAccessors(): void {
   it('text() and json() decode as Body does (BOM stripped, invalid UTF-8 replaced), only the view of a larger buffer', async () => {
     const pool = new Uint8Array(64).fill(0x41); // bytes around the body that must never show
     const raw = [0xef, 0xbb, 0xbf, 0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d]; // BOM {"a":"\xff"}
@@ -150,4 +160,4 @@ describe('handlerRequest', () => {
     expect(deferredJsonError(new Request('http://127.0.0.1/'))).toBeUndefined();
     await expect(handlerRequest(sealed(), head({ contentType: 'text/plain' }), null, enc.encode('{x'), undefined, false).json()).rejects.toThrow(SyntaxError);
   });
-});
+}

@@ -62,6 +62,13 @@ async function roundTrip(req: BhttpRequest, config = configs[0]!) {
 }
 
 describe('OHTTP gateway', () => {
+  keysRoundTripsAndReplay();
+
+  refusalsAndChunked();
+});
+
+/** Key configs, round trips, outer headers, replay and the Date window. */
+function keysRoundTripsAndReplay(): void {
   it('GET: application/ohttp-keys with both configs, X-Wing first', async () => {
     const res = await gateway.GET();
     expect(res.headers.get('content-type')).toBe('application/ohttp-keys');
@@ -124,7 +131,10 @@ describe('OHTTP gateway', () => {
     expect((await roundTrip(noDate)).inner.status).toBe(400);
     expect(runs).toBe(before);
   });
+}
 
+/** F9, the outside errors, malformed Binary HTTP, swapped responses and chunked answers. */
+function refusalsAndChunked(): void {
   it('F9: a request refused as ahead keeps its enc claimed: replayed once its Date is inside, NEN_REPLAY; over 1 h ahead, no Date hint', async () => {
     let skew = -5 * 60_000; // the gateway's clock 5 min behind the request's Date
     const g = nen.ohttpGateway({ keys: OhttpGatewayKeys.parse(keysText), routes: { '/api/notes': { POST: notes } }, now: () => Date.now() + skew });
@@ -199,4 +209,4 @@ describe('OHTTP gateway', () => {
       expect(dec.decode(r.content)).toBe('abbccc');
     }
   });
-});
+}

@@ -27,6 +27,13 @@ afterAll(async () => {
 storeContract('redis cluster (3 masters, 3 replicas)', () => redisStore({ clusterNodes: cluster.urls, wrapKey, keyPrefix: prefix() }));
 
 describe('redis cluster: failover', () => {
+  seedsAndManualFailover();
+
+  killedMaster();
+});
+
+/** Cluster seeds, keys spread over the masters, and a manual failover under traffic. */
+function seedsAndManualFailover(): void {
   it('a comma-separated url means cluster seeds', async () => {
     const kp = prefix();
     const store = redisStore({ url: cluster.urls.slice(0, 2).join(','), wrapKey, keyPrefix: kp });
@@ -95,7 +102,10 @@ describe('redis cluster: failover', () => {
       await store.close();
     }
   }, 60_000);
+}
 
+/** A killed master and its promoted replica. */
+function killedMaster(): void {
   it('a killed master: its sessions fail fast, others keep working, the promoted replica serves them with the window intact', async () => {
     const kp = prefix();
     const timeoutMs = 500;
@@ -161,4 +171,4 @@ describe('redis cluster: failover', () => {
       await store.close();
     }
   }, 60_000);
-});
+}

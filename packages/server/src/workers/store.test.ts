@@ -66,6 +66,13 @@ afterEach(() => {
 });
 
 describe('durable object store', () => {
+  layoutRestartAndWrap();
+
+  deadlinesBoundsAndRefusals();
+});
+
+/** One object per key, restarts, and the stored secret's wrapping. */
+function layoutRestartAndWrap(): void {
   it('one object per session id and per claim key', async () => {
     const ns = namespace();
     const store = durableObjectStore(ns, { prefix: 'app:' });
@@ -130,7 +137,10 @@ describe('durable object store', () => {
     expect(keyed.consumeRetry('p', 1n, Date.now())).toBe('committed');
     expect(plain.s.get('p')!.secret).toBeNull();
   });
+}
 
+/** Deadlines, bounds, retry coverage and failing objects. */
+function deadlinesBoundsAndRefusals(): void {
   it('every row has a deadline: the sweep kills expired sessions (tombstone without secret, then gone) and ends claims', async () => {
     const rows = mapRows();
     const asked: number[] = [];
@@ -219,4 +229,4 @@ describe('durable object store', () => {
       expect(await r.text()).toMatch(/new_sqlite_classes/);
     }
   });
-});
+}

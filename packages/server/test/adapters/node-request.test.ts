@@ -115,6 +115,15 @@ async function withLazy(onRequest: (req: Request, res: ServerResponse) => Promis
 }
 
 describe('nodeRequest (the lazily built Request toNodeHandler hands its handlers)', () => {
+  urlAndHeaders();
+
+  bodyReads();
+
+  parsersAndSignal();
+});
+
+/** nodeRequest's url and headers. */
+function urlAndHeaders(): void {
   it('url is what new URL(path, origin).href gives, for plain paths and for those the parser rewrites', async () => {
     const paths = [
       '/a/b?x=1&y=%41',
@@ -177,7 +186,10 @@ describe('nodeRequest (the lazily built Request toNodeHandler hands its handlers
       },
     );
   });
+}
 
+/** nodeRequest as a Request: instanceof, one body read, the other properties. */
+function bodyReads(): void {
   it('is instanceof Request; the body is read once (arrayBuffer/text/json, or as a stream); other properties from a real Request', async () => {
     await withLazy(
       async (req) => {
@@ -234,7 +246,10 @@ describe('nodeRequest (the lazily built Request toNodeHandler hands its handlers
       },
     );
   });
+}
 
+/** A body parser that ran first, a URL that does not parse, and the lazy signal. */
+function parsersAndSignal(): void {
   it('a body parser that ran first, or a URL that does not parse, throws at once', async () => {
     await withLazy(
       async () => ({}),
@@ -292,4 +307,4 @@ describe('nodeRequest (the lazily built Request toNodeHandler hands its handlers
     expect(await Promise.all(seen)).toEqual([true]);
     expect(finished?.aborted).toBe(false);
   });
-});
+}

@@ -65,6 +65,13 @@ async function claimsFor(enc: Uint8Array): Promise<number> {
 }
 
 describe('the OHTTP gateway on workerd, replay ids in the Durable Object store', () => {
+  keysAndClients();
+
+  replayAndRefusals();
+});
+
+/** Key configs and @nen/client's OHTTP mode, from Node and inside workerd. */
+function keysAndClients(): void {
   it('GET: both isolates serve the same application/ohttp-keys, X-Wing first, X25519 second', async () => {
     const bodies = await Promise.all(
       wd.urls.map(async (u) => {
@@ -121,7 +128,10 @@ describe('the OHTTP gateway on workerd, replay ids in the Durable Object store',
       refused: 'NEN_OHTTP_DECRYPT',
     });
   });
+}
 
+/** Replay across isolates (plain and chunked), the Date window and the outside errors. */
+function replayAndRefusals(): void {
   it('replay: one encapsulation sent to both isolates at once runs the handler once; the other gets an encapsulated 409 NEN_REPLAY; the claim is in its Durable Object', async () => {
     const c = encapsulateRequest(configs[0]!, encodeBhttpRequest(inner('/api/echo', { race: 1 })));
     expect(await claimsFor(c.enc)).toBe(0);
@@ -214,4 +224,4 @@ describe('the OHTTP gateway on workerd, replay ids in the Durable Object store',
     expect(await runs()).toBe(before);
     expect(wd.logs()).not.toMatch(/Uncaught|NEN_INTERNAL/);
   });
-});
+}
