@@ -1,5 +1,5 @@
 /**
- * Byte helpers local to @nen/seal (@nen/core keeps its own internal).
+ * Byte helpers local to @nen/seal; concatenating a few arrays is @nen/core's `concatBytes`.
  * Pitfall: timingSafeEqual must not exit early on the first differing byte.
  */
 const ENCODER = new TextEncoder();
@@ -10,11 +10,7 @@ export function u16(v: number): Uint8Array {
   return new Uint8Array([(v >> 8) & 0xff, v & 0xff]);
 }
 
-export function concatBytes(...parts: readonly Uint8Array[]): Uint8Array {
-  return concatAll(parts);
-}
-
-/** concatBytes for a list of any length (no spread: a long stream's chunk list stays one argument). */
+/** @nen/core's concatBytes for a list of any length (no spread: a long stream's chunk list stays one argument). */
 export function concatAll(parts: readonly Uint8Array[]): Uint8Array {
   let n = 0;
   for (const p of parts) n += p.length;

@@ -19,9 +19,9 @@
  * authenticate the fields (each field's AEAD does).
  */
 import type { Backend } from '@nen/core';
-import { fromBase64Url, toBase64Url } from '@nen/core';
+import { concatBytes, fromBase64Url, toBase64Url } from '@nen/core';
 import { getBackend, toIdentities, toRecipients, type IdentityInput, type RecipientInput } from './age.js';
-import { concatBytes, u16, utf8 } from './bytes.js';
+import { u16, utf8 } from './bytes.js';
 import { NenSealError } from './errors.js';
 import { parseHeader, serializeHeader, verifyHeaderMac } from './header.js';
 import { FILE_KEY_LENGTH, type Identity } from './recipients.js';

@@ -13,8 +13,8 @@
  * Pitfall: the MAC covers the exact received bytes; it is recomputed over them, not over a
  * re-serialisation (which would hide non-canonical input — though strict parsing refuses it anyway).
  */
-import type { Backend } from '@nen/core';
-import { concatBytes, timingSafeEqual, utf8 } from './bytes.js';
+import { type Backend, concatBytes } from '@nen/core';
+import { timingSafeEqual, utf8 } from './bytes.js';
 import { base64Length, decodeBase64, encodeBase64Into, isBase64Char } from './encoding.js';
 import { NenSealError, headerError } from './errors.js';
 import type { Stanza } from './recipients.js';

@@ -13,8 +13,8 @@
  *
  * Pitfalls: never reuse a file key; ephemeral secrets are fresh per stanza.
  */
-import { KEM_ID, type Backend, type HpkeRecipientKey } from '@nen/core';
-import { concatBytes, utf8 } from './bytes.js';
+import { KEM_ID, concatBytes, type Backend, type HpkeRecipientKey } from '@nen/core';
+import { utf8 } from './bytes.js';
 import { scrypt } from '@noble/hashes/scrypt.js';
 import { decodeBase64, encodeBase64 } from './encoding.js';
 import { headerError, keyError } from './errors.js';

@@ -25,7 +25,7 @@ import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { ml_dsa65 } from '@noble/post-quantum/ml-dsa.js';
 import { getBackend, open, seal, toIdentities, type IdentityInput, type RecipientInput } from './age.js';
-import { concatBytes, timingSafeEqual, utf8 } from './bytes.js';
+import { concatAll, timingSafeEqual, utf8 } from './bytes.js';
 import { decodeBase64, encodeBase64 } from './encoding.js';
 import { NenSealError, type SealErrorCode } from './errors.js';
 import type { ReplayStore } from './replay.js';
@@ -182,7 +182,7 @@ async function readBounded(request: Request, max: number): Promise<string> {
       chunks.push(c);
     }
   }
-  return new TextDecoder().decode(concatBytes(...chunks));
+  return new TextDecoder().decode(concatAll(chunks));
 }
 
 async function verifyDelivery(o: WebhookReceiverOptions, request: Request): Promise<{ id: string; timestamp: number; body: string }> {

@@ -11,7 +11,7 @@
  * requires it); raw 32-byte keys go to OpenSSL wrapped in fixed PKCS#8 / SPKI DER prefixes.
  */
 import { x25519 as noble } from '@noble/curves/ed25519.js';
-import { concatBytes } from './bytes.js';
+import { concatBytes } from '@nen/core';
 
 type NodeCrypto = typeof import('node:crypto');
 const nodeCrypto = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.('node:crypto') as
