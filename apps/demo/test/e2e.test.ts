@@ -100,6 +100,55 @@ async function onPage(path: string, fn: (p: { page: Page; traffic: ReturnType<ty
 }
 
 describe('demo app in chromium', () => {
+  notesFlow();
+
+  streamsTamperAndInspector();
+});
+
+describe('bench routes over the real @nen/client in Node', () => {
+  it('encrypted echo, GET echo, stream, plain twin and metrics', async () => {
+    const client = createNenClient({ baseUrl, serverKey: pin });
+    try {
+      const payload = { hello: 'world', n: [1, 2, 3], s: 'x'.repeat(5000) };
+      const res = await client.fetch('/api/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual(payload);
+
+      const get = await client.fetch('/api/echo?x=1&y=two', { method: 'GET' });
+      expect(await get.json()).toEqual({ method: 'GET', path: '/api/echo', query: { x: '1', y: 'two' } });
+
+      let text = '';
+      const decoder = new TextDecoder();
+      for await (const chunk of client.stream('/api/stream?n=5', { method: 'POST' })) text += decoder.decode(chunk, { stream: true });
+      expect(text.match(/^data: /gm)?.length).toBe(6);
+      expect(text).toContain('token-4');
+      expect(text.trimEnd().endsWith('data: [DONE]')).toBe(true);
+
+      const plain = await fetch(`${baseUrl}/api/plain/echo`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(payload),
+      });
+      expect(await plain.json()).toEqual(payload);
+
+      // The encrypted route refuses a plaintext request: it never runs the handler on it.
+      const bypass = await fetch(`${baseUrl}/api/echo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) });
+      expect(bypass.status).toBeGreaterThanOrEqual(400);
+      expect(await bypass.text()).not.toContain('world');
+
+      const metrics = (await (await fetch(`${baseUrl}/api/bench/metrics`)).json()) as Record<string, unknown>;
+      expect(metrics.storeKind).toBe('memory');
+      expect(typeof metrics.rss).toBe('number');
+      expect(Number(metrics.sessions)).toBeGreaterThan(0);
+      expect((metrics.counters as Record<string, number>)['echo.nen']).toBeGreaterThan(0);
+    } finally {
+      await client.terminate().catch(() => undefined);
+    }
+  });
+});
+
+/** The notes app end to end: nothing in plaintext on the wire. */
+function notesFlow(): void {
   it('creates, edits, searches, reads and deletes notes over Nen without leaking plaintext', async () => {
     await onPage('/', async ({ page, traffic }) => {
       await page.locator('[data-testid="note-list"][data-loaded="true"]').waitFor();
@@ -186,7 +235,10 @@ describe('demo app in chromium', () => {
       expect(await traffic.leaks([tag, 'vault code', 'Launch plan'])).toEqual([]);
     });
   });
+}
 
+/** Streaming, a flipped response byte, and the wire inspector page. */
+function streamsTamperAndInspector(): void {
   it('streams the answer progressively and shows tokens as they arrive', async () => {
     await onPage('/', async ({ page, traffic }) => {
       await page.locator('[data-testid="note-list"][data-loaded="true"]').waitFor();
@@ -269,46 +321,4 @@ describe('demo app in chromium', () => {
       await page.screenshot({ path: join(artifacts, 'wire.png'), fullPage: true });
     });
   });
-});
-
-describe('bench routes over the real @nen/client in Node', () => {
-  it('encrypted echo, GET echo, stream, plain twin and metrics', async () => {
-    const client = createNenClient({ baseUrl, serverKey: pin });
-    try {
-      const payload = { hello: 'world', n: [1, 2, 3], s: 'x'.repeat(5000) };
-      const res = await client.fetch('/api/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) });
-      expect(res.status).toBe(200);
-      expect(await res.json()).toEqual(payload);
-
-      const get = await client.fetch('/api/echo?x=1&y=two', { method: 'GET' });
-      expect(await get.json()).toEqual({ method: 'GET', path: '/api/echo', query: { x: '1', y: 'two' } });
-
-      let text = '';
-      const decoder = new TextDecoder();
-      for await (const chunk of client.stream('/api/stream?n=5', { method: 'POST' })) text += decoder.decode(chunk, { stream: true });
-      expect(text.match(/^data: /gm)?.length).toBe(6);
-      expect(text).toContain('token-4');
-      expect(text.trimEnd().endsWith('data: [DONE]')).toBe(true);
-
-      const plain = await fetch(`${baseUrl}/api/plain/echo`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(payload),
-      });
-      expect(await plain.json()).toEqual(payload);
-
-      // The encrypted route refuses a plaintext request: it never runs the handler on it.
-      const bypass = await fetch(`${baseUrl}/api/echo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) });
-      expect(bypass.status).toBeGreaterThanOrEqual(400);
-      expect(await bypass.text()).not.toContain('world');
-
-      const metrics = (await (await fetch(`${baseUrl}/api/bench/metrics`)).json()) as Record<string, unknown>;
-      expect(metrics.storeKind).toBe('memory');
-      expect(typeof metrics.rss).toBe('number');
-      expect(Number(metrics.sessions)).toBeGreaterThan(0);
-      expect((metrics.counters as Record<string, number>)['echo.nen']).toBeGreaterThan(0);
-    } finally {
-      await client.terminate().catch(() => undefined);
-    }
-  });
-});
+}
