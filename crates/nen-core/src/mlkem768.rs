@@ -81,6 +81,8 @@ impl EncapsulationKey {
     }
 
     /// ML-KEM.Encaps_internal (FIPS 203 Algorithm 17) with caller-given `m`.
+    // One shared body for its callers, not a copy inlined in each (Wasm size: README "Wasm size").
+    #[inline(never)]
     pub(crate) fn encapsulate_internal(
         &self,
         m: &[u8; ENCAPS_RANDOMNESS_LEN],
@@ -150,6 +152,8 @@ impl DecapsulationKey {
 
     /// ML-KEM.Decaps (FIPS 203 Algorithm 21). Wrong ciphertext length is an error; a wrong
     /// ciphertext of the right length yields the implicit-rejection key.
+    // One shared body for its callers, not a copy inlined in each (Wasm size: README "Wasm size").
+    #[inline(never)]
     pub fn decapsulate(&self, c: &[u8]) -> Result<SecretBytes<SHARED_SECRET_LEN>, Error> {
         Error::check_len("ML-KEM-768 ciphertext", CIPHERTEXT_LEN, c.len())?;
         let ct = MlKem768Ciphertext::try_from(c).map_err(|_| Error::InvalidLength {

@@ -65,6 +65,8 @@ impl core::fmt::Debug for EncapsulationKey {
 }
 
 /// X25519(k, u) with the all-zero (low-order) result rejected.
+// One shared body for its callers, not a copy inlined in each (Wasm size: README "Wasm size").
+#[inline(never)]
 fn x25519(k: &StaticSecret, u: [u8; 32]) -> Result<SecretBytes<32>, Error> {
     let shared = k.diffie_hellman(&X25519Public::from(u));
     if !shared.was_contributory() {
@@ -98,6 +100,8 @@ fn x25519_share(ss_x: &[u8]) -> Result<SecretBytes<32>, Error> {
 }
 
 /// SHA3-256(ss_M || ss_X || ct_X || pk_X || label).
+// One shared body for its callers, not a copy inlined in each (Wasm size: README "Wasm size").
+#[inline(never)]
 fn combiner(ss_m: &[u8; 32], ss_x: &[u8; 32], ct_x: &[u8; 32], pk_x: &[u8; 32]) -> SecretBytes<SHARED_SECRET_LEN> {
     let mut input = [0u8; 32 * 4 + 6];
     input[..32].copy_from_slice(ss_m);

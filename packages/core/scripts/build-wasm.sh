@@ -27,7 +27,7 @@ for o in "${outputs[@]}"; do [ -f "$o" ] || up_to_date=0; done
 if [ "$up_to_date" = 1 ]; then
   oldest="$(stat -c %Y "${outputs[@]}" | sort -n | head -1)"
   newest_src="$(find "$crates/Cargo.toml" "$crates/Cargo.lock" "$crates/.cargo" "$crates/nen-core/Cargo.toml" \
-    "$crates/nen-core/src" "$here/build-wasm.sh" -type f -printf '%T@\n' 2>/dev/null | sort -n | tail -1 | cut -d. -f1)"
+    "$crates/nen-core/src" "$crates/vendor" "$here/build-wasm.sh" -type f -printf '%T@\n' 2>/dev/null | sort -n | tail -1 | cut -d. -f1)"
   if [ -n "$newest_src" ] && [ "$newest_src" -ge "$oldest" ]; then up_to_date=0; fi
 fi
 

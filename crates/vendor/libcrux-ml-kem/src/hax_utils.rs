@@ -1,0 +1,5 @@
+macro_rules! hax_debug_assert {
+    ($($arg:tt)*) => {};
+}
+
+pub(crate) use hax_debug_assert;
