@@ -16,9 +16,7 @@
  *    content, so a handler that mutates what it read cannot change the bytes Nen parsed.
  *  - `signal` is the outer request's, read on first use (messages.ts).
  */
-import { delegateToReal } from '../lazy-web.js';
-
-const utf8 = new TextDecoder();
+import { defineBodyReaders, delegateToReal } from '../lazy-web.js';
 
 function unusable(): Promise<never> {
   return Promise.reject(new TypeError('Body is unusable: the request body was already read'));
@@ -109,18 +107,12 @@ export class InnerRequest {
     return Promise.resolve(this.content.slice().buffer);
   }
 
-  async bytes(): Promise<Uint8Array> {
-    return new Uint8Array(await this.arrayBuffer());
-  }
-
-  async text(): Promise<string> {
-    return utf8.decode(await this.arrayBuffer());
-  }
-
-  async json(): Promise<unknown> {
-    return JSON.parse(await this.text()) as unknown;
-  }
+  /** Body's readers over arrayBuffer() (lazy-web.ts defineBodyReaders). */
+  declare bytes: () => Promise<Uint8Array>;
+  declare text: () => Promise<string>;
+  declare json: () => Promise<unknown>;
 }
 
 // Request's own accessors and methods that InnerRequest does not define read the real Request.
+defineBodyReaders(InnerRequest);
 delegateToReal<InnerRequest>(InnerRequest, Request, (r) => InnerRequest.real(r));

@@ -12,9 +12,7 @@
  *  - The body is read once, as for Response; each read copies the bytes.
  */
 import type { PlainResult } from '../respond.js';
-import { delegateToReal } from '../lazy-web.js';
-
-const utf8 = new TextDecoder();
+import { defineBodyReaders, delegateToReal } from '../lazy-web.js';
 
 export class InnerResponse {
   readonly #plain: PlainResult;
@@ -73,18 +71,12 @@ export class InnerResponse {
     return Promise.resolve(this.#plain.body.slice().buffer);
   }
 
-  async bytes(): Promise<Uint8Array> {
-    return new Uint8Array(await this.arrayBuffer());
-  }
-
-  async text(): Promise<string> {
-    return utf8.decode(await this.arrayBuffer());
-  }
-
-  async json(): Promise<unknown> {
-    return JSON.parse(await this.text()) as unknown;
-  }
+  /** Body's readers over arrayBuffer() (lazy-web.ts defineBodyReaders). */
+  declare bytes: () => Promise<Uint8Array>;
+  declare text: () => Promise<string>;
+  declare json: () => Promise<unknown>;
 }
 
 // Response's own accessors and methods that InnerResponse does not define read the real Response.
+defineBodyReaders(InnerResponse);
 delegateToReal<InnerResponse>(InnerResponse, Response, (r) => InnerResponse.real(r));
