@@ -13,8 +13,9 @@
  * with the client's lazily imported OHTTP chunk modulepreloaded too (what an app that knows it
  * uses OHTTP could list; by default a bundler does not), and `ohttp-entry`, build a's core with
  * the page written on `@nen/client/ohttp` (createOhttpClient: the OHTTP code in the page's own
- * chunk, preloaded with it). Prints medians: navigation -> script running, handshake sent / answered, request
- * sent / answered, response read.
+ * chunk, preloaded with it), and `ohttp-entry-b`, the same with build b's core (and client, with
+ * `--client-dist-b`): the A/B of the OHTTP entry page. Prints medians: navigation -> script running, handshake sent / answered, request
+ * sent / answered, response read, and script running -> response read (median per page).
  *
  *   cp -r packages/core/dist packages/core/.dist-a      # before a change
  *   node bench/browser/cold-ab.js --a packages/core/.dist-a --b packages/core/dist --plain
@@ -69,7 +70,12 @@ export async function compareCold({ a, b, rounds = 12, cpu = 4, latency = 50, ta
   let browser;
   let harness;
   const builds = { a: path.resolve(a), b: path.resolve(b) };
-  const res = { a: [], b: [], ...(plain ? { plain: [] } : {}), ...(ohttp ? { ohttp: [], 'ohttp-b': [], 'ohttp-pre': [], 'ohttp-entry': [] } : {}) };
+  const res = {
+    a: [],
+    b: [],
+    ...(plain ? { plain: [] } : {}),
+    ...(ohttp ? { ohttp: [], 'ohttp-b': [], 'ohttp-pre': [], 'ohttp-entry': [], 'ohttp-entry-b': [] } : {}),
+  };
   try {
     const pin = t.pin ?? (await (await fetch(`${t.url}/api/nen/keys`)).json()).keys[0].pin;
     const pages = {};
@@ -92,9 +98,14 @@ export async function compareCold({ a, b, rounds = 12, cpu = 4, latency = 50, ta
       pages['/ohttp'] = coldHtml({ body: BODY_1K, keyConfig, relay: OHTTP_GATEWAY }, 'a/entry.js', preloads.a);
       pages['/ohttp-b'] = coldHtml({ body: BODY_1K, keyConfig, relay: OHTTP_GATEWAY }, 'b/entry.js', preloads.b);
       pages['/ohttp-pre'] = coldHtml({ body: BODY_1K, keyConfig, relay: OHTTP_GATEWAY }, 'a/entry.js', [...preloads.a, ...lazyOhttp]);
-      const e = await bundleClient({ entry: OHTTP_ENTRY, outdir: path.join(dir, 'e'), coreDist: builds.a, clientDist });
-      const preloadE = e.files.filter((f) => f.initial && f.name !== 'entry.js' && f.name.endsWith('.js')).map((f) => `e/${f.name}`);
-      pages['/ohttp-entry'] = coldHtml({ body: BODY_1K, keyConfig, relay: OHTTP_GATEWAY }, 'e/entry.js', preloadE);
+      for (const [m, n, coreDist, cd] of [
+        ['ohttp-entry', 'e', builds.a, clientDist],
+        ['ohttp-entry-b', 'eb', builds.b, clientDistB ?? clientDist],
+      ]) {
+        const e = await bundleClient({ entry: OHTTP_ENTRY, outdir: path.join(dir, n), coreDist, clientDist: cd });
+        const preloadE = e.files.filter((f) => f.initial && f.name !== 'entry.js' && f.name.endsWith('.js')).map((f) => `${n}/${f.name}`);
+        pages[`/${m}`] = coldHtml({ body: BODY_1K, keyConfig, relay: OHTTP_GATEWAY }, `${n}/entry.js`, preloadE);
+      }
     }
     fs.writeFileSync(path.join(dir, 'plain.js'), PLAIN);
     pages['/plain'] = coldHtml({ body: BODY_1K }, 'plain.js');
@@ -115,8 +126,9 @@ export async function compareCold({ a, b, rounds = 12, cpu = 4, latency = 50, ta
   }
   const out = { cpu, latency, rounds };
   for (const [m, xs] of Object.entries(res)) {
-    out[m] = { dist: builds[m] ?? (m === 'ohttp-b' ? builds.b : m.startsWith('ohttp') ? builds.a : null) };
+    out[m] = { dist: builds[m] ?? (m.endsWith('-b') ? builds.b : m.startsWith('ohttp') ? builds.a : null) };
     for (const k of ['evaluated', 'hsSent', 'hsAnswered', 'reqSent', 'reqAnswered', 'ms']) out[m][k] = median(xs.map((x) => x[k]));
+    out[m].scriptToRead = median(xs.map((x) => x.ms - x.evaluated)); // per page: less noisy than a difference of medians
     out[m].samples = xs.map((x) => Math.round(x.ms));
   }
   return out;
@@ -156,13 +168,13 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   else {
     const f = (x) => (x === null ? '-' : x.toFixed(0)).padStart(6);
     console.log(`cold first encrypted response, ${r.cpu}x CPU, +${r.latency} ms RTT, medians of ${r.rounds} cold pages each (ms from navigation)`);
-    console.log('              script  hs sent  hs answered  req sent  req answered  response read   (dist)');
-    for (const m of ['plain', 'a', 'b', 'ohttp', 'ohttp-b', 'ohttp-pre', 'ohttp-entry'].filter((m) => r[m]))
+    console.log('                script  hs sent  hs answered  req sent  req answered  response read  script->read   (dist)');
+    for (const m of ['plain', 'a', 'b', 'ohttp', 'ohttp-b', 'ohttp-pre', 'ohttp-entry', 'ohttp-entry-b'].filter((m) => r[m]))
       console.log(
-        `  ${m.padEnd(11)} ${f(r[m].evaluated)}   ${f(r[m].hsSent)}       ${f(r[m].hsAnswered)}    ${f(r[m].reqSent)}        ${f(r[m].reqAnswered)}         ${f(r[m].ms)}   ${r[m].dist ?? ''}`,
+        `  ${m.padEnd(13)} ${f(r[m].evaluated)}   ${f(r[m].hsSent)}       ${f(r[m].hsAnswered)}    ${f(r[m].reqSent)}        ${f(r[m].reqAnswered)}         ${f(r[m].ms)}        ${f(r[m].scriptToRead)}   ${r[m].dist ?? ''}`,
       );
     if (r.plain)
-      for (const m of ['a', 'b', 'ohttp', 'ohttp-b', 'ohttp-pre', 'ohttp-entry'].filter((m) => r[m]))
+      for (const m of ['a', 'b', 'ohttp', 'ohttp-b', 'ohttp-pre', 'ohttp-entry', 'ohttp-entry-b'].filter((m) => r[m]))
         console.log(`  ${m} over plain: +${(r[m].ms - r.plain.ms).toFixed(0)} ms (target: +${r.latency + 15})`);
   }
 }

@@ -147,7 +147,7 @@ export class ObliviousTransport {
     await ohttpKemReady(); // Node / Edge / workerd: the Wasm KEM beats @noble's cold path; browsers: at once
     const bhttp = encodeBhttpRequest({
       method: p.method,
-      scheme: p.url.protocol.replace(/:$/, ''),
+      scheme: p.url.protocol.slice(0, -1), // 'https:' -> 'https' (no RegExp to compile on a cold page)
       authority: p.url.host,
       path: `${p.url.pathname}${p.url.search}`,
       headers: this.#innerHeaders(p, sent),
@@ -155,13 +155,13 @@ export class ObliviousTransport {
       trailers: [],
     });
     if (!chunked) {
-      const e = await encapsulateRequestAsync(config, bhttp); // browsers: the KEM on WebCrypto where present
+      const e = await encapsulateRequestAsync(config, bhttp); // browsers: KEM, key schedule and AEAD on WebCrypto where present
       const res = await this.#post(OHTTP_MEDIA.REQUEST, e.encapsulatedRequest, signal);
       await expectMedia(res, OHTTP_MEDIA.RESPONSE);
       const wire = await readBodyLimited(res, this.#cfg.maxResponseBytes + 4096, () =>
         clientError('NEN_RESPONSE_UNAUTHENTICATED', 'encapsulated response over maxResponseBytes'),
       );
-      const r = decodeBhttpResponse(e.openResponse(wire), { maxContent: this.#cfg.maxResponseBytes });
+      const r = decodeBhttpResponse(await e.openResponse(wire), { maxContent: this.#cfg.maxResponseBytes });
       return toResponse(r, r.content.length > 0 ? (r.content as Uint8Array<ArrayBuffer>) : null);
     }
     const c = await encapsulateChunkedRequestAsync(config);
@@ -181,8 +181,9 @@ export class ObliviousTransport {
       if (n !== 'date' && n !== 'host') h.push([n, v]);
     });
     if (p.contentType) h.push(['content-type', p.contentType]);
-    const date = new Date(Date.now() + this.#clockOffsetMs).toUTCString();
-    sent.dateMs = Date.parse(date);
+    const now = Date.now() + this.#clockOffsetMs;
+    const date = new Date(now).toUTCString();
+    sent.dateMs = now - (((now % 1000) + 1000) % 1000); // what Date.parse(date) reads back (whole seconds), without a cold string parse
     h.push(['date', date]);
     return h;
   }

@@ -4,7 +4,7 @@
  * Public API:
  *  - encapsulateRequest(config, bhttpRequest, opts) -> { encapsulatedRequest, openResponse(), enc }
  *    (client; `opts.suite` picks a KDF/AEAD pair from the config, default its first);
- *    encapsulateRequestAsync: the same with the KEM on WebCrypto where present (browsers);
+ *    encapsulateRequestAsync: the same on WebCrypto where present (browsers), openResponse async;
  *  - decapsulateRequest(keys, encapsulatedRequest) -> { request, enc, keyId, sealResponse() }
  *    (gateway);
  *  - OHTTP_MEDIA: the media types; requestHeader / requestInfo / responseKeys: shared with the
@@ -25,7 +25,7 @@ import { concatBytes, utf8 } from '../protocol/bytes.js';
 import { wireError } from '../protocol/codes.js';
 import { randomBytes } from '../backend/random.js';
 import { AEAD_TAG, type HpkeContext, OHTTP_AEAD_INFO, OHTTP_KEM_INFO, aeadOpen, aeadSeal, hkdf, isOhttpKem, setupBaseR, setupBaseS } from './hpke.js';
-import { setupBaseSAsync } from './sender-async.js';
+import { type AsyncClientEncapsulation, encapsulateOnWebCrypto, setupBaseSAsync } from './sender-async.js';
 import type { OhttpGatewayKeys, OhttpKeyConfig, OhttpKeyEntry, SymmetricSuite } from './key-config.js';
 
 export const OHTTP_MEDIA = {
@@ -103,16 +103,25 @@ export function encapsulateRequest(config: OhttpKeyConfig, request: Uint8Array, 
   return sealRequest(hdr, suite, sender, request);
 }
 
-/** encapsulateRequest with the KEM on WebCrypto where the platform has it (browsers; ./sender-async.ts). */
+/**
+ * encapsulateRequest on WebCrypto where the platform has it (browsers; ./sender-async.ts): the
+ * KEM, key schedule, AEAD and response opening where it has them all, else the KEM only.
+ */
 export async function encapsulateRequestAsync(
   config: OhttpKeyConfig,
   request: Uint8Array,
   opts: { readonly suite?: SymmetricSuite } = {},
-): Promise<ClientEncapsulation> {
+): Promise<AsyncClientEncapsulation> {
   const suite = pickSuite(config, opts.suite);
   const hdr = requestHeader(config.keyId, config.kemId, suite.kdfId, suite.aeadId);
-  const sender = await setupBaseSAsync(config.kemId, suite.aeadId, config.publicKey, requestInfo(OHTTP_LABEL.REQUEST, hdr));
-  return sealRequest(hdr, suite, sender, request);
+  const info = requestInfo(OHTTP_LABEL.REQUEST, hdr);
+  const native = await encapsulateOnWebCrypto(
+    { kem: config.kemId, aeadId: suite.aeadId, publicKey: config.publicKey, hdr, info, responseLabel: labelBytes(OHTTP_LABEL.RESPONSE) },
+    request,
+  );
+  if (native) return native;
+  const sync = sealRequest(hdr, suite, await setupBaseSAsync(config.kemId, suite.aeadId, config.publicKey, info), request);
+  return { encapsulatedRequest: sync.encapsulatedRequest, enc: sync.enc, openResponse: async (wire) => sync.openResponse(wire) };
 }
 
 function sealRequest(hdr: Uint8Array, suite: SymmetricSuite, sender: { enc: Uint8Array; ctx: HpkeContext }, request: Uint8Array): ClientEncapsulation {

@@ -36,6 +36,7 @@ export type { FieldLine, BhttpRequest, BhttpResponse, BhttpLimits } from './bhtt
 export { OHTTP_MEDIA, encapsulateRequest, encapsulateRequestAsync, decapsulateRequest } from './encapsulation.js';
 export { ohttpKemReady } from './kem-wasm.js';
 export type { EncapsulateOptions, ClientEncapsulation, GatewayDecapsulation } from './encapsulation.js';
+export type { AsyncClientEncapsulation } from './sender-async.js';
 export { encapsulateChunkedRequest, encapsulateChunkedRequestAsync, ChunkedRequestOpener, ChunkedResponseSealer, ChunkedResponseOpener } from './chunked.js';
 export type { ChunkedClientEncapsulation } from './chunked.js';
 export { OHTTP_PROBLEM, DEFAULT_OHTTP_DATE_WINDOW_MS, checkOhttpDate, ohttpReplayId, replayIdTtlMs, problemJson } from './date.js';

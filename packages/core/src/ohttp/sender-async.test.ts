@@ -6,7 +6,10 @@
  * encapsulation (plain and chunked, ChaCha20-Poly1305 and AES-128-GCM) goes through
  * `encapsulateBits` (counted) and opens with the @noble gateway, then again with the Wasm (Rust)
  * gateway once the Node entry has loaded it; the response opens; bad keys keep the sync path's
- * codes. In this process (Node 20: no WebCrypto ML-KEM) the async API falls back to @noble.
+ * codes; with a given shared secret, the ChaCha20-Poly1305 request is the bytes of ./hpke.ts's
+ * context. In this process (Node 20: no WebCrypto ML-KEM) the async API falls back to @noble, and
+ * the key schedule + AES-GCM on WebCrypto are checked byte for byte against ./hpke.ts's context
+ * with a given shared secret (a fake KEM), tampered and short responses keeping their codes.
  * Real Chromium runs the same path end to end: apps/demo/test/ohttp-browser.test.ts.
  */
 import { execFileSync } from 'node:child_process';
@@ -15,10 +18,21 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ChunkedRequestOpener, encapsulateChunkedRequestAsync } from './chunked.js';
-import { decapsulateRequest, encapsulateRequest, encapsulateRequestAsync } from './encapsulation.js';
-import { OHTTP_KEM } from './hpke.js';
+import type { WebCryptoKem } from '../backend/webcrypto-kem.js';
+import { randomBytes } from '../backend/random.js';
+import { concatBytes, utf8 } from '../protocol/bytes.js';
+import {
+  OHTTP_LABEL,
+  decapsulateRequest,
+  encapsulateRequest,
+  encapsulateRequestAsync,
+  requestHeader,
+  requestInfo,
+  sealResponseWithNonce,
+} from './encapsulation.js';
+import { HpkeContext, OHTTP_AEAD, OHTTP_KEM } from './hpke.js';
 import { OhttpGatewayKeys, generateOhttpKey } from './key-config.js';
-import { ohttpWebCryptoKem } from './sender-async.js';
+import { encapsulateOnWebCrypto, ohttpWebCryptoKem, ohttpWebCryptoSymmetric } from './sender-async.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const dist = join(here, '../../dist');
@@ -43,7 +57,7 @@ for (const kem of [o.OHTTP_KEM.XWING, o.OHTTP_KEM.MLKEM768]) {
     const before = calls;
     const c = await o.encapsulateRequestAsync(config, msg, { suite: { kdfId: 1, aeadId } });
     const d = o.decapsulateRequest(keys, c.encapsulatedRequest);
-    const answer = c.openResponse(d.sealResponse(msg));
+    const answer = await c.openResponse(d.sealResponse(msg));
     const ch = await o.encapsulateChunkedRequestAsync(config, { suite: { kdfId: 1, aeadId } });
     const opener = new o.ChunkedRequestOpener(keys);
     const parts = opener.push(Uint8Array.from([...ch.header, ...ch.sealChunk(msg.subarray(0, 5)), ...ch.sealChunk(msg.subarray(5), true)]));
@@ -58,6 +72,23 @@ for (const kem of [o.OHTTP_KEM.XWING, o.OHTTP_KEM.MLKEM768]) {
   const xZero = config.publicKey.slice();
   xZero.fill(0, xZero.length - 32);
   out[kem] = { mlkemModulus: await bad(mlBad), x25519LowOrder: kem === o.OHTTP_KEM.XWING ? await bad(xZero) : 'n/a', length: await bad(config.publicKey.subarray(1)) };
+}
+// the same bytes as ./hpke.ts's context for a given shared secret, ChaCha20-Poly1305 on WebCrypto
+{
+  const { encapsulateOnWebCrypto } = await import(base + '/ohttp/sender-async.js');
+  const { HpkeContext } = await import(base + '/ohttp/hpke.js');
+  const e = await import(base + '/ohttp/encapsulation.js');
+  const [config] = o.OhttpGatewayKeys.parse(o.generateOhttpKey(9, o.OHTTP_KEM.XWING)).configs();
+  const hdr = e.requestHeader(9, config.kemId, 1, 3);
+  const info = e.requestInfo('message/bhttp request', hdr);
+  const ss = crypto.getRandomValues(new Uint8Array(32));
+  const enc = crypto.getRandomValues(new Uint8Array(1120));
+  const kemFake = async () => ({ encapsulate: async () => ({ enc, sharedSecret: () => ss.slice() }) });
+  const r = { kem: config.kemId, aeadId: 3, publicKey: config.publicKey, hdr, info, responseLabel: new TextEncoder().encode('message/bhttp response') };
+  const c = await encapsulateOnWebCrypto(r, msg, kemFake);
+  const want = [...hdr, ...enc, ...new HpkeContext(config.kemId, 3, ss, info).seal(new Uint8Array(0), msg)];
+  const wire = e.sealResponseWithNonce(new HpkeContext(config.kemId, 3, ss, info), enc, new Uint8Array(32).fill(7), msg);
+  out.chachaSameBytes = c !== undefined && eq(c.encapsulatedRequest, want) && eq(await c.openResponse(wire), msg);
 }
 await import(base + '/index.js');
 await o.ohttpKemReady();
@@ -83,6 +114,7 @@ describe('OHTTP encapsulation on WebCrypto (Node 24)', () => {
     // one encapsulateBits per request: the plain and the chunked one
     for (const c of r.cases) expect(c).toMatchObject({ native: 2, opened: true });
     expect(r.wasm).toEqual([true, true, true, true]);
+    expect(r.chachaSameBytes).toBe(true);
     // the sync (@noble) path's codes for the same keys: see ohttp.test.ts / kem-wasm.test.ts
     expect(r[OHTTP_KEM.XWING]).toEqual({ mlkemModulus: 'NEN_CRYPTO_KEY', x25519LowOrder: 'NEN_CRYPTO_KEY', length: 'NEN_CRYPTO_LENGTH' });
     expect(r[OHTTP_KEM.MLKEM768]).toEqual({ mlkemModulus: 'NEN_CRYPTO_KEY', x25519LowOrder: 'n/a', length: 'NEN_CRYPTO_LENGTH' });
@@ -99,7 +131,7 @@ describe('OHTTP encapsulation without WebCrypto ML-KEM (this Node)', () => {
     const c = await encapsulateRequestAsync(config, msg);
     const d = decapsulateRequest(keys, c.encapsulatedRequest);
     expect(d.request).toEqual(msg);
-    expect(c.openResponse(d.sealResponse(msg))).toEqual(msg);
+    expect(await c.openResponse(d.sealResponse(msg))).toEqual(msg);
     const ch = await encapsulateChunkedRequestAsync(config);
     const opener = new ChunkedRequestOpener(keys);
     const parts = opener.push(new Uint8Array([...ch.header, ...ch.sealChunk(msg, true)]));
@@ -107,5 +139,54 @@ describe('OHTTP encapsulation without WebCrypto ML-KEM (this Node)', () => {
     expect(new Uint8Array(parts.flatMap((p) => [...p]))).toEqual(msg);
     // the same header as the sync path (key id, KEM, KDF, AEAD)
     expect(c.encapsulatedRequest.subarray(0, 7)).toEqual(encapsulateRequest(config, msg).encapsulatedRequest.subarray(0, 7));
+  });
+});
+
+describe('OHTTP key schedule and AEAD on WebCrypto (this Node: HMAC, AES-GCM)', () => {
+  const kemGiving = (enc: Uint8Array, ss: Uint8Array) => async () =>
+    ({ encapsulate: async () => ({ enc, sharedSecret: () => ss.slice() }) }) as unknown as WebCryptoKem;
+  for (const aeadId of [OHTTP_AEAD.AES_128_GCM, OHTTP_AEAD.AES_256_GCM]) {
+    it(`AEAD ${aeadId}: the same bytes as ./hpke.ts's context for a given shared secret; the response opens, tampered / short ones keep their codes`, async () => {
+      const [config] = OhttpGatewayKeys.parse(generateOhttpKey(4, OHTTP_KEM.XWING)).configs();
+      if (!config) throw new Error('no config');
+      const hdr = requestHeader(4, config.kemId, 1, aeadId);
+      const info = requestInfo(OHTTP_LABEL.REQUEST, hdr);
+      const ss = randomBytes(32);
+      const enc = randomBytes(1120);
+      const r = { kem: config.kemId, aeadId, publicKey: config.publicKey, hdr, info, responseLabel: utf8(OHTTP_LABEL.RESPONSE) };
+      const c = await encapsulateOnWebCrypto(r, msg, kemGiving(enc, ss));
+      if (!c) throw new Error('WebCrypto HMAC / AES-GCM missing');
+      const ct = new HpkeContext(config.kemId, aeadId, ss, info).seal(new Uint8Array(0), msg);
+      expect(c.encapsulatedRequest).toEqual(concatBytes(hdr, enc, ct));
+      const answer = utf8('binary http response bytes');
+      const wire = sealResponseWithNonce(
+        new HpkeContext(config.kemId, aeadId, ss, info),
+        enc,
+        randomBytes(aeadId === OHTTP_AEAD.AES_128_GCM ? 16 : 32),
+        answer,
+      );
+      expect(await c.openResponse(wire)).toEqual(answer);
+      const tampered = wire.slice();
+      tampered[tampered.length - 1] = (tampered.at(-1) as number) ^ 1;
+      await expect(c.openResponse(tampered)).rejects.toMatchObject({ code: 'NEN_OHTTP_DECRYPT' });
+      await expect(c.openResponse(wire.subarray(0, 20))).rejects.toMatchObject({ code: 'NEN_OHTTP_MALFORMED' });
+    });
+  }
+
+  it('no WebCrypto AEAD (ChaCha20-Poly1305 before Node 24) or no KEM: undefined, the caller keeps the sync context', async () => {
+    const [config] = OhttpGatewayKeys.parse(generateOhttpKey(5, OHTTP_KEM.XWING)).configs();
+    if (!config) throw new Error('no config');
+    const hdr = requestHeader(5, config.kemId, 1, OHTTP_AEAD.AES_128_GCM);
+    const r = {
+      kem: config.kemId,
+      aeadId: OHTTP_AEAD.AES_128_GCM,
+      publicKey: config.publicKey,
+      hdr,
+      info: requestInfo(OHTTP_LABEL.REQUEST, hdr),
+      responseLabel: utf8(OHTTP_LABEL.RESPONSE),
+    };
+    expect(await encapsulateOnWebCrypto(r, msg, async () => undefined)).toBeUndefined();
+    expect(await encapsulateOnWebCrypto(r, msg, kemGiving(randomBytes(1120), randomBytes(32)), {})).toBeUndefined();
+    expect(await ohttpWebCryptoSymmetric(0x9999)).toBeUndefined();
   });
 });
