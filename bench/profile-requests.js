@@ -22,7 +22,8 @@
  *
  * Pitfalls: sampling attributes native work (zlib, node:crypto) to the calling JS frame or
  * "(program)"; the load generator runs on the same machine (pin with taskset for steadier
- * figures); build first (`pnpm turbo run build`).
+ * figures); build first (`pnpm turbo run build`). `NEXT_DIST_DIR=.next-x` (env) serves the demo
+ * built into apps/demo/.next-x instead (A/B of two builds while others use .next).
  */
 import { spawn, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -247,7 +248,9 @@ export async function main(argv = process.argv.slice(2)) {
   const concurrency = Number(values.concurrency ?? 10);
   const size = Number(values.size ?? 1024);
   if (!(requests >= 100 && concurrency >= 1 && size >= 64)) throw new Error('bench: bad --requests / --concurrency / --size');
-  if (!fs.existsSync(path.join(appDir, '.next', 'BUILD_ID'))) throw new Error('bench: build the demo first (pnpm turbo run build)');
+  // NEXT_DIST_DIR (the demo's next.config honours it): profile a build kept beside the shared .next
+  if (!fs.existsSync(path.join(appDir, process.env.NEXT_DIST_DIR || '.next', 'BUILD_ID')))
+    throw new Error('bench: build the demo first (pnpm turbo run build)');
   const body = size === 1024 ? ECHO_1K : realisticJson(size, 7);
   const outDir = path.join(benchDir, 'results', `profile-${timestampDirName()}`);
   const rows = [];
