@@ -131,10 +131,11 @@ function collect<T>(req: IncomingMessage, finish: (chunks: Buffer[], total: numb
       req.off('close', onClose);
     };
     detachers.set(req, detach);
+    // `on`, not `once`: each handler detaches all four first (no once-wrapper per listener and request).
     req.on('data', onData);
-    req.once('end', onEnd);
-    req.once('error', onError);
-    req.once('close', onClose);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('close', onClose);
     req.resume();
   });
 }

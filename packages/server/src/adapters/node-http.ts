@@ -215,8 +215,21 @@ async function sendSealedPartsEarly(res: ServerResponse, parts: SealedParts, req
   if (early) await endAfterDrain(res, req);
 }
 
+/** The default route context, `{ params }` as Next.js gives it; the promise is made when a handler reads it. */
+class NodeRouteContext {
+  readonly #req: IncomingMessage;
+  #params: Promise<Record<string, string>> | undefined;
+  constructor(req: IncomingMessage) {
+    this.#req = req;
+  }
+  get params(): Promise<Record<string, string>> {
+    this.#params ??= Promise.resolve((this.#req as ExpressLike).params ?? {});
+    return this.#params;
+  }
+}
+
 function defaultContext(req: IncomingMessage): unknown {
-  return { params: Promise.resolve((req as ExpressLike).params ?? {}) };
+  return new NodeRouteContext(req);
 }
 
 /** A Node (and Express 5) request handler serving a Web route handler. */

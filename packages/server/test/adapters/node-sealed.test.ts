@@ -11,6 +11,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { toBase64Url } from '@nen/core';
 import { createNenClient } from '@nen/client';
+import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeSessionRoutes, toNodeHandler } from '../../src/adapters/node-http.js';
 import { createNen, memoryStore, type Nen } from '../../src/index.js';
@@ -166,6 +167,35 @@ describe('node adapter: sealed answers written from their parts', () => {
     ).rejects.toThrow();
     expect(wire.length).toBeGreaterThan(0);
     for (const w of wire) expect(w).toEqual([401, 'NEN_AUTH_FAILED']);
+  });
+
+  it("the default context's params: Express 5's route params, {} on plain node:http, one promise per request", async () => {
+    const route = nens[0]!.withNen(async (_req, ctx: { params: Promise<Record<string, string>> }) => {
+      const same = ctx.params === ctx.params;
+      return { params: await ctx.params, same };
+    });
+    const sessions = nodeSessionRoutes(nens[0]!);
+    const app = express();
+    app.all('/api/nen/:action', sessions);
+    app.post('/api/items/:id', toNodeHandler(route));
+    const ex = createServer(app);
+    const plain = createServer((req, res) => void ((req.url ?? '').startsWith('/api/nen/') ? sessions : toNodeHandler(route))(req, res));
+    try {
+      for (const [server, want] of [
+        [ex, { id: 'a42' }],
+        [plain, {}],
+      ] as const) {
+        await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+        const c = createNenClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, serverKey: pin });
+        const r = await c.fetch('/api/items/a42', { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+        expect(await r.json()).toEqual({ params: want, same: true });
+      }
+    } finally {
+      for (const s of [ex, plain]) {
+        s.closeAllConnections();
+        await new Promise<void>((r) => s.close(() => r()));
+      }
+    }
   });
 
   it('the handler headers pass, two set-cookie apart; refusals before the handler are the same error', async () => {
