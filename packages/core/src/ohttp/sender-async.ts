@@ -8,9 +8,10 @@
  * WebCrypto HMAC-SHA256 (RFC 5869: Extract = HMAC(salt, IKM), Expand's single block = HMAC(PRK,
  * info || 0x01)), Seal / Open on its AEAD. Native code instead of @noble's cold JS on a page's first
  * request: at 4x CPU, cold, @noble HKDF + a 1 KB ChaCha20-Poly1305 seal and open took 52.7 ms
- * against 5.3 on WebCrypto (bench/README.md "Browser"). X-Wing (draft-connolly-cfrg-xwing-kem):
- * ML-KEM-768 encapsulateBits + an X25519 ephemeral, the SHA3-256 combiner on @noble (no SHA-3 in
- * WebCrypto).
+ * against 5.3 on WebCrypto; `encapsulateRequestAsync` on a cold page 37-39 -> 8-11 ms, the page's
+ * script running -> response read 204 -> 145 ms (bench/README.md "Browser"). X-Wing
+ * (draft-connolly-cfrg-xwing-kem): ML-KEM-768 encapsulateBits + an X25519 ephemeral, the SHA3-256
+ * combiner on @noble (no SHA-3 in WebCrypto).
  *
  * Pitfalls:
  *  - Where the Wasm core is loaded (Node.js, Edge, Workers) or WebCrypto lacks the KEMs (Node 20,
