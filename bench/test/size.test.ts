@@ -15,6 +15,12 @@ describe('browser weight check', () => {
     const r = await checkSize();
     expect(r.problems).toEqual([]);
     expect(r.weight.files.find((f: { name: string }) => f.name.endsWith('.wasm'))).toMatchObject({ initial: false });
+    // @noble's ML-KEM / X25519 are the lazy fallback (Chromium runs the handshake's KEMs on WebCrypto)
+    const b = await bundleClient();
+    fs.rmSync(b.dir, { recursive: true, force: true });
+    const inputs = b.files.filter((f: { initial: boolean }) => f.initial).flatMap((f: { inputs: { name: string }[] }) => f.inputs.map((i) => i.name));
+    expect(inputs.filter((n: string) => /ml-kem|montgomery|noble-kem/.test(n))).toEqual([]);
+    expect(r.weight.kemFallback.gzip).toBeGreaterThan(r.weight.initial.gzip + 3_000);
   }, 60_000);
 
   it('fails over a budget', async () => {

@@ -107,7 +107,9 @@ export class Sessions {
   backend(): Promise<Backend> {
     const b = this.cfg.options.backend;
     if (typeof b === 'object') return Promise.resolve(b);
-    this.#backendP ??= loadBackend(b ?? 'auto');
+    // the handshake runs on the backend's asyncKem where it has one: no sync KEMs needed (browsers
+    // with WebCrypto's KEMs then never load @noble's ML-KEM chunk)
+    this.#backendP ??= loadBackend(b ?? 'auto', { syncKem: false });
     this.#backendP.catch(() => {
       this.#backendP = undefined;
     });

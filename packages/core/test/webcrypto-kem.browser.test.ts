@@ -9,7 +9,10 @@
  *  - the worked example (PROTOCOL.md): ephemeralIkm gives the same pk_eph, enc_e gives exported_e;
  *  - a handshake against serverHandshake (@noble) agrees on S_0; a changed ServerHello fails key
  *    confirmation; a bad encapsulation key, low-order X25519 shares and wrong lengths get codes;
- *  - non-canonical X25519 u-coordinates (top bit set, >= p) give the same secrets as on @noble.
+ *  - non-canonical X25519 u-coordinates (top bit set, >= p) give the same secrets as on @noble;
+ *  - the browser entry's loadBackend('auto', { syncKem: false }) (the client's): on WebCrypto's
+ *    KEMs without fetching @noble's ML-KEM / X25519 modules, and with the fallback forced
+ *    (encapsulateBits removed, as on Firefox / Safari) on @noble; a handshake agrees either way.
  * Needs the built package (dist/): `pnpm --filter @nen/core build` first (none is skipped).
  */
 import { createReadStream, existsSync, realpathSync, statSync } from 'node:fs';
@@ -19,6 +22,8 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumLaunchOptions } from '../../../tests/support/chromium.mjs';
+import { createNobleBackend } from '../src/backend/noble.js';
+import { formatServerKeyPin } from '../src/protocol/handshake.js';
 import workedExample from '../src/protocol/worked-example.vectors.json' with { type: 'json' };
 import { readVector, type HpkeVector } from './vectors.js';
 
@@ -36,9 +41,15 @@ window.__m = Promise.all(['backend/webcrypto-kem.js', 'backend/noble.js', 'backe
   .then((mods) => Object.assign({}, ...mods));
 </script>`;
 
+/** A page with the import map only: a fresh module map for the browser entry's loader. */
+const BARE_PAGE = PAGE.slice(0, PAGE.indexOf('<script type="module">'));
+/** Every path the server was asked for (which modules a page fetched). */
+const served: string[] = [];
+
 let server: Server | undefined;
 let browser: Browser | undefined;
 let page: Page | undefined;
+let origin = '';
 
 beforeAll(async () => {
   if (!existsSync(join(dist, 'backend/webcrypto-kem.js'))) throw new Error('packages/core/dist is missing: run pnpm --filter @nen/core build');
@@ -46,7 +57,10 @@ beforeAll(async () => {
     const [, root = '', ...rest] = new URL(req.url ?? '/', 'http://x').pathname.split('/');
     const base = roots[root];
     const file = base ? normalize(join(base, ...rest)) : '';
-    if (!root) {
+    served.push(req.url ?? '');
+    if (root === 'bare') {
+      res.writeHead(200, { 'content-type': 'text/html' }).end(BARE_PAGE);
+    } else if (!root) {
       res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE);
     } else if (base && file.startsWith(base) && existsSync(file) && statSync(file).isFile() && extname(file) === '.js') {
       res.writeHead(200, { 'content-type': 'text/javascript' });
@@ -59,7 +73,8 @@ beforeAll(async () => {
   const a = server.address();
   browser = await chromium.launch(chromiumLaunchOptions());
   page = await browser.newPage();
-  await page.goto(`http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}/`);
+  origin = `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}`;
+  await page.goto(`${origin}/`);
   await page.evaluate(() => (window as unknown as { __m: Promise<unknown> }).__m);
 }, 60_000);
 
@@ -215,5 +230,46 @@ describe('WebCrypto KEMs in Chromium (the browser client handshake)', () => {
       unknownKem: 'NEN_CRYPTO_UNSUPPORTED',
       disposed: 'NEN_CRYPTO_DISPOSED',
     });
+  });
+
+  /** The client's handshake on the browser entry's loadBackend('auto', { syncKem: false }) in a fresh context; the KEM modules its start fetched. */
+  async function entryHandshake(forceFallback: boolean): Promise<Record<string, unknown>> {
+    const noble = createNobleBackend();
+    const kp = noble.generateKeyPair(0x647a);
+    const ctx = await (browser as Browser).newContext();
+    try {
+      const p = await ctx.newPage();
+      await p.goto(`${origin}/bare`);
+      const from = served.length;
+      // string bodies: the test's own transform would rewrite a function's import()
+      const asyncKem = await p.evaluate(`(async () => {
+        if (${forceFallback}) delete SubtleCrypto.prototype.encapsulateBits;
+        const entry = await import('/dist/backend/index.browser.js');
+        const hs = await import('/dist/protocol/handshake-async.js');
+        const { parseServerKeyPin } = await import('/dist/protocol/handshake.js');
+        const be = await entry.loadBackend('auto', { syncKem: false });
+        window.__st = await hs.clientHandshakeStartAsync(be, { pin: parseServerKeyPin(${JSON.stringify(formatServerKeyPin('k1', kp.publicKey))}) });
+        return be.asyncKem !== undefined;
+      })()`);
+      const kemModules = served.slice(from).filter((u) => /noble-kem|ml-kem|x25519-noble|montgomery/.test(u));
+      const same = await p.evaluate(`(async () => {
+        const server = (await import('/dist/backend/noble.js')).createNobleBackend();
+        const { serverHandshake } = await import('/dist/protocol/handshake.js');
+        const keys = new Map([['k1', server.createRecipientKey(0x647a, Uint8Array.from(${JSON.stringify(Array.from(kp.privateKey))}))]]);
+        const sv = serverHandshake(server, window.__st.hello, { keys, sessionId: new Uint8Array(16).fill(7), maxLifetime: 600, idleTimeout: 60, now: 1 });
+        const c = await window.__st.finish(sv.response);
+        return c.secret.length === 32 && c.secret.every((x, i) => x === sv.secret[i]);
+      })()`);
+      return { asyncKem, same, kemModules };
+    } finally {
+      await ctx.close();
+    }
+  }
+
+  it("the browser entry's loadBackend('auto', { syncKem: false }) runs the handshake on WebCrypto without @noble's KEMs; forced fallback on @noble", async () => {
+    expect(await entryHandshake(false)).toEqual({ asyncKem: true, same: true, kemModules: [] });
+    const fallback = await entryHandshake(true);
+    expect(fallback).toMatchObject({ asyncKem: false, same: true });
+    expect((fallback.kemModules as string[]).length).toBeGreaterThan(0);
   });
 });

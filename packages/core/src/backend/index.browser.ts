@@ -1,33 +1,73 @@
 /**
- * Backend entry for browsers (`browser` export condition): 'auto' = @noble (pure JS, in the
- * page's JS chunk); 'wasm' on request: the .wasm is then fetched as a bundler asset and compiled
- * asynchronously, its glue in a chunk of its own (dynamic imports), so a page that never asks for
- * it never downloads it.
+ * Backend entry for browsers (`browser` export condition): 'auto' = @noble (pure JS); 'wasm' on
+ * request: the .wasm is then fetched as a bundler asset and compiled asynchronously, its glue in a
+ * chunk of its own (dynamic imports), so a page that never asks for it never downloads it.
  *
  * Where WebCrypto has ML-KEM-768 and X25519 (Chromium 156: ./webcrypto-kem.ts), the @noble
- * backend carries them as `asyncKem` for the client handshake.
+ * backend carries them as `asyncKem` for the client handshake. @noble's own ML-KEM / X25519
+ * (./noble.js, the fallback for Firefox / Safari and the synchronous KEM methods) is a lazily
+ * imported chunk: the client loads with `{ syncKem: false }`, so on such a browser the page's
+ * initial chunk is WebCrypto's KEMs + the symmetric half (./noble-symmetric.ts) and the chunk is
+ * never fetched (bench/README.md "Browser": bytes and script evaluation saved at 4x).
  *
  * Pitfalls:
- *  - nothing here may import ./wasm-url.js or ./wasm.js statically, or every page pays
- *    the Wasm glue (and bundlers may preload the .wasm); bench/browser/size.js fails when it does.
+ *  - nothing here may import ./wasm-url.js, ./wasm.js, ./noble.js or ./noble-kem.js statically,
+ *    or every page pays them; bench/browser/size.js fails on the Wasm, and lists the initial inputs.
+ *  - A `{ syncKem: false }` backend's sync KEM methods delegate to the complete backend once one
+ *    has been loaded, else throw NEN_CRYPTO_UNSUPPORTED (after the usual KEM id check).
+ *  - Without WebCrypto's KEMs the handshake waits for the chunk (one more fetch on Firefox /
+ *    Safari; the Node tests and a forced-fallback Chromium test cover that path).
  */
+import { NenCryptoError } from '../errors.js';
 import { createLoadBackend } from './load.js';
-import { createNobleBackend } from './noble.js';
+import { nobleSymmetric } from './noble-symmetric.js';
+import type { AsyncKem, Backend } from './types.js';
+import { assertKem } from './util.js';
 import { detectWebCryptoKem } from './webcrypto-kem.js';
 
 export * from './types.js';
 export type { BackendKind } from './load.js';
 
+/** The complete @noble backend, once a caller has loaded it (the sync KEMs of a `{ syncKem: false }` backend use it). */
+let complete: Backend | undefined;
+
+const completeBackend = (kem: unknown): Backend => {
+  assertKem(kem);
+  if (complete) return complete;
+  throw new NenCryptoError('NEN_CRYPTO_UNSUPPORTED', 'nen: backend loaded with { syncKem: false }: load it without the option for the synchronous KEMs');
+};
+
+/** @noble's symmetric half + WebCrypto's KEMs; the sync KEM methods only once the complete backend is loaded. */
+function asyncKemBackend(asyncKem: AsyncKem): Backend {
+  return Object.freeze({
+    ...nobleSymmetric,
+    asyncKem,
+    generateKeyPair: (kem) => completeBackend(kem).generateKeyPair(kem),
+    deriveKeyPair: (kem, ikm) => completeBackend(kem).deriveKeyPair(kem, ikm),
+    createRecipientKey: (kem, sk) => completeBackend(kem).createRecipientKey(kem, sk),
+    setupBaseSExport: (kem, pk, info, ctx, length) => completeBackend(kem).setupBaseSExport(kem, pk, info, ctx, length),
+    sealBase: (kem, pk, info, aad, pt) => completeBackend(kem).sealBase(kem, pk, info, aad, pt),
+    createSenderKey: (kem, pk) => completeBackend(kem).createSenderKey(kem, pk),
+  } satisfies Backend);
+}
+
 export const loadBackend = createLoadBackend({
   auto: 'noble',
-  // a recipient key's ML-KEM matrix expands in a later task: for the client's ephemeral key, during
-  // the handshake's round trip (the ClientHello is sent first; bench/browser/cold-ab.js)
-  // with the client handshake's KEMs on WebCrypto where the browser has ML-KEM-768 and X25519
-  // (./webcrypto-kem.ts: native code instead of cold JS on a page's first handshake)
-  noble: async () => {
-    const backend = createNobleBackend({ defer: (task) => void setTimeout(task, 0) });
-    const asyncKem = await detectWebCryptoKem();
-    return asyncKem ? Object.freeze({ ...backend, asyncKem }) : backend;
+  noble: async ({ syncKem }) => {
+    const probe = detectWebCryptoKem();
+    // a recipient key's ML-KEM matrix expands in a later task (the client's ephemeral key: during
+    // the handshake's round trip, after the ClientHello is sent; bench/browser/cold-ab.js)
+    const load = async () => {
+      const { createNobleBackend } = await import('./noble.js');
+      complete ??= createNobleBackend({ defer: (task) => void setTimeout(task, 0) });
+      return complete;
+    };
+    if (syncKem) {
+      const [asyncKem, backend] = await Promise.all([probe, load()]);
+      return asyncKem ? Object.freeze({ ...backend, asyncKem }) : backend;
+    }
+    const asyncKem = await probe;
+    return asyncKem ? asyncKemBackend(asyncKem) : load();
   },
   wasm: async () => {
     const [{ loadWasmGlue }, { createWasmBackend }] = await Promise.all([import('./wasm-url.js'), import('./wasm.js')]);

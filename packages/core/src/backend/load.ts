@@ -9,13 +9,17 @@
  * streams: bench/README.md "Browser"). All backends are byte-identical (cross-tested).
  *
  * Pitfalls:
- *  - Results are cached per kind (at most four entries), a failed load is not cached, so a
- *    transient failure can be retried.
+ *  - Results are cached per kind and `syncKem` (at most eight entries), a failed load is not
+ *    cached, so a transient failure can be retried.
+ *  - `{ syncKem: false }` (the client's session handshake, which runs on `asyncKem` where the
+ *    backend has it): a runtime whose @noble backend has async KEMs (browsers with WebCrypto's
+ *    ML-KEM-768 and X25519) may resolve without loading @noble's ML-KEM / X25519 code; that
+ *    backend's synchronous KEM methods then throw NEN_CRYPTO_UNSUPPORTED until a complete backend
+ *    has been loaded (any call without the option). Ignored elsewhere.
  *  - An explicitly requested kind never falls back: 'wasm' that cannot load rejects with
  *    NenCryptoError('NEN_CRYPTO_UNSUPPORTED').
  */
 import { NenCryptoError } from '../errors.js';
-import { createNobleBackend } from './noble.js';
 import type { Backend } from './types.js';
 
 export type BackendKind = 'auto' | 'wasm' | 'noble' | 'node';
@@ -27,12 +31,16 @@ export interface LoaderDeps {
   node?: (wasm: Backend) => Promise<Backend>;
   /** What 'auto' means here when not the default (node if given, else wasm with the @noble fallback). */
   auto?: 'noble';
-  /** Builds the @noble backend with this runtime's options (default: createNobleBackend()). */
-  noble?: () => Backend | Promise<Backend>;
+  /** Builds the @noble backend with this runtime's options (default: createNobleBackend(), imported on first use). */
+  noble?: (options: { syncKem: boolean }) => Backend | Promise<Backend>;
 }
 
-export function createLoadBackend(deps: LoaderDeps): (kind?: BackendKind) => Promise<Backend> {
-  const cache = new Map<BackendKind, Promise<Backend>>();
+/**
+ * `options.syncKem` false: the caller uses no synchronous KEM method where the backend has
+ * `asyncKem` (the client's session handshake; see above). Default true.
+ */
+export function createLoadBackend(deps: LoaderDeps): (kind?: BackendKind, options?: { syncKem?: boolean }) => Promise<Backend> {
+  const cache = new Map<string, Promise<Backend>>();
   let warned = false;
 
   const loadWasm = async (): Promise<Backend> => {
@@ -44,10 +52,10 @@ export function createLoadBackend(deps: LoaderDeps): (kind?: BackendKind) => Pro
     }
   };
 
-  const load = async (kind: BackendKind): Promise<Backend> => {
+  const load = async (kind: BackendKind, syncKem: boolean): Promise<Backend> => {
     switch (kind) {
       case 'noble':
-        return deps.noble ? deps.noble() : createNobleBackend();
+        return deps.noble ? deps.noble({ syncKem }) : (await import('./noble.js')).createNobleBackend();
       case 'wasm':
         return get('wasm');
       case 'node': {
@@ -55,7 +63,7 @@ export function createLoadBackend(deps: LoaderDeps): (kind?: BackendKind) => Pro
         return deps.node(await get('wasm'));
       }
       case 'auto': {
-        if (deps.auto === 'noble') return get('noble');
+        if (deps.auto === 'noble') return get('noble', syncKem);
         try {
           return await get(deps.node ? 'node' : 'wasm');
         } catch (cause) {
@@ -71,22 +79,24 @@ export function createLoadBackend(deps: LoaderDeps): (kind?: BackendKind) => Pro
     }
   };
 
-  function get(kind: BackendKind): Promise<Backend> {
-    let p = cache.get(kind);
+  function get(kind: BackendKind, syncKem = true): Promise<Backend> {
+    // the option concerns the @noble backend only
+    const key = syncKem || kind === 'wasm' || kind === 'node' ? kind : `${kind}:async-kem`;
+    let p = cache.get(key);
     if (!p) {
-      p = kind === 'wasm' ? loadWasm() : load(kind);
-      cache.set(kind, p);
+      p = kind === 'wasm' ? loadWasm() : load(kind, syncKem);
+      cache.set(key, p);
       p.catch(() => {
-        if (cache.get(kind) === p) cache.delete(kind);
+        if (cache.get(key) === p) cache.delete(key);
       });
     }
     return p;
   }
 
-  return (kind: BackendKind = 'auto') => {
+  return (kind: BackendKind = 'auto', options?: { syncKem?: boolean }) => {
     if (kind !== 'auto' && kind !== 'wasm' && kind !== 'noble' && kind !== 'node') {
       return Promise.reject(new NenCryptoError('NEN_CRYPTO_UNSUPPORTED', `nen: unknown backend kind ${String(kind)}`));
     }
-    return get(kind);
+    return get(kind, options?.syncKem !== false);
   };
 }

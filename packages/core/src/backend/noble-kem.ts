@@ -15,19 +15,18 @@
  *    handshake) and whose point code ~6.7 KB gzip of the page's bundle. Public keys are
  *    X25519(sk, 9) through the ladder (RFC 7748 §6.1); same bytes (RFC 7748 vectors, cross-tested
  *    against @noble/curves' x25519 and the Wasm; the X-Wing / HPKE vectors run on every backend).
+ *  - The sizes and the X-Wing combiner are ./xwing.ts (shared with ./webcrypto-kem.ts, which a
+ *    browser page loads without this module's ML-KEM / X25519 code).
  */
 import { x25519 } from './x25519-noble.js';
-import { sha3_256, shake256 } from '@noble/hashes/sha3.js';
+import { shake256 } from '@noble/hashes/sha3.js';
 import { ml_kem768, type KEMPrepared } from '@noble/post-quantum/ml-kem.js';
-import { NenCryptoError } from '../errors.js';
-import { concatBytes as concat, utf8 } from '../protocol/bytes.js';
+import { concatBytes as concat } from '../protocol/bytes.js';
 import { KEM_ID, type KemId } from './types.js';
 import { assertKem, assertLength, kemSizes, wipe } from './util.js';
+import { MLKEM768_CT, MLKEM768_EK, keyError, xwingCombine } from './xwing.js';
 
-export const MLKEM768_EK = 1184;
-export const MLKEM768_CT = 1088;
-/** The X-Wing combiner label "\.//^\" (draft-connolly-cfrg-xwing-kem §5.3). */
-const XWING_LABEL = utf8('\\.//^\\');
+export { MLKEM768_CT, MLKEM768_EK, keyError, xwingCombine };
 
 /** A KEM key expanded from its seed once, kept for repeated decapsulation. */
 export interface ExpandedKey {
@@ -53,14 +52,6 @@ export function expandKey(kem: KemId, privateKey: Uint8Array): ExpandedKey {
   } finally {
     wipe(expanded);
   }
-}
-
-export function xwingCombine(ssM: Uint8Array, ssX: Uint8Array, ctX: Uint8Array, pkX: Uint8Array): Uint8Array {
-  return sha3_256.create().update(ssM).update(ssX).update(ctX).update(pkX).update(XWING_LABEL).digest();
-}
-
-export function keyError(what: string, cause: unknown): NenCryptoError {
-  return new NenCryptoError('NEN_CRYPTO_KEY', `nen: invalid ${what}`, { cause });
 }
 
 /**

@@ -14,7 +14,8 @@
  *    LabeledDerive_SHAKE256(ikm, "DeriveKeyPair", "", 32);
  *  - HPKE base mode + Export (RFC 9180 §5.1, §5.3) via ./hpke.ts, and single-shot SealBase /
  *    OpenBase (§6.1: key schedule, then ChaCha20-Poly1305 at nonce = base_nonce, seq 0);
- *  - ChaCha20-Poly1305 (RFC 8439 §2.8), HKDF-SHA256 (RFC 5869), HMAC-SHA256, SHA-256.
+ *  - ChaCha20-Poly1305 (RFC 8439 §2.8), HKDF-SHA256 (RFC 5869), HMAC-SHA256, SHA-256: the
+ *    symmetric half, ./noble-symmetric.ts (a browser with WebCrypto KEMs loads only that half).
  *
  * X-Wing is built here from noble's ML-KEM-768 and X25519 rather than noble's `ml_kem768_x25519`
  * preset so that a recipient key is expanded once (noble's preset re-expands the seed on every
@@ -30,16 +31,11 @@
  *    first decapsulation if that comes first; a task that runs after dispose does nothing.
  */
 import { chacha20poly1305 } from '@noble/ciphers/chacha.js';
-import { extract as hkdfExtractNoble, expand as hkdfExpandNoble } from '@noble/hashes/hkdf.js';
-import { hmac } from '@noble/hashes/hmac.js';
-import { sha256 } from '@noble/hashes/sha2.js';
 import { ml_kem768, type KEMPrepared } from '@noble/post-quantum/ml-kem.js';
 import { NenCryptoError } from '../errors.js';
 import { hpkeSuiteId, keyScheduleBase, keyScheduleExport, kemSuiteId, labeledDeriveShake256, type HkdfSha256 } from './hpke.js';
 import {
-  AEAD_KEY_LENGTH,
   KEM_ID,
-  type Aead,
   type Backend,
   type HpkeRecipientKey,
   type HpkeSealed,
@@ -58,19 +54,13 @@ import {
   kemSizes,
   randomBytes,
   wipe,
-  assertCiphertextAndTag,
-  useAeadKey,
   KeyHandle,
   type KeyHandleJson,
 } from './util.js';
 import { MLKEM768_EK, decap, encapDerand, expandKey, keyError, type ExpandedKey } from './noble-kem.js';
+import { nobleHkdf, nobleSymmetric } from './noble-symmetric.js';
 
-export { encapDerand };
-
-export const nobleHkdf: HkdfSha256 = {
-  extract: (salt, ikm) => hkdfExtractNoble(sha256, ikm, salt),
-  expand: (prk, info, length) => hkdfExpandNoble(sha256, prk, info, length),
-};
+export { encapDerand, nobleHkdf };
 
 function checkExportArgs(info: Uint8Array, exporterContext: Uint8Array, length: number): void {
   assertBytes(info, 'info');
@@ -169,36 +159,6 @@ class NobleSenderKey extends KeyHandle implements HpkeSenderKey {
   }
 }
 
-class NobleAead extends KeyHandle implements Aead {
-  #key: Uint8Array | null;
-  constructor(key: Uint8Array) {
-    super();
-    assertLength(key, AEAD_KEY_LENGTH, 'ChaCha20-Poly1305 key');
-    this.#key = key.slice();
-  }
-  seal(nonce: Uint8Array, aad: Uint8Array, plaintext: Uint8Array): Uint8Array {
-    const key = useAeadKey(this.#key, nonce, aad);
-    assertBytes(plaintext, 'plaintext');
-    return chacha20poly1305(key, nonce, aad).encrypt(plaintext);
-  }
-  open(nonce: Uint8Array, aad: Uint8Array, ciphertextAndTag: Uint8Array): Uint8Array {
-    const key = useAeadKey(this.#key, nonce, aad);
-    assertCiphertextAndTag(ciphertextAndTag);
-    try {
-      return chacha20poly1305(key, nonce, aad).decrypt(ciphertextAndTag);
-    } catch {
-      throw new NenCryptoError('NEN_CRYPTO_AEAD', 'nen: message authentication failed');
-    }
-  }
-  dispose(): void {
-    wipe(this.#key);
-    this.#key = null;
-  }
-  toJSON(): KeyHandleJson {
-    return { type: 'Aead', backend: 'noble' };
-  }
-}
-
 class NobleRecipientKey extends KeyHandle implements HpkeRecipientKey {
   readonly kem: KemId;
   #key: ExpandedKey | null;
@@ -289,30 +249,7 @@ export interface NobleOptions {
 
 export function createNobleBackend(options: NobleOptions = {}): Backend {
   const backend: Backend = {
-    name: 'noble' as const,
-    randomBytes,
-    sha256(data: Uint8Array) {
-      assertBytes(data, 'data');
-      return sha256(data);
-    },
-    hmacSha256(key: Uint8Array, data: Uint8Array) {
-      assertBytes(key, 'key');
-      assertBytes(data, 'data');
-      return hmac(sha256, key, data);
-    },
-    hkdfExtract(salt: Uint8Array, ikm: Uint8Array) {
-      assertBytes(salt, 'salt');
-      assertBytes(ikm, 'ikm');
-      return nobleHkdf.extract(salt, ikm);
-    },
-    hkdfExpand(prk: Uint8Array, info: Uint8Array, length: number) {
-      assertBytes(prk, 'prk');
-      assertBytes(info, 'info');
-      assertOutputLength(length);
-      if (prk.length < 32) throw new NenCryptoError('NEN_CRYPTO_LENGTH', 'nen: prk must be at least 32 bytes');
-      return nobleHkdf.expand(prk, info, length);
-    },
-    createAead: (key: Uint8Array) => new NobleAead(key),
+    ...nobleSymmetric,
     generateKeyPair(kem: KemId) {
       assertKem(kem);
       return keyPairFromPrivate(kem, randomBytes(kemSizes(kem).privateKey));

@@ -7,7 +7,8 @@
  *    `encapsulateBits`, `decapsulateBits`; HPKE KEM 0x0041: private key = that seed;
  *  - X25519 (RFC 7748) of WebCrypto Secure Curves: a private scalar only imports as PKCS#8
  *    (RFC 8410: the fixed 16-byte prefix, then the 32 bytes), public keys as 'raw';
- *  - X-Wing (draft-connolly-cfrg-xwing-kem, HPKE KEM 0x647a) from both, as ./noble-kem.ts does:
+ *  - X-Wing (draft-connolly-cfrg-xwing-kem, HPKE KEM 0x647a) from both, as ./noble-kem.ts does
+ *    (the sizes and the combiner of ./xwing.ts; no @noble ML-KEM / X25519 code is imported here):
  *    the 32-byte seed expanded with SHAKE256(seed, 96) into the ML-KEM seed and the X25519 scalar;
  *    enc = ct_M || ct_X; ss = SHA3-256(ss_M || ss_X || ct_X || pk_X || "\.//^\") (@noble's SHA-3).
  *  The HPKE key schedule and Export stay ./hpke.ts on @noble's HKDF (same bytes as every backend).
@@ -27,10 +28,10 @@
 import { shake256 } from '@noble/hashes/sha3.js';
 import { concatBytes as concat } from '../protocol/bytes.js';
 import { keyScheduleExport } from './hpke.js';
-import { MLKEM768_CT, MLKEM768_EK, keyError, xwingCombine } from './noble-kem.js';
-import { nobleHkdf } from './noble.js';
+import { nobleHkdf } from './noble-symmetric.js';
 import { KEM_ID, type AsyncKem, type AsyncRecipientKey, type AsyncSenderExport, type KemId } from './types.js';
 import { assertBytes, assertKem, assertLength, assertOutputLength, disposedError, kemSizes, wipe } from './util.js';
+import { MLKEM768_CT, MLKEM768_EK, keyError, xwingCombine } from './xwing.js';
 
 /** The parts of SubtleCrypto used here (ML-KEM is newer than TypeScript's DOM types). */
 interface ModernSubtle {
