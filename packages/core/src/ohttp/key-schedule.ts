@@ -17,6 +17,7 @@
 import type { HkdfSha256 } from '../backend/hpke.js';
 import { labeledExtract } from '../backend/hpke.js';
 import { wipe } from '../backend/util.js';
+import { concatBytes } from '../protocol/bytes.js';
 import type { RawKeySchedule } from './kem-wasm.js';
 
 const MAX_ENTRIES = 32;
@@ -32,27 +33,15 @@ interface Parts {
 
 const cache = new Map<string, Parts>();
 
-function cat(...parts: Uint8Array[]): Uint8Array {
-  let n = 0;
-  for (const p of parts) n += p.length;
-  const out = new Uint8Array(n);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
-
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
 const u16 = (n: number): Uint8Array => Uint8Array.of(n >> 8, n & 0xff);
 
 function build(h: HkdfSha256, suiteId: Uint8Array, info: Uint8Array, nk: number, nn: number): Parts {
   const empty = new Uint8Array(0);
-  const ctx = cat(Uint8Array.of(0), labeledExtract(h, suiteId, empty, 'psk_id_hash', empty), labeledExtract(h, suiteId, empty, 'info_hash', info));
-  const expandInfo = (label: string, length: number): Uint8Array => cat(u16(length), HPKE_V1, suiteId, enc(label), ctx);
+  const ctx = concatBytes(Uint8Array.of(0), labeledExtract(h, suiteId, empty, 'psk_id_hash', empty), labeledExtract(h, suiteId, empty, 'info_hash', info));
+  const expandInfo = (label: string, length: number): Uint8Array => concatBytes(u16(length), HPKE_V1, suiteId, enc(label), ctx);
   return {
-    secretIkm: cat(HPKE_V1, suiteId, enc('secret')),
+    secretIkm: concatBytes(HPKE_V1, suiteId, enc('secret')),
     keyInfo: expandInfo('key', nk),
     nonceInfo: expandInfo('base_nonce', nn),
     expInfo: expandInfo('exp', 32),
