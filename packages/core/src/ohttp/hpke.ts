@@ -38,6 +38,7 @@ import { randomBytes } from '../backend/random.js';
 import { type RawKeySchedule, type WasmKemKey, wasmChaCha, wasmEncap, wasmHkdfExpand, wasmHkdfExtract, wasmRecipient, wasmSetupBaseS } from './kem-wasm.js';
 import { ohttpKeySchedule } from './key-schedule.js';
 import { SplitXWingKey } from './xwing-split.js';
+import { type NodeX25519Static, staticX25519 } from './node-x25519.js';
 import { wasmGlueIfLoaded } from '../backend/wasm-loaded.js';
 import { KEM_ID, KEM_SIZES, type KemId } from '../backend/types.js';
 import { disposedError, wipe } from '../backend/util.js';
@@ -204,6 +205,8 @@ export class OhttpPrivateKey {
   #wasm: WasmKemKey | undefined;
   /** X-Wing on Node.js: the X25519 half in OpenSSL (./xwing-split.ts); null once tried and unusable. */
   #split: SplitXWingKey | null | undefined;
+  /** DHKEM(X25519) on Node.js: the scalar imported once into OpenSSL (./node-x25519.ts). */
+  #x25519: NodeX25519Static | undefined;
   #disposed = false;
   #noble: { expanded: ExpandedKey; prepared: KEMPrepared } | undefined;
   constructor(kem: OhttpKemId, sk: Uint8Array) {
@@ -213,6 +216,7 @@ export class OhttpPrivateKey {
     this.#sk = sk.slice();
     if (kem === OHTTP_KEM.X25519) {
       this.publicKey = x25519Public(this.#sk);
+      this.#x25519 = staticX25519(this.#sk, this.publicKey);
       return;
     }
     this.#wasm = wasmRecipient(kem, this.#sk);
@@ -258,7 +262,7 @@ export class OhttpPrivateKey {
   decap(enc: Uint8Array): Uint8Array {
     if (this.#disposed) throw disposedError('OhttpPrivateKey');
     if (enc.length !== OHTTP_KEM_INFO[this.kem].enc) throw new NenCryptoError('NEN_CRYPTO_LENGTH', 'nen: enc has the wrong length');
-    if (this.kem === OHTTP_KEM.X25519) return dhkemSharedSecret(x25519Dh(this.#sk, enc), enc, this.publicKey);
+    if (this.kem === OHTTP_KEM.X25519) return dhkemSharedSecret(this.#x25519 ? this.#x25519.dh(enc) : x25519Dh(this.#sk, enc), enc, this.publicKey);
     const split = this.#splitKey();
     if (split) return split.decap(enc);
     this.#wasm ??= wasmRecipient(this.kem, this.#sk);
@@ -287,6 +291,7 @@ export class OhttpPrivateKey {
     this.#wasm?.dispose();
     this.#split?.dispose();
     this.#split = null;
+    this.#x25519?.dispose();
     this.#disposed = true;
   }
 }

@@ -13,8 +13,8 @@
  * about half of it. The earlier attempt imported the static scalar per request and lost the gain.
  *
  * Pitfalls:
- *  - node:crypto comes through `process.getBuiltinModule` (never a static `node:` import: this
- *    module is in browser / Edge bundles through ./hpke.ts); Edge's `process` is not touched.
+ *  - node:crypto comes through `process.getBuiltinModule` (./node-x25519.ts: never a static
+ *    `node:` import, this module is in browser / Edge bundles through ./hpke.ts).
  *  - A partial node:crypto (workerd with nodejs_compat, Bun, Deno) must not give wrong bytes: a
  *    key is used only after one self-test (a fresh Wasm X-Wing encapsulation to its own public key
  *    decapsulates here to the Wasm's shared secret) and its ML-KEM public key equals the X-Wing
@@ -27,22 +27,9 @@
 import type * as Glue from '../../wasm/nen_core.js';
 import { disposedError, wipe } from '../backend/util.js';
 import { callWasm } from '../backend/wasm.js';
-import { NenCryptoError } from '../errors.js';
+import { type NodeCrypto, NodeX25519Static, nodeModules } from './node-x25519.js';
 
 type WasmGlue = typeof Glue;
-interface Hash {
-  update(b: Uint8Array): Hash;
-  digest(): Uint8Array;
-}
-interface NodeCrypto {
-  createHash(alg: string, o?: { outputLength: number }): Hash;
-  createPrivateKey(o: { key: object; format: 'jwk' }): unknown;
-  createPublicKey(o: { key: object; format: 'jwk' }): unknown;
-  diffieHellman(o: { privateKey: unknown; publicKey: unknown }): Uint8Array;
-}
-interface NodeBuffer {
-  from(b: ArrayBufferLike, offset: number, length: number): { toString(enc: 'base64url'): string };
-}
 
 const KEM_XWING = 0x647a;
 const KEM_MLKEM768 = 0x0041;
@@ -64,32 +51,14 @@ const registry: FinalizationRegistry<Glue.RecipientKey> | undefined =
       })
     : undefined;
 
-function nodeModules(): { crypto: NodeCrypto; buffer: NodeBuffer } | undefined {
-  const g = globalThis as { EdgeRuntime?: unknown; process?: { getBuiltinModule?: (id: string) => unknown } };
-  if (typeof g.EdgeRuntime === 'string') return undefined;
-  try {
-    const p = g.process;
-    const get = p?.getBuiltinModule;
-    if (typeof get !== 'function') return undefined;
-    const crypto = get.call(p, 'node:crypto') as NodeCrypto | undefined;
-    const buffer = (get.call(p, 'node:buffer') as { Buffer?: NodeBuffer } | undefined)?.Buffer;
-    const ok = crypto && buffer && typeof crypto.diffieHellman === 'function' && typeof crypto.createHash === 'function';
-    return ok ? { crypto, buffer } : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** An X-Wing recipient key with its ML-KEM-768 half in Wasm and its X25519 half in OpenSSL. */
 export class SplitXWingKey {
   readonly #c: NodeCrypto;
-  readonly #b: NodeBuffer;
   readonly #pkX: Uint8Array;
   #mlkem: Glue.RecipientKey | null;
-  #skX: unknown;
-  private constructor(c: NodeCrypto, b: NodeBuffer, mlkem: Glue.RecipientKey, skX: unknown, pkX: Uint8Array) {
+  #skX: NodeX25519Static;
+  private constructor(c: NodeCrypto, mlkem: Glue.RecipientKey, skX: NodeX25519Static, pkX: Uint8Array) {
     this.#c = c;
-    this.#b = b;
     this.#mlkem = mlkem;
     this.#skX = skX;
     this.#pkX = pkX;
@@ -107,10 +76,10 @@ export class SplitXWingKey {
       mlkem = callWasm(() => new g.RecipientKey(KEM_MLKEM768, (expanded as Uint8Array).subarray(0, 64)));
       const pkM = mlkem.public_key;
       if (!equalBytes(pkM, pk.subarray(0, PK_M))) throw new Error('ML-KEM-768 public key differs');
-      const b64 = (u: Uint8Array): string => m.buffer.from(u.buffer, u.byteOffset, u.byteLength).toString('base64url');
       const pkX = pk.slice(PK_M);
-      const skX = m.crypto.createPrivateKey({ key: { kty: 'OKP', crv: 'X25519', d: b64(expanded.subarray(64)), x: b64(pkX) }, format: 'jwk' });
-      const key = new SplitXWingKey(m.crypto, m.buffer, mlkem, skX, pkX);
+      const skX = NodeX25519Static.create(expanded.subarray(64), pkX);
+      if (!skX) throw new Error('no node:crypto');
+      const key = new SplitXWingKey(m.crypto, mlkem, skX, pkX);
       mlkem = undefined;
       if (selfTest(g, key, pk)) return key;
       key.dispose();
@@ -128,14 +97,7 @@ export class SplitXWingKey {
     const mlkem = this.#mlkem;
     if (!mlkem) throw disposedError('OhttpPrivateKey');
     const ctX = enc.subarray(CT_M);
-    let ssX: Uint8Array;
-    try {
-      const x = this.#b.from(ctX.buffer, ctX.byteOffset, ctX.byteLength).toString('base64url');
-      const publicKey = this.#c.createPublicKey({ key: { kty: 'OKP', crv: 'X25519', x }, format: 'jwk' });
-      ssX = this.#c.diffieHellman({ privateKey: this.#skX, publicKey });
-    } catch (cause) {
-      throw new NenCryptoError('NEN_CRYPTO_KEY', 'nen: X25519 share is a low-order point', { cause });
-    }
+    const ssX = this.#skX.dh(ctX);
     const ssM = callWasm(() => mlkem.decap(enc.subarray(0, CT_M)));
     try {
       const d = this.#c.createHash('sha3-256').update(ssM).update(ssX).update(ctX).update(this.#pkX).update(LABEL).digest();
@@ -151,7 +113,7 @@ export class SplitXWingKey {
     if (this.#mlkem) registry?.unregister(this);
     this.#mlkem?.free();
     this.#mlkem = null;
-    this.#skX = null;
+    this.#skX.dispose();
   }
 }
 
