@@ -7,7 +7,8 @@
  * (time to the ClientHello, and from navigation start: the page's module loading and evaluation
  * included), then, after a 60 ms pause standing in for the round trip (the
  * ServerHello is made in Node by `serverHandshake` on @noble, so the page runs only client code),
- * `finish` (time from the ServerHello to S_0). Each build's dist is served unbundled (ES modules,
+ * `finish` (time from the ServerHello to S_0), then the session keys and the first 1 KB
+ * ChaCha20-Poly1305 seal (S_0 -> 1 KB sealed: what the first request pays before it is sent). Each build's dist is served unbundled (ES modules,
  * @noble/* from packages/core's node_modules through an import map); a fresh context per build
  * and round, interleaved in rotating order, CPU throttled via CDP. Prints medians per build.
  * A build without `protocol/handshake-async.js` cannot be measured (it predates the async path).
@@ -35,18 +36,22 @@ for (const p of NOBLE) roots[`noble-${p}`] = realpathSync(path.join(CORE, 'node_
 const page = (i) => `<!doctype html><script type="importmap">${JSON.stringify({
   imports: Object.fromEntries(NOBLE.map((p) => [`@noble/${p}/`, `/noble-${p}/`])),
 })}</script><script type="module">
-const [{ loadBackend }, hsa, hs] = await Promise.all(['backend/index.browser.js', 'protocol/handshake-async.js', 'protocol/handshake.js'].map((p) => import('/d${i}/' + p)));
+const [{ loadBackend }, hsa, hs, { SessionKeys }] = await Promise.all(['backend/index.browser.js', 'protocol/handshake-async.js', 'protocol/handshake.js', 'protocol/keys.js'].map((p) => import('/d${i}/' + p)));
 const hex = (s) => Uint8Array.from(s.match(/../g), (h) => parseInt(h, 16));
 const toHex = (b) => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
 const t0 = performance.now();
-const st = await hsa.clientHandshakeStartAsync(await loadBackend('auto', { syncKem: false }), { pin: hs.parseServerKeyPin(window.NEN_PIN) });
+const be = await loadBackend('auto', { syncKem: false });
+const st = await hsa.clientHandshakeStartAsync(be, { pin: hs.parseServerKeyPin(window.NEN_PIN) });
 const t1 = performance.now();
 const reply = window.nenServerHello(toHex(st.hello));
 await new Promise((r) => setTimeout(r, 60));
 const sh = hex(await reply);
 const t2 = performance.now();
 const r = await st.finish(sh);
-window.NEN_T = { nav: t1, hello: t1 - t0, finish: performance.now() - t2, ok: r.secret.length === 32 };
+const t3 = performance.now();
+const keys = new SessionKeys(be, r.secret, 0);
+const sealed = keys.c2s.seal(keys.c2sIv, new Uint8Array(16), new Uint8Array(1024));
+window.NEN_T = { nav: t1, hello: t1 - t0, finish: t3 - t2, seal: performance.now() - t3, ok: r.secret.length === 32 && sealed.length === 1040 };
 </script>`;
 
 const server = createServer((req, res) => {
@@ -94,7 +99,7 @@ try {
   positionals.forEach((d, j) => {
     const r = rows[j];
     console.log(
-      `  ${d.padEnd(34)} navigation -> ClientHello ${med(r.map((x) => x.nav)).padStart(6)}  to ClientHello ${med(r.map((x) => x.hello)).padStart(6)}  ServerHello -> S_0 ${med(r.map((x) => x.finish)).padStart(5)}  sum ${med(r.map((x) => x.hello + x.finish)).padStart(6)}  ok ${r.every((x) => x.ok)}`,
+      `  ${d.padEnd(34)} navigation -> ClientHello ${med(r.map((x) => x.nav)).padStart(6)}  to ClientHello ${med(r.map((x) => x.hello)).padStart(6)}  ServerHello -> S_0 ${med(r.map((x) => x.finish)).padStart(5)}  S_0 -> 1 KB sealed ${med(r.map((x) => x.seal)).padStart(5)}  sum ${med(r.map((x) => x.hello + x.finish + x.seal)).padStart(6)}  ok ${r.every((x) => x.ok)}`,
     );
   });
 } finally {
