@@ -171,7 +171,8 @@ describe('node adapter: sealed answers written from their parts', () => {
 
   it("the default context's params: Express 5's route params, {} on plain node:http, one promise per request", async () => {
     const route = nens[0]!.withNen(async (_req, ctx: { params: Promise<Record<string, string>> }) => {
-      const same = ctx.params === ctx.params;
+      const first = ctx.params;
+      const same = first === ctx.params;
       return { params: await ctx.params, same };
     });
     const sessions = nodeSessionRoutes(nens[0]!);
