@@ -19,6 +19,9 @@
  *    never does: awaiting it left the 413 unsent for ever. What happens to the unread rest is the
  *    server's business (the Node adapter drains it, bounded: adapters/node-body.ts).
  *  - Error responses carry no session data and are not authenticated: clients treat them as hints.
+ *  - `contiguous` joins a sealed body's chunks (readSealedBody) into one module-wide buffer of at
+ *    most 1 MiB: its result is valid until the next call, so only a synchronous consumer that
+ *    copies it (the AEAD open) may take it; never an await in between, never kept.
  */
 import { HEADER, WIRE_ERRORS, type WireErrorCode, wireError } from '@nen/core';
 
