@@ -22,7 +22,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { WHOLE_BODY_CHUNKS, WHOLE_BODY_READ } from '../http.js';
-import { delegateToReal } from '../lazy-web.js';
+import { defineBodyReaders, delegateToReal } from '../lazy-web.js';
 import { NodeHeaders } from './node-headers.js';
 import { nodeBodyStream, readWholeBody, readWholeChunks } from './node-body.js';
 
@@ -58,7 +58,6 @@ function requestUrl(path: string, base: string): string {
   return u.href;
 }
 
-const utf8 = new TextDecoder();
 const EMPTY = new ArrayBuffer(0);
 
 function unusable(): Promise<never> {
@@ -154,20 +153,14 @@ class NodeRequest {
     return this.#bodyless ? Promise.resolve([]) : readWholeChunks(this.#req);
   }
 
-  async bytes(): Promise<Uint8Array> {
-    return new Uint8Array(await this.arrayBuffer());
-  }
-
-  async text(): Promise<string> {
-    return utf8.decode(await this.arrayBuffer());
-  }
-
-  async json(): Promise<unknown> {
-    return JSON.parse(await this.text()) as unknown;
-  }
+  /** Body's readers over arrayBuffer() (lazy-web.ts defineBodyReaders). */
+  declare bytes: () => Promise<Uint8Array>;
+  declare text: () => Promise<string>;
+  declare json: () => Promise<unknown>;
 }
 
 // Request's own accessors and methods that NodeRequest does not define read the real Request.
+defineBodyReaders(NodeRequest);
 delegateToReal<NodeRequest>(NodeRequest, Request, (r) => NodeRequest.real(r));
 // Nen's pipeline reads a body of known length with arrayBuffer() (http.ts readBody): no stream.
 Object.defineProperty(NodeRequest.prototype, WHOLE_BODY_READ, { value: true });
