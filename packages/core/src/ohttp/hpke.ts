@@ -38,6 +38,7 @@ import { randomBytes } from '../backend/random.js';
 import { type RawKeySchedule, type WasmKemKey, wasmChaCha, wasmEncap, wasmHkdfExpand, wasmHkdfExtract, wasmRecipient, wasmSetupBaseS } from './kem-wasm.js';
 import { ohttpKeySchedule } from './key-schedule.js';
 import { SplitXWingKey } from './xwing-split.js';
+import { splitXWingEncap } from './xwing-split-sender.js';
 import { type NodeX25519Static, staticX25519 } from './node-x25519.js';
 import { wasmGlueIfLoaded } from '../backend/wasm-loaded.js';
 import { KEM_ID, KEM_SIZES, type KemId } from '../backend/types.js';
@@ -136,7 +137,7 @@ function dhkemSharedSecret(dh: Uint8Array, enc: Uint8Array, pkR: Uint8Array): Ui
 export function encap(kem: OhttpKemId, pkR: Uint8Array, randomness?: Uint8Array): { sharedSecret: Uint8Array; enc: Uint8Array } {
   if (pkR.length !== OHTTP_KEM_INFO[kem].publicKey) throw new NenCryptoError('NEN_CRYPTO_LENGTH', 'nen: public key has the wrong length');
   if (kem !== OHTTP_KEM.X25519) {
-    const fast = randomness ? undefined : wasmEncap(kem, pkR);
+    const fast = randomness ? undefined : (splitEncap(kem, pkR) ?? wasmEncap(kem, pkR));
     if (fast) return fast;
     const rnd = randomness ?? randomBytes(kem === OHTTP_KEM.XWING ? 64 : 32);
     if (rnd.length !== (kem === OHTTP_KEM.XWING ? 64 : 32)) throw new NenCryptoError('NEN_CRYPTO_LENGTH', 'nen: encapsulation randomness has the wrong length');
@@ -362,9 +363,24 @@ function suiteIdOf(kem: OhttpKemId, aeadId: number): Uint8Array {
   return id;
 }
 
+/** X-Wing Encap with the X25519 half in OpenSSL (./xwing-split-sender.ts), or undefined. */
+function splitEncap(kem: OhttpKemId, pkR: Uint8Array): { sharedSecret: Uint8Array; enc: Uint8Array } | undefined {
+  const g = kem === OHTTP_KEM.XWING ? wasmGlueIfLoaded() : undefined;
+  return g ? splitXWingEncap(g, pkR) : undefined;
+}
+function withWipe<T>(secret: Uint8Array, f: () => T): T {
+  try {
+    return f();
+  } finally {
+    wipe(secret);
+  }
+}
+
 /** SetupBaseS(pkR, info): the sender context and enc. `randomness` only for vectors / tests. */
 export function setupBaseS(kem: OhttpKemId, aeadId: number, pkR: Uint8Array, info: Uint8Array, randomness?: Uint8Array): { enc: Uint8Array; ctx: HpkeContext } {
   if (!randomness && kem !== OHTTP_KEM.X25519 && pkR.length === OHTTP_KEM_INFO[kem].publicKey) {
+    const split = splitEncap(kem, pkR);
+    if (split) return { enc: split.enc, ctx: withWipe(split.sharedSecret, () => new HpkeContext(kem, aeadId, split.sharedSecret, info)) };
     const w = wasmSetupBaseS(kem, pkR, suiteIdOf(kem, aeadId), info, aeadInfo(aeadId).nk, OHTTP_KEM_INFO[kem].enc);
     if (w) return { enc: w.enc, ctx: new HpkeContext(kem, aeadId, w.ks, info) };
   }

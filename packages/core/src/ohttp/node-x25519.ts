@@ -26,15 +26,22 @@ export interface Hash {
 export interface NodeCrypto {
   createHash(alg: string, o?: { outputLength: number }): Hash;
   createPrivateKey(o: { key: object; format: 'jwk' }): unknown;
-  createPublicKey(o: { key: object; format: 'jwk' }): unknown;
+  createPublicKey(o: { key: object; format: 'jwk' } | unknown): { export(o: { format: 'jwk' }): { x?: string } };
   diffieHellman(o: { privateKey: unknown; publicKey: unknown }): Uint8Array;
 }
 interface NodeBuffer {
   from(b: ArrayBufferLike, offset: number, length: number): { toString(enc: 'base64url'): string };
+  from(s: string, enc: 'base64url'): Uint8Array;
+}
+/** node:crypto and the base64url codecs its JWKs need. */
+export interface NodeModules {
+  readonly crypto: NodeCrypto;
+  b64url(u: Uint8Array): string;
+  fromB64url(s: string): Uint8Array;
 }
 
 /** node:crypto and Buffer where the runtime is Node.js (not Edge), else undefined. */
-export function nodeModules(): { crypto: NodeCrypto; b64url: (u: Uint8Array) => string } | undefined {
+export function nodeModules(): NodeModules | undefined {
   const g = globalThis as { EdgeRuntime?: unknown; process?: { getBuiltinModule?: (id: string) => unknown } };
   if (typeof g.EdgeRuntime === 'string') return undefined;
   try {
@@ -44,7 +51,11 @@ export function nodeModules(): { crypto: NodeCrypto; b64url: (u: Uint8Array) => 
     const crypto = get.call(p, 'node:crypto') as NodeCrypto | undefined;
     const buffer = (get.call(p, 'node:buffer') as { Buffer?: NodeBuffer } | undefined)?.Buffer;
     if (!crypto || !buffer || typeof crypto.diffieHellman !== 'function' || typeof crypto.createHash !== 'function') return undefined;
-    return { crypto, b64url: (u) => buffer.from(u.buffer, u.byteOffset, u.byteLength).toString('base64url') };
+    return {
+      crypto,
+      b64url: (u) => buffer.from(u.buffer, u.byteOffset, u.byteLength).toString('base64url'),
+      fromB64url: (x) => buffer.from(x, 'base64url'),
+    };
   } catch {
     return undefined;
   }
@@ -55,7 +66,7 @@ export class NodeX25519Static {
   readonly #c: NodeCrypto;
   readonly #b64url: (u: Uint8Array) => string;
   #sk: unknown;
-  private constructor(m: { crypto: NodeCrypto; b64url: (u: Uint8Array) => string }, sk: unknown) {
+  private constructor(m: NodeModules, sk: unknown) {
     this.#c = m.crypto;
     this.#b64url = m.b64url;
     this.#sk = sk;

@@ -1,0 +1,143 @@
+/**
+ * X-Wing Encap (draft-connolly-cfrg-xwing-kem §5.3) for OHTTP clients on Node.js with the X25519
+ * half in OpenSSL, the client-side twin of ./xwing-split.ts: the ML-KEM-768 half is a Wasm
+ * ML-KEM-768 (0x0041) SenderKey of pk_M (parsed and modulus-checked once per config), pk_X an
+ * OpenSSL public KeyObject imported once per config (bounded cache, SENDER_MAX, Wasm keys freed on
+ * eviction). Per request: ML-KEM-768 Encap in Wasm, a fresh X25519 scalar imported into OpenSSL
+ * (its public key ct_X and ss_X = X25519(ek_X, pk_X): two OpenSSL ladders instead of the Wasm's
+ * two 32-bit ones), the SHA3-256 combiner in OpenSSL. Measured in bench/README.md (OHTTP seventh
+ * pass).
+ *
+ * Pitfalls:
+ *  - Only where OpenSSL's key import is cheap (< 3.5, Node 20 / 22: as ../backend/node-xwing.ts
+ *    FAST_KEY_IMPORT; on OpenSSL 3.5 the two imports cost more than they save) and after one
+ *    self-test per process (a throwaway Wasm X-Wing key decapsulates a split encapsulation to its
+ *    shared secret); otherwise callers keep the whole Wasm Encap.
+ *  - The fresh scalar comes from ../backend/random.ts and is wiped; its base64url string handed
+ *    to the JWK import cannot be (as in ../backend/node-xwing.ts).
+ *  - A bad public key keeps the Wasm path's codes: the ML-KEM modulus check NEN_CRYPTO_KEY (from
+ *    the Wasm), a low-order pk_X NEN_CRYPTO_KEY (OpenSSL refuses the all-zero ss_X).
+ */
+import type * as Glue from '../../wasm/nen_core.js';
+import { randomBytes } from '../backend/random.js';
+import { wipe } from '../backend/util.js';
+import { callWasm } from '../backend/wasm.js';
+import { NenCryptoError } from '../errors.js';
+import { type NodeModules, nodeModules } from './node-x25519.js';
+
+type WasmGlue = typeof Glue;
+interface Entry {
+  readonly pk: Uint8Array;
+  readonly mlkem: Glue.SenderKey;
+  readonly pkX: unknown;
+}
+
+const KEM_XWING = 0x647a;
+const KEM_MLKEM768 = 0x0041;
+const PK_M = 1184;
+const LABEL = /* @__PURE__ */ Uint8Array.of(0x5c, 0x2e, 0x2f, 0x2f, 0x5e, 0x5c);
+const SENDER_MAX = 8;
+const cache = new Map<string, Entry>();
+let verdict: boolean | undefined;
+
+const fastImport = (v: string | undefined): boolean => {
+  const m = /^(\d+)\.(\d+)/.exec(v ?? '');
+  return !!m && (Number(m[1]) < 3 || (Number(m[1]) === 3 && Number(m[2]) < 5));
+};
+
+function makeEntry(g: WasmGlue, m: NodeModules, pk: Uint8Array): Entry {
+  const mlkem = callWasm(() => new g.SenderKey(KEM_MLKEM768, pk.subarray(0, PK_M)));
+  try {
+    const pkX = m.crypto.createPublicKey({ key: { kty: 'OKP', crv: 'X25519', x: m.b64url(pk.subarray(PK_M)) }, format: 'jwk' });
+    return { pk: pk.slice(), mlkem, pkX };
+  } catch (cause) {
+    mlkem.free();
+    throw new NenCryptoError('NEN_CRYPTO_KEY', 'nen: invalid X25519 public key', { cause });
+  }
+}
+
+function entryFor(g: WasmGlue, m: NodeModules, pk: Uint8Array): Entry {
+  let id = '';
+  for (let i = 0; i < 32; i++) id += String.fromCharCode(pk[i] as number);
+  const hit = cache.get(id);
+  if (hit && hit.pk.length === pk.length && hit.pk.every((v, i) => v === pk[i])) return hit;
+  const e = makeEntry(g, m, pk);
+  if (hit) {
+    cache.delete(id);
+    hit.mlkem.free();
+  } else if (cache.size >= SENDER_MAX) {
+    const [oldest, old] = cache.entries().next().value as [string, Entry];
+    cache.delete(oldest);
+    old.mlkem.free();
+  }
+  cache.set(id, e);
+  return e;
+}
+
+function encapWith(m: NodeModules, e: Entry): { sharedSecret: Uint8Array; enc: Uint8Array } {
+  const out = callWasm(() => e.mlkem.encap()); // ss_M (32) || ct_M (1088)
+  const ek = randomBytes(32);
+  let ctX: Uint8Array;
+  let ssX: Uint8Array;
+  try {
+    const k = m.crypto.createPrivateKey({ key: { kty: 'OKP', crv: 'X25519', d: m.b64url(ek), x: '' }, format: 'jwk' });
+    ctX = m.fromB64url(m.crypto.createPublicKey(k).export({ format: 'jwk' }).x as string);
+    ssX = m.crypto.diffieHellman({ privateKey: k, publicKey: e.pkX });
+  } catch (cause) {
+    wipe(out);
+    throw new NenCryptoError('NEN_CRYPTO_KEY', 'nen: X25519 share is a low-order point', { cause });
+  } finally {
+    wipe(ek);
+  }
+  const pkX = e.pk.subarray(PK_M);
+  const d = m.crypto.createHash('sha3-256').update(out.subarray(0, 32)).update(ssX).update(ctX).update(pkX).update(LABEL).digest();
+  const sharedSecret = new Uint8Array(d);
+  const enc = new Uint8Array(out.length - 32 + 32);
+  enc.set(out.subarray(32));
+  enc.set(ctX, out.length - 32);
+  wipe(d, out, ssX);
+  return { sharedSecret, enc };
+}
+
+/** A throwaway Wasm X-Wing key decapsulates a split encapsulation to its shared secret. */
+function selfTest(g: WasmGlue, m: NodeModules): boolean {
+  let kp: Glue.KeyPair | undefined;
+  let rk: Glue.RecipientKey | undefined;
+  let e: Entry | undefined;
+  try {
+    kp = g.generate_key_pair(KEM_XWING);
+    const sk = kp.private_key;
+    rk = new g.RecipientKey(KEM_XWING, sk);
+    wipe(sk);
+    e = makeEntry(g, m, kp.public_key);
+    const { sharedSecret, enc } = encapWith(m, e);
+    const ss = rk.decap(enc);
+    const ok = ss.length === 32 && ss.every((v, i) => v === sharedSecret[i]);
+    wipe(ss, sharedSecret);
+    return ok;
+  } catch {
+    return false;
+  } finally {
+    e?.mlkem.free();
+    rk?.free();
+    kp?.free();
+  }
+}
+
+/**
+ * Encap(pkR) for X-Wing with the X25519 half in OpenSSL, or undefined where it is not used (the
+ * caller takes the whole Wasm Encap). The caller checked pkR's length.
+ */
+export function splitXWingEncap(g: WasmGlue, pk: Uint8Array): { sharedSecret: Uint8Array; enc: Uint8Array } | undefined {
+  if (verdict === false) return undefined;
+  const m = nodeModules();
+  if (verdict === undefined)
+    verdict = !!m && fastImport((globalThis as { process?: { versions?: { openssl?: string } } }).process?.versions?.openssl) && selfTest(g, m);
+  if (!verdict || !m) return undefined;
+  return encapWith(m, entryFor(g, m, pk));
+}
+
+/** How many configs the cache holds (tests: it stays bounded). */
+export function splitSenderCount(): number {
+  return cache.size;
+}
