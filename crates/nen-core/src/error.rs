@@ -59,6 +59,42 @@ impl Error {
         }
     }
 
+    /// `"<code>: nen: ..."`, the message the Wasm bindings throw (`Display` is its part after
+    /// `"<code>: "`). Built with `push_str`, not `format!`: `core::fmt`'s machinery would be the
+    /// only user of ~8 KB of the Wasm module (crates/nen-core/README.md "Wasm size").
+    pub fn coded_message(&self) -> String {
+        let mut m = String::with_capacity(128);
+        m.push_str(self.code());
+        m.push_str(": nen: ");
+        match *self {
+            Error::InvalidLength { what, expected, actual, at_most } => {
+                m.push_str(what);
+                m.push_str(if at_most { " must be at most " } else { " must be " });
+                push_decimal(&mut m, expected);
+                m.push_str(" bytes (got ");
+                push_decimal(&mut m, actual);
+                m.push(')');
+            }
+            Error::InvalidKey(why) => {
+                m.push_str("invalid key: ");
+                m.push_str(why);
+            }
+            Error::Authentication => {
+                m.push_str("authentication failed (wrong key, nonce, associated data, or tampered ciphertext)")
+            }
+            Error::UnsupportedKem(id) => {
+                m.push_str("unsupported KEM id 0x");
+                for shift in [12, 8, 4, 0] {
+                    m.push(char::from(b"0123456789abcdef"[usize::from((id >> shift) & 0xf)]));
+                }
+                m.push_str(" (supported: X-Wing 0x647a, ML-KEM-768 0x0041)");
+            }
+            Error::Randomness => m.push_str("the system random number generator failed"),
+            Error::MessageLimitReached => m.push_str("HPKE context message limit reached; set up a new context"),
+        }
+        m
+    }
+
     /// Checks `actual == expected`, reporting `what` otherwise.
     pub(crate) const fn check_len(what: &'static str, expected: usize, actual: usize) -> Result<(), Error> {
         if actual == expected { Ok(()) } else { Err(Error::InvalidLength { what, expected, actual, at_most: false }) }
@@ -71,29 +107,31 @@ impl Error {
 }
 
 impl fmt::Display for Error {
-    /// `"nen: ..."`; without the code (see [`Error::code`]).
+    /// `"nen: ..."`; without the code (see [`Error::code`] and [`Error::coded_message`]).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Error::InvalidLength { what, expected, actual, at_most: false } => {
-                write!(f, "nen: {what} must be {expected} bytes (got {actual})")
-            }
-            Error::InvalidLength { what, expected, actual, at_most: true } => {
-                write!(f, "nen: {what} must be at most {expected} bytes (got {actual})")
-            }
-            Error::InvalidKey(why) => write!(f, "nen: invalid key: {why}"),
-            Error::Authentication => {
-                f.write_str("nen: authentication failed (wrong key, nonce, associated data, or tampered ciphertext)")
-            }
-            Error::UnsupportedKem(id) => {
-                write!(f, "nen: unsupported KEM id 0x{id:04x} (supported: X-Wing 0x647a, ML-KEM-768 0x0041)")
-            }
-            Error::Randomness => f.write_str("nen: the system random number generator failed"),
-            Error::MessageLimitReached => f.write_str("nen: HPKE context message limit reached; set up a new context"),
-        }
+        let m = self.coded_message();
+        f.write_str(&m[self.code().len() + 2..])
     }
 }
 
 impl std::error::Error for Error {}
+
+/// Appends `n` in decimal.
+fn push_decimal(m: &mut String, mut n: usize) {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &d in &digits[i..] {
+        m.push(char::from(d));
+    }
+}
 
 /// Fills `buf` from the system CSPRNG (`crypto.getRandomValues` in Wasm, small draws buffered).
 pub(crate) use crate::random::fill_random;

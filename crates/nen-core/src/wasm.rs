@@ -25,7 +25,7 @@ use crate::hpke::{Kem, PrivateKey, PublicKey};
 mod kem;
 
 fn js(e: Error) -> JsError {
-    JsError::new(&format!("{}: {}", e.code(), e))
+    JsError::new(&e.coded_message())
 }
 
 fn kem(id: u32) -> Result<Kem, JsError> {

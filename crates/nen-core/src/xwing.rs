@@ -78,6 +78,8 @@ fn x25519(k: &StaticSecret, u: [u8; 32]) -> Result<SecretBytes<32>, Error> {
 /// X25519(k, 9) (RFC 7748 §6.1 public key): `[clamp(k)]B` on Edwards25519 through a base-point
 /// table built on first use, mapped to its Montgomery u-coordinate (as x25519-dalek's
 /// `PublicKey::from` does with the compiled-in table). Constant time in `k`.
+// One shared body for its callers, not a copy inlined in each (Wasm size: README "Wasm size").
+#[inline(never)]
 fn x25519_base(k: &[u8; 32]) -> [u8; 32] {
     static TABLE: OnceLock<EdwardsBasepointTable> = OnceLock::new();
     let table = TABLE.get_or_init(|| EdwardsBasepointTable::create(&ED25519_BASEPOINT_POINT));

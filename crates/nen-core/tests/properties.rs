@@ -87,6 +87,39 @@ fn error_codes_and_messages_are_stable_and_secret_free() {
 }
 
 #[test]
+fn coded_messages_are_exact_and_display_is_their_tail() {
+    // `coded_message` (what the Wasm bindings throw) is `"<code>: "` + the Display text, built
+    // without `format!`; the texts are the ones `write!` produced before (numbers in decimal, the
+    // KEM id as 4 lowercase hex digits).
+    let max = usize::MAX;
+    let kems = "(supported: X-Wing 0x647a, ML-KEM-768 0x0041)";
+    let cases = [
+        (
+            Error::InvalidLength { what: "nonce", expected: 12, actual: 0, at_most: false },
+            "nen: nonce must be 12 bytes (got 0)".to_string(),
+        ),
+        (
+            Error::InvalidLength { what: "plaintext", expected: 65536, actual: max, at_most: true },
+            format!("nen: plaintext must be at most 65536 bytes (got {max})"),
+        ),
+        (Error::InvalidKey("bad"), "nen: invalid key: bad".to_string()),
+        (
+            Error::Authentication,
+            "nen: authentication failed (wrong key, nonce, associated data, or tampered ciphertext)".to_string(),
+        ),
+        (Error::UnsupportedKem(0x0020), format!("nen: unsupported KEM id 0x0020 {kems}")),
+        (Error::UnsupportedKem(0xffff), format!("nen: unsupported KEM id 0xffff {kems}")),
+        (Error::UnsupportedKem(0), format!("nen: unsupported KEM id 0x0000 {kems}")),
+        (Error::Randomness, "nen: the system random number generator failed".to_string()),
+        (Error::MessageLimitReached, "nen: HPKE context message limit reached; set up a new context".to_string()),
+    ];
+    for (e, want) in cases {
+        assert_eq!(e.to_string(), want);
+        assert_eq!(e.coded_message(), format!("{}: {want}", e.code()));
+    }
+}
+
+#[test]
 fn invalid_mlkem_part_of_an_xwing_key_is_rejected() {
     let sk = Kem::XWing.generate_key_pair().expect("keygen");
     let mut pk = sk.public_key_bytes();
