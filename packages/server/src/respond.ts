@@ -15,6 +15,7 @@
  *    Response (ResponseBytes) gets one byte array, its fast path.
  */
 import { HEADER, NenProtocolError, WIRE_ERRORS, sealResponseChunks } from '@nen/core';
+import { joinedOrOnly } from './chunks.js';
 import type { Opened, ServerContext } from './pipeline.js';
 import { deflateRaw } from './zlib.js';
 
@@ -166,7 +167,7 @@ export function sealed(ctx: ServerContext, res: PlainResult, o: Opened, compress
     const record = headerRecord(out.headers, res.headers, length, serverTiming);
     if (record) {
       init.headers = record;
-      return new Response(out.body ? (joined(out.body, length) as Uint8Array<ArrayBuffer>) : null, init);
+      return new Response(out.body ? (joinedOrOnly(out.body, length) as Uint8Array<ArrayBuffer>) : null, init);
     }
   }
   const response = new Response(responseBody(out.body), init);
@@ -215,18 +216,6 @@ function totalLength(chunks: Uint8Array[]): number {
   let n = 0;
   for (const c of chunks) n += c.length;
   return n;
-}
-
-/** The chunks as one array (no copy for a single chunk). */
-function joined(chunks: Uint8Array[], length: number): Uint8Array {
-  if (chunks.length === 1) return chunks[0] as Uint8Array;
-  const out = new Uint8Array(length);
-  let o = 0;
-  for (const c of chunks) {
-    out.set(c, o);
-    o += c.length;
-  }
-  return out;
 }
 
 /**

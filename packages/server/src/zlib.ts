@@ -13,6 +13,7 @@
  */
 import { Inflate, deflateSync } from 'fflate';
 import { deflateResponseBody, inflateRequestBody, wireError } from '@nen/core';
+import { joinedOrOnly } from './chunks.js';
 
 /** Which implementation this runtime uses (tests, docs). */
 export const zlibImplementation: 'node:zlib' | 'fflate' = inflateRequestBody ? 'node:zlib' : 'fflate';
@@ -34,14 +35,7 @@ function fflateInflate(b: Uint8Array, limit: number): Uint8Array {
     if ((e as { code?: string }).code === 'NEN_TOO_LARGE') throw e;
     throw wireError('NEN_MALFORMED', 'compressed body is not valid deflate-raw');
   }
-  if (chunks.length === 1) return chunks[0] as Uint8Array;
-  const out = new Uint8Array(total);
-  let o = 0;
-  for (const c of chunks) {
-    out.set(c, o);
-    o += c.length;
-  }
-  return out;
+  return joinedOrOnly(chunks, total);
 }
 
 const fflateDeflate = (b: Uint8Array): Uint8Array => deflateSync(b);

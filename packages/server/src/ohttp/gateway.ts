@@ -40,6 +40,7 @@ import {
   ohttpReplayId,
   replayIdTtlMs,
 } from '@nen/core';
+import { joinChunks } from '../chunks.js';
 import { readBody } from '../http.js';
 import type { SessionStore } from '../stores/types.js';
 import { InnerResponse } from './inner-response.js';
@@ -186,7 +187,7 @@ export function createOhttpGateway(o: OhttpGatewayOptions): OhttpGateway {
         opener = new ChunkedRequestOpener(keys);
         const parts = opener.push(raw);
         parts.push(opener.end());
-        bhttp = concat(parts);
+        bhttp = joinChunks(parts);
       } catch (e) {
         log(e, 'decapsulate');
         return outerProblem(e);
@@ -241,18 +242,6 @@ async function sealedAnswer(
     status: 200,
     headers: { 'content-type': OHTTP_MEDIA.RESPONSE, 'cache-control': 'no-store', 'content-length': String(body.length) },
   });
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  let n = 0;
-  for (const p of parts) n += p.length;
-  const out = new Uint8Array(n);
-  let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
-  }
-  return out;
 }
 
 function fieldsOf(res: Response): [string, string][] {

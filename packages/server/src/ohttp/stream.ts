@@ -20,6 +20,7 @@ import {
   encodeBhttpResponseHead,
   encodeBhttpResponseTail,
 } from '@nen/core';
+import { joinChunks } from '../chunks.js';
 import { InnerResponse } from './inner-response.js';
 import { responseFields } from './messages.js';
 
@@ -47,13 +48,7 @@ export async function readBounded(res: Response, limit: number): Promise<Uint8Ar
     }
     chunks.push(r.value);
   }
-  const out = new Uint8Array(total);
-  let o = 0;
-  for (const c of chunks) {
-    out.set(c, o);
-    o += c.length;
-  }
-  return out;
+  return joinChunks(chunks, total);
 }
 
 export function chunkedAnswer(sealer: ChunkedResponseSealer, answer: Response): Response {
