@@ -7,7 +7,7 @@
 // Pitfall: a benchmark, not a test; on a loaded 2-core VM only the interleaved ratios mean much.
 // Modules in one process interfere (byte-identical ones share V8's compiled code; ML-KEM S/R of
 // builds with the same code section read 4-20 % apart): for ML-KEM, also run one dir per process,
-// alternated, and compare medians (crates/nen-core/README.md "Wasm size").
+// alternated, and compare medians (wasm-ab-procs.mjs; crates/nen-core/README.md "Wasm size").
 import { randomBytes } from 'node:crypto';
 import { hpkeOps, loadBuild } from './wasm-ops.mjs';
 
