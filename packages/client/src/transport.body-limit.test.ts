@@ -33,6 +33,20 @@ describe('readBodyLimited', () => {
     expect((await readBodyLimited(new Response(null), 10, tooLarge)).length).toBe(0);
   });
 
+  it('joins a body of several chunks in order; a declared length within the limit does not lift it', async () => {
+    const body = new ReadableStream<Uint8Array>({
+      start(c) {
+        for (const x of [1, 2, 3]) c.enqueue(new Uint8Array(4).fill(x));
+        c.close();
+      },
+    });
+    expect(Array.from(await readBodyLimited(new Response(body), 12, tooLarge))).toEqual([1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3]);
+    const { body: more, seen } = counted(64); // declares 1 byte, streams 4 MiB
+    const res = new Response(more, { headers: { 'content-length': '1' } });
+    await expect(readBodyLimited(res, 1 << 20, tooLarge)).rejects.toMatchObject({ code: 'NEN_RESPONSE_UNAUTHENTICATED' });
+    expect(seen.cancelled).toBe(true);
+  });
+
   it('stops reading a streamed body at the limit and cancels it', async () => {
     const { body, seen } = counted(1024); // 64 MiB offered
     await expect(readBodyLimited(new Response(body), 1 << 20, tooLarge)).rejects.toMatchObject({ code: 'NEN_RESPONSE_UNAUTHENTICATED' });

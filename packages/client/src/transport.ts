@@ -270,13 +270,15 @@ export function report(onExchange: ((e: WireExchange) => void) | undefined, e: W
 /**
  * A response body of at most `max` bytes. A declared content-length above it, or more bytes than
  * that arriving, cancels the body and throws `tooLarge()`: an oversized (hostile or broken) answer
- * must not fill memory before it fails authentication. With a content-length within the limit the
- * runtime's own arrayBuffer() is used (fetch enforces the declared length).
+ * must not fill memory before it fails authentication. Read through the body's reader, never
+ * arrayBuffer(): Node 20's undici copies the body twice there (the chunks joined, then
+ * `new Uint8Array(bytes).buffer`); a one-chunk body is returned as that chunk (in process, a byte
+ * Response built and read: 1 KB 12.5 -> 8.9 µs, 100 KB 47-69 -> 19-25 µs). The bytes are only
+ * opened (AEAD input) or reported, never handed to the application, so a view is fine.
  */
 export async function readBodyLimited(res: Response, max: number, tooLarge: () => Error): Promise<Uint8Array> {
   const declared = res.headers.get('content-length');
-  if (declared !== null && /^\d{1,16}$/.test(declared)) {
-    if (Number(declared) <= max) return new Uint8Array(await res.arrayBuffer());
+  if (declared !== null && /^\d{1,16}$/.test(declared) && Number(declared) > max) {
     await res.body?.cancel().catch(() => undefined);
     throw tooLarge();
   }
