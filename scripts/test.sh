@@ -24,6 +24,9 @@ stage() { # stage NAME CMD...
 
 stage "build (turbo: wasm, packages, demo app)" pnpm turbo run build --output-logs=errors-only
 stage "rust: cargo test (vectors, edge cases)" cargo test --release --manifest-path crates/Cargo.toml --features hazmat
+# The vendored libcrux-ml-kem / libcrux-sha3 must be the checksum-verified crates.io packages plus
+# the attribute-only patch, nothing else (crates/vendor/README.md).
+stage "rust: vendored libcrux = crates.io package + attribute patch" bash crates/vendor/derive.sh --check
 # The crate and its fuzz workspace (crates/nen-core/fuzz, its own workspace): rustfmt.toml and the
 # workspace lints (unsafe_code, missing_docs, clippy::unwrap_used) with every warning an error.
 stage "rust: cargo fmt --check" bash -c 'cargo fmt --manifest-path crates/Cargo.toml --all --check &&
