@@ -73,6 +73,18 @@ async function* tokens(n: number): AsyncGenerator<string> {
   for (let i = 0; i < n; i++) yield `data: token-${i}\n\n`;
 }
 
+/** A byte stream of the iterator's strings (UTF-8), one pulled per read, as a Hono route returns it. */
+export function textStream(it: AsyncIterator<string>): ReadableStream<Uint8Array> {
+  const enc = new TextEncoder();
+  return new ReadableStream<Uint8Array>({
+    async pull(ctl) {
+      const r = await it.next();
+      if (r.done) ctl.close();
+      else ctl.enqueue(enc.encode(r.value));
+    },
+  });
+}
+
 export async function setup(): Promise<Fixture> {
   const nen = createNen({
     serverKeys: `k1:${SEED}`,
@@ -106,18 +118,7 @@ export async function setup(): Promise<Fixture> {
   app.use('/api/stream', nenStreamMiddleware(nen));
   app.post('/api/stream', (c) => {
     const n = Number(c.req.query('n') ?? '5');
-    const enc = new TextEncoder();
-    const it = tokens(n);
-    return new Response(
-      new ReadableStream<Uint8Array>({
-        async pull(ctl) {
-          const r = await it.next();
-          if (r.done) ctl.close();
-          else ctl.enqueue(enc.encode(r.value));
-        },
-      }),
-      { headers: { 'content-type': 'text/event-stream' } },
-    );
+    return new Response(textStream(tokens(n)), { headers: { 'content-type': 'text/event-stream' } });
   });
   app.use('/api/upload', nenMiddleware(nen, { maxBodyBytes: 256 * 1024 * 1024 }));
   app.post('/api/upload', async (c) => {

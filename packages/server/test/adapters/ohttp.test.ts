@@ -25,6 +25,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nenMiddleware, nenStreamMiddleware } from '../../src/adapters/hono.js';
 import { toNodeHandler } from '../../src/adapters/node-http.js';
 import { createNen, memoryStore } from '../../src/index.js';
+import { textStream } from './fixture.js';
 
 const KEYS = `${generateOhttpKey(1, OHTTP_KEM.XWING)},${generateOhttpKey(2, OHTTP_KEM.X25519)}`;
 const nen = createNen({ store: memoryStore(), logger: () => {} });
@@ -47,19 +48,7 @@ beforeAll(async () => {
   app.use('/api/echo', nenMiddleware(nen));
   app.post('/api/echo', async (c) => c.json({ via: 'hono', body: await c.req.json() }));
   app.use('/api/stream', nenStreamMiddleware(nen));
-  app.post('/api/stream', () => {
-    const it = tokens();
-    const enc = new TextEncoder();
-    return new Response(
-      new ReadableStream<Uint8Array>({
-        async pull(ctl) {
-          const r = await it.next();
-          if (r.done) ctl.close();
-          else ctl.enqueue(enc.encode(r.value));
-        },
-      }),
-    );
-  });
+  app.post('/api/stream', () => new Response(textStream(tokens())));
   const honoGateway = nen.ohttpGateway({ keys: KEYS, dispatch: (r) => app.fetch(r) });
   app.all('/.well-known/ohttp-gateway', (c) => honoGateway.fetch(c.req.raw));
   const hono = honoServe({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }) as Server;
