@@ -53,7 +53,8 @@ export async function bundleClient({ entry = DEFAULT_ENTRY, outdir, lazyOnFirstR
     ...(coreDist || clientDist ? distOptions(coreDist, clientDist) : {}),
   });
   const outputs = result.metafile.outputs; // keys and import paths relative to process.cwd()
-  const entryKey = Object.keys(outputs).find((k) => outputs[k].entryPoint !== undefined || k.endsWith('/entry.js'));
+  // the page's entry is entry.js (entryNames); dynamic-import chunks carry an entryPoint too
+  const entryKey = Object.keys(outputs).find((k) => path.basename(k) === 'entry.js');
   const initial = new Set();
   const visit = (k) => {
     if (initial.has(k)) return;
@@ -93,7 +94,7 @@ export async function bundleClient({ entry = DEFAULT_ENTRY, outdir, lazyOnFirstR
  */
 function distOptions(coreDist, clientDist) {
   const target = {
-    ...(coreDist ? { '@nen/core': path.resolve(coreDist, 'index.browser.js'), '@nen/core/ohttp': path.resolve(coreDist, 'ohttp/index.js') } : {}),
+    ...(coreDist ? { '@nen/core': path.resolve(coreDist, 'index.browser.js'), '@nen/core/ohttp': path.resolve(coreDist, 'ohttp/index.js'), '@nen/core/ohttp/client': path.resolve(coreDist, 'ohttp/client-entry.js') } : {}),
     ...(clientDist ? { '@nen/client': path.resolve(clientDist, 'index.js'), '@nen/client/ohttp': path.resolve(clientDist, 'ohttp/index.js') } : {}),
   };
   return {
@@ -102,7 +103,7 @@ function distOptions(coreDist, clientDist) {
       {
         name: 'nen-dists',
         setup(b) {
-          b.onResolve({ filter: /^@nen\/(core|client)(\/ohttp)?$/ }, (a) => (target[a.path] ? { path: target[a.path] } : undefined));
+          b.onResolve({ filter: /^@nen\/(core|client)(\/ohttp(\/client)?)?$/ }, (a) => (target[a.path] ? { path: target[a.path] } : undefined));
         },
       },
     ],

@@ -14,7 +14,7 @@
  *    NEN_OHTTP_TRUNCATED (the chunk layer already proved the stream was not cut by a relay).
  */
 import { NenProtocolError, WIRE_ERRORS } from '@nen/core';
-import { type FieldLine, decodeBhttpResponse } from '@nen/core/ohttp';
+import { type FieldLine, decodeBhttpResponse } from '@nen/core/ohttp/client';
 
 export interface ResponseHead {
   readonly status: number;

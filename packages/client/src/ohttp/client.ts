@@ -27,12 +27,12 @@ import {
   type FieldLine,
   OHTTP_MEDIA,
   decodeBhttpResponse,
-  type encapsulateChunkedRequest,
+  type ChunkedClientEncapsulation,
   encapsulateChunkedRequestAsync,
   encapsulateRequestAsync,
   encodeBhttpRequest,
   ohttpKemReady,
-} from '@nen/core/ohttp';
+} from '@nen/core/ohttp/client';
 import type { NenClient } from '../client.js';
 import { serverError } from '../errors.js';
 import type { ClientConfig } from '../options.js';
@@ -229,10 +229,7 @@ function toResponse(head: ResponseHead, body: BodyInit | null): Response {
 }
 
 /** A chunked OHTTP answer: resolves with the head once its chunk opened; the body streams the rest. */
-async function openChunked(
-  wire: ReadableStream<Uint8Array>,
-  opener: ReturnType<ReturnType<typeof encapsulateChunkedRequest>['responseOpener']>,
-): Promise<Response> {
+async function openChunked(wire: ReadableStream<Uint8Array>, opener: ReturnType<ChunkedClientEncapsulation['responseOpener']>): Promise<Response> {
   const reader = wire.getReader();
   const parser = new BhttpResponseStream();
   const queued: Uint8Array[] = [];

@@ -1,7 +1,7 @@
 /**
  * `@nen/client/ohttp`: the Oblivious HTTP mode (RFC 9458) as its own entry, for apps that choose
  * OHTTP for a page. `createOhttpClient(options)` is `createNenClient({ ...options, mode: 'ohttp' })`
- * with the OHTTP code (Binary HTTP, HPKE setup, the codec of @nen/core/ohttp) imported statically,
+ * with the OHTTP code (Binary HTTP, HPKE setup, the codec of @nen/core/ohttp/client) imported statically,
  * so the app's bundler puts it in the page's own chunk and the first request waits for no lazy
  * chunk (one round trip saved on a cold page, issue 23). `createNenClient` from `@nen/client`
  * keeps the lazy import: session-mode pages never carry this code.

@@ -13,7 +13,7 @@
  *    by value cannot change (the error is thrown).
  */
 import { type NenProtocolError, clientError, fromBase64Url, toBase64Url } from '@nen/core';
-import { OHTTP_KEM_INFO, OHTTP_MEDIA, type OhttpKeyConfig, encodeKeyConfig, parseKeyConfig, parseKeyConfigs } from '@nen/core/ohttp';
+import { OHTTP_KEM_INFO, OHTTP_MEDIA, type OhttpKeyConfig, encodeKeyConfig, parseKeyConfig, parseKeyConfigs } from '@nen/core/ohttp/client';
 
 export interface KeyConfigOptions {
   readonly keyConfig: string | Uint8Array | readonly string[];

@@ -4,7 +4,7 @@
  * Public API:
  *  - encapsulateRequest(config, bhttpRequest, opts) -> { encapsulatedRequest, openResponse(), enc }
  *    (client; `opts.suite` picks a KDF/AEAD pair from the config, default its first);
- *    encapsulateRequestAsync: the same on WebCrypto where present (browsers), openResponse async;
+ *    encapsulateRequestAsync (./sender-async.ts): the same on WebCrypto where present (browsers), openResponse async;
  *  - decapsulateRequest(keys, encapsulatedRequest) -> { request, enc, keyId, sealResponse() }
  *    (gateway);
  *  - OHTTP_MEDIA: the media types; requestHeader / requestInfo / responseKeys: shared with the
@@ -20,47 +20,14 @@
  *    NEN_OHTTP_KEY_UNKNOWN, suite not offered NEN_OHTTP_UNSUPPORTED_SUITE, AEAD failure (tampered,
  *    truncated ciphertext) NEN_OHTTP_DECRYPT.
  */
-import { NenCryptoError } from '../errors.js';
-import { concatBytes, utf8 } from '../protocol/bytes.js';
+import { concatBytes } from '../protocol/bytes.js';
 import { wireError } from '../protocol/codes.js';
 import { randomBytes } from '../backend/random.js';
 import { AEAD_TAG, type HpkeContext, OHTTP_AEAD_INFO, OHTTP_KEM_INFO, aeadOpen, aeadSeal, hkdf, isOhttpKem, setupBaseR, setupBaseS } from './hpke.js';
-import { type AsyncClientEncapsulation, encapsulateOnWebCrypto, setupBaseSAsync } from './sender-async.js';
+import { OHTTP_LABEL, labelBytes, pickSuite, requestHeader, requestInfo } from './request-header.js';
 import type { OhttpGatewayKeys, OhttpKeyConfig, OhttpKeyEntry, SymmetricSuite } from './key-config.js';
 
-export const OHTTP_MEDIA = {
-  REQUEST: 'message/ohttp-req',
-  RESPONSE: 'message/ohttp-res',
-  CHUNKED_REQUEST: 'message/ohttp-chunked-req',
-  CHUNKED_RESPONSE: 'message/ohttp-chunked-res',
-  KEYS: 'application/ohttp-keys',
-} as const;
-
-export const OHTTP_LABEL = {
-  REQUEST: 'message/bhttp request',
-  RESPONSE: 'message/bhttp response',
-  CHUNKED_REQUEST: 'message/bhttp chunked request',
-  CHUNKED_RESPONSE: 'message/bhttp chunked response',
-} as const;
-
-/** The 7-byte hdr: key_id (8), kem_id, kdf_id, aead_id (16 each). */
-export function requestHeader(keyId: number, kemId: number, kdfId: number, aeadId: number): Uint8Array {
-  return Uint8Array.of(keyId, kemId >> 8, kemId & 0xff, kdfId >> 8, kdfId & 0xff, aeadId >> 8, aeadId & 0xff);
-}
-
-/** UTF-8 of the fixed labels, encoded once (callers never mutate them: they are only copied / hashed). */
-const LABEL_BYTES = new Map<string, Uint8Array>([...Object.values(OHTTP_LABEL), 'key', 'nonce'].map((l) => [l, utf8(l)]));
-function labelBytes(label: string): Uint8Array {
-  return LABEL_BYTES.get(label) ?? utf8(label);
-}
-
-export function requestInfo(label: string, hdr: Uint8Array): Uint8Array {
-  const l = labelBytes(label);
-  const info = new Uint8Array(l.length + 1 + hdr.length);
-  info.set(l);
-  info.set(hdr, l.length + 1);
-  return info;
-}
+export { OHTTP_LABEL, OHTTP_MEDIA, pickSuite, requestHeader, requestInfo } from './request-header.js';
 
 /** §4.4 steps 1-5: the response AEAD key and nonce from the context, enc and response_nonce. */
 export function responseKeys(ctx: HpkeContext, label: string, enc: Uint8Array, responseNonce: Uint8Array): { key: Uint8Array; nonce: Uint8Array } {
@@ -73,14 +40,6 @@ export function responseKeys(ctx: HpkeContext, label: string, enc: Uint8Array, r
 export function responseNonceLength(aeadId: number): number {
   const a = OHTTP_AEAD_INFO[aeadId] as { nk: number; nn: number };
   return Math.max(a.nk, a.nn);
-}
-
-/** Picks the suite: the given one if the config offers it, else the config's first supported. */
-export function pickSuite(config: OhttpKeyConfig, suite?: SymmetricSuite): SymmetricSuite {
-  const ok = (s: SymmetricSuite) => s.kdfId === 0x0001 && OHTTP_AEAD_INFO[s.aeadId] !== undefined;
-  const chosen = suite ? config.suites.find((s) => s.kdfId === suite.kdfId && s.aeadId === suite.aeadId) : config.suites.find(ok);
-  if (!chosen || !ok(chosen)) throw new NenCryptoError('NEN_CRYPTO_UNSUPPORTED', 'nen: the key config offers no supported KDF / AEAD pair');
-  return chosen;
 }
 
 export interface EncapsulateOptions {
@@ -103,28 +62,8 @@ export function encapsulateRequest(config: OhttpKeyConfig, request: Uint8Array, 
   return sealRequest(hdr, suite, sender, request);
 }
 
-/**
- * encapsulateRequest on WebCrypto where the platform has it (browsers; ./sender-async.ts): the
- * KEM, key schedule, AEAD and response opening where it has them all, else the KEM only.
- */
-export async function encapsulateRequestAsync(
-  config: OhttpKeyConfig,
-  request: Uint8Array,
-  opts: { readonly suite?: SymmetricSuite } = {},
-): Promise<AsyncClientEncapsulation> {
-  const suite = pickSuite(config, opts.suite);
-  const hdr = requestHeader(config.keyId, config.kemId, suite.kdfId, suite.aeadId);
-  const info = requestInfo(OHTTP_LABEL.REQUEST, hdr);
-  const native = await encapsulateOnWebCrypto(
-    { kem: config.kemId, aeadId: suite.aeadId, publicKey: config.publicKey, hdr, info, responseLabel: labelBytes(OHTTP_LABEL.RESPONSE) },
-    request,
-  );
-  if (native) return native;
-  const sync = sealRequest(hdr, suite, await setupBaseSAsync(config.kemId, suite.aeadId, config.publicKey, info), request);
-  return { encapsulatedRequest: sync.encapsulatedRequest, enc: sync.enc, openResponse: async (wire) => sync.openResponse(wire) };
-}
-
-function sealRequest(hdr: Uint8Array, suite: SymmetricSuite, sender: { enc: Uint8Array; ctx: HpkeContext }, request: Uint8Array): ClientEncapsulation {
+/** Seals `request` under a sender context: hdr || enc || ct, and the response opener (also ./sender-async.ts's fallback). */
+export function sealRequest(hdr: Uint8Array, suite: SymmetricSuite, sender: { enc: Uint8Array; ctx: HpkeContext }, request: Uint8Array): ClientEncapsulation {
   const { enc, ctx } = sender;
   const ct = ctx.seal(new Uint8Array(0), request);
   return {

@@ -41,31 +41,13 @@ import { SplitXWingKey } from './xwing-split.js';
 import { splitXWingEncap } from './xwing-split-sender.js';
 import { type NodeX25519Static, staticX25519 } from './node-x25519.js';
 import { wasmGlueIfLoaded } from '../backend/wasm-loaded.js';
-import { KEM_ID, KEM_SIZES, type KemId } from '../backend/types.js';
+import type { KemId } from '../backend/types.js';
 import { disposedError, wipe } from '../backend/util.js';
 import { NenCryptoError } from '../errors.js';
 import { concatBytes } from '../protocol/bytes.js';
+import { AEAD_TAG, OHTTP_AEAD, OHTTP_AEAD_INFO, OHTTP_KDF, OHTTP_KEM, OHTTP_KEM_INFO, type OhttpKemId, isOhttpAead, isOhttpKem } from './suites.js';
 
-/** HPKE KEM ids usable for OHTTP key configs. */
-export const OHTTP_KEM = { XWING: KEM_ID.XWING, MLKEM768: KEM_ID.MLKEM768, X25519: 0x0020 } as const;
-export type OhttpKemId = (typeof OHTTP_KEM)[keyof typeof OHTTP_KEM];
-/** HPKE KDF / AEAD ids (RFC 9180 §7.2, §7.3). */
-export const OHTTP_KDF = { HKDF_SHA256: 0x0001 } as const;
-export const OHTTP_AEAD = { AES_128_GCM: 0x0001, AES_256_GCM: 0x0002, CHACHA20_POLY1305: 0x0003 } as const;
-
-/** Npk, Nsk, Nenc per KEM; `pq` is false for the classical DHKEM(X25519). */
-export const OHTTP_KEM_INFO: Record<OhttpKemId, { publicKey: number; privateKey: number; enc: number; pq: boolean; name: string }> = {
-  [OHTTP_KEM.XWING]: { ...KEM_SIZES[KEM_ID.XWING], pq: true, name: 'X-Wing' },
-  [OHTTP_KEM.MLKEM768]: { ...KEM_SIZES[KEM_ID.MLKEM768], pq: true, name: 'ML-KEM-768' },
-  [OHTTP_KEM.X25519]: { publicKey: 32, privateKey: 32, enc: 32, pq: false, name: 'DHKEM(X25519, HKDF-SHA256)' },
-};
-/** Nk, Nn per AEAD. */
-export const OHTTP_AEAD_INFO: Record<number, { nk: number; nn: number }> = {
-  [OHTTP_AEAD.AES_128_GCM]: { nk: 16, nn: 12 },
-  [OHTTP_AEAD.AES_256_GCM]: { nk: 32, nn: 12 },
-  [OHTTP_AEAD.CHACHA20_POLY1305]: { nk: 32, nn: 12 },
-};
-export const AEAD_TAG = 16;
+export { AEAD_TAG, OHTTP_AEAD, OHTTP_AEAD_INFO, OHTTP_KDF, OHTTP_KEM, OHTTP_KEM_INFO, type OhttpKemId, isOhttpAead, isOhttpKem };
 const MAX_SEQ = 2 ** 32;
 
 /** HKDF-SHA256: the Wasm core's when loaded (./kem-wasm.ts), else @noble's (same bytes). */
@@ -73,13 +55,6 @@ export const hkdf: HkdfSha256 = {
   extract: (salt, ikm) => wasmHkdfExtract(salt, ikm) ?? hkdfExtract(sha256, ikm, salt),
   expand: (prk, info, length) => wasmHkdfExpand(prk, info, length) ?? hkdfExpand(sha256, prk, info, length),
 };
-
-export function isOhttpKem(id: number): id is OhttpKemId {
-  return id === OHTTP_KEM.XWING || id === OHTTP_KEM.MLKEM768 || id === OHTTP_KEM.X25519;
-}
-export function isOhttpAead(id: number): boolean {
-  return OHTTP_AEAD_INFO[id] !== undefined;
-}
 
 /** OpenSSL cipher names of the HPKE AEADs (node:crypto through ../backend/aead-fast.ts). */
 const NODE_ALG: Record<number, string> = {

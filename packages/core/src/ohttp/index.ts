@@ -33,7 +33,8 @@ export {
   encodeBhttpResponseTail,
 } from './bhttp.js';
 export type { FieldLine, BhttpRequest, BhttpResponse, BhttpLimits } from './bhttp.js';
-export { OHTTP_MEDIA, encapsulateRequest, encapsulateRequestAsync, decapsulateRequest } from './encapsulation.js';
+export { OHTTP_MEDIA, encapsulateRequest, decapsulateRequest } from './encapsulation.js';
+export { encapsulateRequestAsync } from './sender-async.js';
 export { ohttpKemReady } from './kem-wasm.js';
 export type { EncapsulateOptions, ClientEncapsulation, GatewayDecapsulation } from './encapsulation.js';
 export type { AsyncClientEncapsulation } from './sender-async.js';

@@ -21,18 +21,10 @@ import { ChunkedRequestOpener, encapsulateChunkedRequestAsync } from './chunked.
 import type { WebCryptoKem } from '../backend/webcrypto-kem.js';
 import { randomBytes } from '../backend/random.js';
 import { concatBytes, utf8 } from '../protocol/bytes.js';
-import {
-  OHTTP_LABEL,
-  decapsulateRequest,
-  encapsulateRequest,
-  encapsulateRequestAsync,
-  requestHeader,
-  requestInfo,
-  sealResponseWithNonce,
-} from './encapsulation.js';
+import { OHTTP_LABEL, decapsulateRequest, encapsulateRequest, requestHeader, requestInfo, sealResponseWithNonce } from './encapsulation.js';
 import { HpkeContext, OHTTP_AEAD, OHTTP_KEM } from './hpke.js';
 import { OhttpGatewayKeys, generateOhttpKey } from './key-config.js';
-import { encapsulateOnWebCrypto, ohttpWebCryptoKem, ohttpWebCryptoSymmetric } from './sender-async.js';
+import { encapsulateOnWebCrypto, encapsulateRequestAsync, ohttpWebCryptoKem, ohttpWebCryptoSymmetric } from './sender-async.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const dist = join(here, '../../dist');

@@ -34,7 +34,10 @@ import { wipe } from '../backend/util.js';
 import { NenCryptoError } from '../errors.js';
 import { concatBytes, utf8 } from '../protocol/bytes.js';
 import { wireError } from '../protocol/codes.js';
-import { AEAD_TAG, HpkeContext, OHTTP_AEAD, OHTTP_AEAD_INFO, OHTTP_KDF, OHTTP_KEM, OHTTP_KEM_INFO, type OhttpKemId, setupBaseS } from './hpke.js';
+import type { HpkeContext } from './hpke.js';
+import type { OhttpKeyConfig, SymmetricSuite } from './key-config-codec.js';
+import { OHTTP_LABEL, labelBytes, pickSuite, requestHeader, requestInfo } from './request-header.js';
+import { AEAD_TAG, OHTTP_AEAD, OHTTP_AEAD_INFO, OHTTP_KDF, OHTTP_KEM, OHTTP_KEM_INFO, type OhttpKemId } from './suites.js';
 
 let detected: Promise<WebCryptoKem | undefined> | undefined;
 
@@ -55,17 +58,40 @@ export async function setupBaseSAsync(
   info: Uint8Array,
   webCrypto: () => Promise<WebCryptoKem | undefined> = ohttpWebCryptoKem,
 ): Promise<{ enc: Uint8Array; ctx: HpkeContext }> {
-  const wc = await nativeKem(kem, pkR, webCrypto);
+  const [wc, hpke] = await Promise.all([nativeKem(kem, pkR, webCrypto), import('./hpke.js')]);
   if (wc) {
     const { enc, sharedSecret } = await wc.encapsulate(kem as KemId, pkR); // nativeKem: never X25519
     const ss = sharedSecret();
     try {
-      return { enc, ctx: new HpkeContext(kem, aeadId, ss, info) };
+      return { enc, ctx: new hpke.HpkeContext(kem, aeadId, ss, info) };
     } finally {
       wipe(ss);
     }
   }
-  return setupBaseS(kem, aeadId, pkR, info);
+  return hpke.setupBaseS(kem, aeadId, pkR, info);
+}
+
+/**
+ * encapsulateRequest (./encapsulation.ts) on WebCrypto where the platform has it (browsers): the
+ * KEM, key schedule, AEAD and response opening where it has them all (encapsulateOnWebCrypto),
+ * else ./encapsulation.ts's sealing after setupBaseSAsync, both imported on that path only.
+ */
+export async function encapsulateRequestAsync(
+  config: OhttpKeyConfig,
+  request: Uint8Array,
+  opts: { readonly suite?: SymmetricSuite } = {},
+): Promise<AsyncClientEncapsulation> {
+  const suite = pickSuite(config, opts.suite);
+  const hdr = requestHeader(config.keyId, config.kemId, suite.kdfId, suite.aeadId);
+  const info = requestInfo(OHTTP_LABEL.REQUEST, hdr);
+  const native = await encapsulateOnWebCrypto(
+    { kem: config.kemId, aeadId: suite.aeadId, publicKey: config.publicKey, hdr, info, responseLabel: labelBytes(OHTTP_LABEL.RESPONSE) },
+    request,
+  );
+  if (native) return native;
+  const [{ sealRequest }, sender] = await Promise.all([import('./encapsulation.js'), setupBaseSAsync(config.kemId, suite.aeadId, config.publicKey, info)]);
+  const sync = sealRequest(hdr, suite, sender, request);
+  return { encapsulatedRequest: sync.encapsulatedRequest, enc: sync.enc, openResponse: async (wire) => sync.openResponse(wire) };
 }
 
 /** The WebCrypto KEMs when they are to be used for `kem` (checks pkR's length first), else undefined. */

@@ -1,0 +1,118 @@
+/**
+ * The browser's OHTTP client entry (src/ohttp/client-entry.ts, `@nen/core/ohttp/client`) in real
+ * Chromium (Debian /usr/bin/chromium via playwright-core, never downloaded): dist's ES modules
+ * and the @noble packages served unbundled from 127.0.0.1 behind an import map, a fresh browser
+ * context per case, and the gateway (src, @noble / node:crypto) in this process:
+ *  - with WebCrypto's KEMs and AEADs (Chromium 156), encapsulateRequestAsync fetches none of the
+ *    fallback modules (ohttp/hpke.js, ohttp/encapsulation.js, @noble's AES, ChaCha20, ML-KEM,
+ *    X25519): the gateway opens the request, the page opens the answer;
+ *  - with the fallback forced (SubtleCrypto's encapsulateBits removed, as on Firefox / Safari), the
+ *    same request goes through the dynamically imported ohttp/hpke.js on @noble and still opens
+ *    both ways; a tampered answer is NEN_OHTTP_DECRYPT on either path.
+ * Needs the built package (dist/): `pnpm --filter @nen/core build` first (none is skipped).
+ */
+import { createReadStream, existsSync, realpathSync, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { dirname, extname, join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumLaunchOptions } from '../../../tests/support/chromium.mjs';
+import { decapsulateRequest } from '../src/ohttp/encapsulation.js';
+import { OhttpGatewayKeys, encodeKeyConfig, generateOhttpKey } from '../src/ohttp/key-config.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const dist = join(here, '../dist');
+const NOBLE = ['hashes', 'curves', 'ciphers', 'post-quantum'];
+const roots: Record<string, string> = { dist };
+for (const p of NOBLE) roots[`noble-${p}`] = realpathSync(join(here, '../node_modules/@noble', p));
+const PAGE = `<!doctype html><script type="importmap">${JSON.stringify({
+  imports: Object.fromEntries(NOBLE.map((p) => [`@noble/${p}/`, `/noble-${p}/`])),
+})}</script>`;
+/**
+ * The modules a WebCrypto page must never fetch (the @noble fallbacks and what imports them).
+ * Not @noble's ChaCha20: ../backend/noble-symmetric.ts (the session backend's symmetric half,
+ * whose HKDF webcrypto-kem.ts uses) imports it, and a page bundling @nen/client has it anyway.
+ */
+const FALLBACK = /ohttp\/hpke\.js|ohttp\/encapsulation\.js|ohttp\/chunked\.js|noble-kem|ml-kem|x25519-noble|montgomery|ciphers\/aes\.js|_polyval/;
+const served: string[] = [];
+
+let server: Server | undefined;
+let browser: Browser | undefined;
+let origin = '';
+
+beforeAll(async () => {
+  if (!existsSync(join(dist, 'ohttp/client-entry.js'))) throw new Error('packages/core/dist is missing: run pnpm --filter @nen/core build');
+  server = createServer((req, res) => {
+    const [, root = '', ...rest] = new URL(req.url ?? '/', 'http://x').pathname.split('/');
+    const base = roots[root];
+    const file = base ? normalize(join(base, ...rest)) : '';
+    served.push(req.url ?? '');
+    if (!root) {
+      res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE);
+    } else if (base && file.startsWith(base) && existsSync(file) && statSync(file).isFile() && extname(file) === '.js') {
+      res.writeHead(200, { 'content-type': 'text/javascript' });
+      createReadStream(file).pipe(res);
+    } else {
+      res.writeHead(404).end();
+    }
+  });
+  await new Promise<void>((r) => server?.listen(0, '127.0.0.1', () => r()));
+  const a = server.address();
+  origin = `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}`;
+  browser = await chromium.launch(chromiumLaunchOptions());
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
+});
+
+const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
+
+/** One request from a fresh page (fallback forced or not): what the page fetched and both directions' results. */
+async function roundTrip(forceFallback: boolean): Promise<Record<string, unknown>> {
+  const keys = OhttpGatewayKeys.parse(generateOhttpKey(3));
+  const config = keys.configs()[0];
+  if (!config) throw new Error('no key config');
+  const ctx = await (browser as Browser).newContext();
+  try {
+    const p = await ctx.newPage();
+    await p.goto(`${origin}/`);
+    const from = served.length;
+    // string bodies: the test's own transform would rewrite a function's import()
+    const req = await p.evaluate<string>(`(async () => {
+      if (${forceFallback}) delete SubtleCrypto.prototype.encapsulateBits;
+      const c = await import('/dist/ohttp/client-entry.js');
+      const cfg = c.parseKeyConfig(Uint8Array.from('${hex(encodeKeyConfig(config))}'.match(/../g), (h) => parseInt(h, 16)));
+      window.__e = await c.encapsulateRequestAsync(cfg, new TextEncoder().encode('request from the page'));
+      return Array.from(window.__e.encapsulatedRequest, (x) => x.toString(16).padStart(2, '0')).join('');
+    })()`);
+    const fetched = served.slice(from).filter((u) => FALLBACK.test(u));
+    const g = decapsulateRequest(keys, Buffer.from(req, 'hex'));
+    const answer = g.sealResponse(new TextEncoder().encode('answer from the gateway'));
+    const tampered = answer.slice();
+    tampered[tampered.length - 1] = (tampered.at(-1) ?? 0) ^ 1;
+    const opened = await p.evaluate<[string, string]>(`(async () => {
+      const b = (h) => Uint8Array.from(h.match(/../g), (x) => parseInt(x, 16));
+      const bad = await window.__e.openResponse(b('${hex(tampered)}')).then(() => 'no error', (e) => e.code ?? String(e));
+      return [new TextDecoder().decode(await window.__e.openResponse(b('${hex(answer)}'))), bad];
+    })()`);
+    return { request: new TextDecoder().decode(g.request), answer: opened[0], tampered: opened[1], fetched };
+  } finally {
+    await ctx.close();
+  }
+}
+
+describe("the browser's OHTTP client entry in Chromium", () => {
+  it('on WebCrypto, fetches none of the @noble fallbacks; the gateway opens the request and the page the answer', async () => {
+    expect(await roundTrip(false)).toEqual({ request: 'request from the page', answer: 'answer from the gateway', tampered: 'NEN_OHTTP_DECRYPT', fetched: [] });
+  });
+
+  it('with the fallback forced (no WebCrypto KEMs), loads ohttp/hpke.js and @noble on the first request; same results', async () => {
+    const r = await roundTrip(true);
+    expect(r).toMatchObject({ request: 'request from the page', answer: 'answer from the gateway', tampered: 'NEN_OHTTP_DECRYPT' });
+    expect((r.fetched as string[]).some((u) => u.endsWith('/ohttp/hpke.js'))).toBe(true);
+    expect((r.fetched as string[]).some((u) => /ml-kem/.test(u))).toBe(true);
+  });
+});
