@@ -25,7 +25,7 @@ import { wireError } from '../protocol/codes.js';
 import { randomBytes } from '../backend/random.js';
 import { AEAD_TAG, type HpkeContext, aeadOpen, aeadSeal, setupBaseS, xorNonce } from './hpke.js';
 import type { OhttpGatewayKeys, OhttpKeyConfig, SymmetricSuite } from './key-config.js';
-import { setupBaseSAsync } from './sender-async.js';
+import { setupBaseSAsync } from './setup-async.js';
 import {
   OHTTP_LABEL,
   type EncapsulateOptions,

@@ -34,6 +34,6 @@ export async function encapsulateChunkedRequestAsync(
   config: OhttpKeyConfig,
   opts: { readonly suite?: SymmetricSuite } = {},
 ): Promise<ChunkedClientEncapsulation> {
-  const { encapsulateChunkedRequestAsync: chunked } = await import('./chunked.js');
+  const { encapsulateChunkedRequestAsync: chunked } = await import('./fallback.js');
   return chunked(config, opts);
 }

@@ -26,55 +26,24 @@
  *  - WebCrypto refuses zero-length HMAC keys: an empty salt is HashLen zeros (RFC 5869 §2.2; the
  *    same HMAC key, as HMAC zero-pads keys to the block size).
  */
-import { type WebCryptoKem, detectWebCryptoKem } from '../backend/webcrypto-kem.js';
+import type { WebCryptoKem } from '../backend/webcrypto-kem.js';
 import { hpkeSuiteId } from '../backend/hpke.js';
 import type { KemId } from '../backend/types.js';
-import { wasmGlueIfLoaded } from '../backend/wasm-loaded.js';
 import { wipe } from '../backend/util.js';
 import { NenCryptoError } from '../errors.js';
 import { concatBytes, utf8 } from '../protocol/bytes.js';
 import { wireError } from '../protocol/codes.js';
-import type { HpkeContext } from './hpke.js';
 import type { OhttpKeyConfig, SymmetricSuite } from './key-config-codec.js';
 import { OHTTP_LABEL, labelBytes, pickSuite, requestHeader, requestInfo } from './request-header.js';
-import { AEAD_TAG, OHTTP_AEAD, OHTTP_AEAD_INFO, OHTTP_KDF, OHTTP_KEM, OHTTP_KEM_INFO, type OhttpKemId } from './suites.js';
+import { nativeKem, ohttpWebCryptoKem } from './native-kem.js';
+import { AEAD_TAG, OHTTP_AEAD, OHTTP_AEAD_INFO, OHTTP_KDF, type OhttpKemId } from './suites.js';
 
-let detected: Promise<WebCryptoKem | undefined> | undefined;
-
-/** The WebCrypto KEMs of this platform (one probe per process / page), or undefined. */
-export function ohttpWebCryptoKem(): Promise<WebCryptoKem | undefined> {
-  detected ??= detectWebCryptoKem();
-  return detected;
-}
-
-/**
- * SetupBaseS(pkR, info): on WebCrypto when the Wasm core is not loaded and the platform has the
- * KEMs, else ./hpke.ts setupBaseS. `webCrypto` is for tests (a given detection).
- */
-export async function setupBaseSAsync(
-  kem: OhttpKemId,
-  aeadId: number,
-  pkR: Uint8Array,
-  info: Uint8Array,
-  webCrypto: () => Promise<WebCryptoKem | undefined> = ohttpWebCryptoKem,
-): Promise<{ enc: Uint8Array; ctx: HpkeContext }> {
-  const [wc, hpke] = await Promise.all([nativeKem(kem, pkR, webCrypto), import('./hpke.js')]);
-  if (wc) {
-    const { enc, sharedSecret } = await wc.encapsulate(kem as KemId, pkR); // nativeKem: never X25519
-    const ss = sharedSecret();
-    try {
-      return { enc, ctx: new hpke.HpkeContext(kem, aeadId, ss, info) };
-    } finally {
-      wipe(ss);
-    }
-  }
-  return hpke.setupBaseS(kem, aeadId, pkR, info);
-}
+export { ohttpWebCryptoKem };
 
 /**
  * encapsulateRequest (./encapsulation.ts) on WebCrypto where the platform has it (browsers): the
  * KEM, key schedule, AEAD and response opening where it has them all (encapsulateOnWebCrypto),
- * else ./encapsulation.ts's sealing after setupBaseSAsync, both imported on that path only.
+ * else ./encapsulation.ts's sealing after ./setup-async.ts setupBaseSAsync (./fallback.ts, imported on that path only).
  */
 export async function encapsulateRequestAsync(
   config: OhttpKeyConfig,
@@ -89,16 +58,9 @@ export async function encapsulateRequestAsync(
     request,
   );
   if (native) return native;
-  const [{ sealRequest }, sender] = await Promise.all([import('./encapsulation.js'), setupBaseSAsync(config.kemId, suite.aeadId, config.publicKey, info)]);
-  const sync = sealRequest(hdr, suite, sender, request);
+  const { sealRequest, setupBaseSAsync } = await import('./fallback.js');
+  const sync = sealRequest(hdr, suite, await setupBaseSAsync(config.kemId, suite.aeadId, config.publicKey, info), request);
   return { encapsulatedRequest: sync.encapsulatedRequest, enc: sync.enc, openResponse: async (wire) => sync.openResponse(wire) };
-}
-
-/** The WebCrypto KEMs when they are to be used for `kem` (checks pkR's length first), else undefined. */
-async function nativeKem(kem: OhttpKemId, pkR: Uint8Array, webCrypto: () => Promise<WebCryptoKem | undefined>): Promise<WebCryptoKem | undefined> {
-  if (kem === OHTTP_KEM.X25519 || wasmGlueIfLoaded()) return undefined;
-  if (pkR.length !== OHTTP_KEM_INFO[kem].publicKey) throw new NenCryptoError('NEN_CRYPTO_LENGTH', 'nen: public key has the wrong length');
-  return webCrypto();
 }
 
 /** The parts of SubtleCrypto used here ('raw-secret' and ChaCha20-Poly1305 are newer than TypeScript's DOM types). */
