@@ -3,10 +3,11 @@
  * without the gateway or the @noble fallbacks in its static import graph: media types, key
  * config parsing (./key-config-codec.ts), Binary HTTP (./bhttp.ts), the request's encapsulation
  * on WebCrypto (./sender-async.ts) and the Wasm KEM's readiness. ./hpke.ts (@noble AES-GCM,
- * ChaCha20-Poly1305, ML-KEM, X25519, HKDF) and ./chunked.ts are imported dynamically, only where
- * WebCrypto lacks an algorithm or a streamed (chunked) answer is asked for: on a cold Chromium
- * page their import-time tables (AES T-tables, ML-KEM zetas, GHASH) cost ~30 ms of script
- * evaluation at 4x CPU that a WebCrypto page never uses (issue 23; bench/README.md "Browser").
+ * ChaCha20-Poly1305, ML-KEM, X25519, HKDF) and ./chunked.ts come with ./fallback.ts, imported
+ * dynamically only where WebCrypto lacks an algorithm or a streamed (chunked) answer is asked
+ * for: on a cold Chromium page their import-time tables (AES T-tables, ML-KEM zetas, GHASH) cost
+ * ~30 ms of script evaluation at 4x CPU that a WebCrypto page never uses (issue 23: the OHTTP
+ * entry page 41.0 -> 29.6 KB gzip, 108.3 -> 75.1 KB raw; bench/README.md "Browser").
  *
  * Pitfalls:
  *  - Nothing here may import ./hpke.ts, ./encapsulation.ts, ./chunked.ts or ./key-config.ts

@@ -17,6 +17,11 @@
  *  - Where the Wasm core is loaded (Node.js, Edge, Workers) or WebCrypto lacks the KEMs (Node 20,
  *    older browsers), and for DHKEM(X25519), this is ./hpke.ts setupBaseS: same bytes, same errors;
  *    where it has the KEMs but not the AEAD, the KEM is native and the context ./hpke.ts's.
+ *  - ./hpke.ts (and the @noble AES-GCM, ML-KEM, X25519 behind it) is reached only through the
+ *    dynamic import of ./fallback.ts on those paths; nothing here may import it statically: on a
+ *    cold Chromium page its import-time tables cost ~30 ms of script evaluation at 4x that a
+ *    WebCrypto page never uses (the OHTTP entry page 41.0 -> 29.6 KB gzip, navigation -> script
+ *    running 295 -> 269 ms; bench/README.md "Browser"; test/ohttp-sender.browser.test.ts).
  *  - Encapsulation randomness is WebCrypto's own: derandomized vectors keep the sync path; the
  *    WebCrypto path is checked byte for byte against ./hpke.ts's context for a given shared secret
  *    and by the gateway opening what it sealed (sender-async.test.ts).
