@@ -69,7 +69,8 @@ export function callWasm<T>(fn: () => T): T {
 interface Freeable {
   free(): void;
 }
-const registry: FinalizationRegistry<Freeable> | undefined =
+/** Frees the Wasm half of a key object its owner forgot to dispose (shared by every Wasm-backed key). */
+export const registry: FinalizationRegistry<Freeable> | undefined =
   typeof FinalizationRegistry === 'function'
     ? new FinalizationRegistry((inner) => {
         try {

@@ -20,7 +20,7 @@
  */
 import type * as Glue from '../../wasm/nen_core.js';
 import { disposedError, wipe } from '../backend/util.js';
-import { callWasm } from '../backend/wasm.js';
+import { callWasm, registry } from '../backend/wasm.js';
 import { loadWasmGlueInBackground, wasmGlueIfLoaded } from '../backend/wasm-loaded.js';
 import { NenCryptoError } from '../errors.js';
 
@@ -125,17 +125,6 @@ export function wasmEncap(kem: number, pkR: Uint8Array): { sharedSecret: Uint8Ar
   wipe(out);
   return { sharedSecret, enc };
 }
-
-const registry: FinalizationRegistry<Glue.RecipientKey> | undefined =
-  typeof FinalizationRegistry === 'function'
-    ? new FinalizationRegistry((k) => {
-        try {
-          k.free();
-        } catch {
-          /* already freed */
-        }
-      })
-    : undefined;
 
 /** HKDF-Extract(salt, ikm) (RFC 5869) in Wasm, or undefined when the Wasm is not loaded. */
 export function wasmHkdfExtract(salt: Uint8Array, ikm: Uint8Array): Uint8Array | undefined {

@@ -26,7 +26,7 @@
  */
 import type * as Glue from '../../wasm/nen_core.js';
 import { disposedError, wipe } from '../backend/util.js';
-import { callWasm } from '../backend/wasm.js';
+import { callWasm, registry } from '../backend/wasm.js';
 import { type NodeCrypto, NodeX25519Static, nodeModules } from './node-x25519.js';
 
 type WasmGlue = typeof Glue;
@@ -38,18 +38,6 @@ const CT_M = 1088;
 const PK_M = 1184;
 /** X-Wing's combiner label "\.//^\". */
 const LABEL = /* @__PURE__ */ Uint8Array.of(0x5c, 0x2e, 0x2f, 0x2f, 0x5e, 0x5c);
-
-/** Frees the Wasm half of a key its owner forgot to dispose. */
-const registry: FinalizationRegistry<Glue.RecipientKey> | undefined =
-  typeof FinalizationRegistry === 'function'
-    ? new FinalizationRegistry((k) => {
-        try {
-          k.free();
-        } catch {
-          /* already freed */
-        }
-      })
-    : undefined;
 
 /** An X-Wing recipient key with its ML-KEM-768 half in Wasm and its X25519 half in OpenSSL. */
 export class SplitXWingKey {
