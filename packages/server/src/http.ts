@@ -24,6 +24,7 @@
  *    copies it (the AEAD open) may take it; never an await in between, never kept.
  */
 import { HEADER, WIRE_ERRORS, type WireErrorCode, wireError } from '@nen/core';
+import { joinedOrOnly } from './chunks.js';
 
 /** Requests whose `arrayBuffer()` is their cheapest whole-body read (marked by an adapter; nothing outlives them). */
 const wholeBodyReads = new WeakSet<Request>();
@@ -187,7 +188,7 @@ async function readRest(reader: ReadableStreamDefaultReader<Uint8Array>, first: 
     const r: ReadableStreamReadResult<Uint8Array> = await reader.read().catch(aborted);
     value = r.done ? undefined : r.value;
   }
-  return join(chunks, total);
+  return joinedOrOnly(chunks, total);
 }
 
 /**
@@ -209,19 +210,7 @@ export async function readAll(body: ReadableStream<Uint8Array>): Promise<Uint8Ar
     total += value.byteLength;
     chunks.push(value);
   }
-  return join(chunks, total);
-}
-
-/** The chunks as one array (no copy for a single chunk). */
-function join(chunks: Uint8Array[], total: number): Uint8Array {
-  if (chunks.length === 1) return chunks[0] as Uint8Array;
-  const out = new Uint8Array(total);
-  let o = 0;
-  for (const c of chunks) {
-    out.set(c, o);
-    o += c.byteLength;
-  }
-  return out;
+  return joinedOrOnly(chunks, total);
 }
 
 export function errorResponse(code: WireErrorCode, extraHeaders?: Record<string, string>): Response {
