@@ -94,7 +94,13 @@ export async function bundleClient({ entry = DEFAULT_ENTRY, outdir, lazyOnFirstR
  */
 function distOptions(coreDist, clientDist) {
   const target = {
-    ...(coreDist ? { '@nen/core': path.resolve(coreDist, 'index.browser.js'), '@nen/core/ohttp': path.resolve(coreDist, 'ohttp/index.js'), '@nen/core/ohttp/client': path.resolve(coreDist, 'ohttp/client-entry.js') } : {}),
+    ...(coreDist
+      ? {
+          '@nen/core': path.resolve(coreDist, 'index.browser.js'),
+          '@nen/core/ohttp': path.resolve(coreDist, 'ohttp/index.js'),
+          '@nen/core/ohttp/client': path.resolve(coreDist, 'ohttp/client-entry.js'),
+        }
+      : {}),
     ...(clientDist ? { '@nen/client': path.resolve(clientDist, 'index.js'), '@nen/client/ohttp': path.resolve(clientDist, 'ohttp/index.js') } : {}),
   };
   return {
