@@ -11,61 +11,34 @@
  *    both ways; a tampered answer is NEN_OHTTP_DECRYPT on either path.
  * Needs the built package (dist/): `pnpm --filter @nen/core build` first (none is skipped).
  */
-import { createReadStream, existsSync, realpathSync, statSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import { dirname, extname, join, normalize } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumLaunchOptions } from '../../../tests/support/chromium.mjs';
 import { decapsulateRequest } from '../src/ohttp/encapsulation.js';
 import { OhttpGatewayKeys, encodeKeyConfig, generateOhttpKey } from '../src/ohttp/key-config.js';
+import { IMPORT_MAP, type ModuleServer, serveModules } from './browser-modules.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const dist = join(here, '../dist');
-const NOBLE = ['hashes', 'curves', 'ciphers', 'post-quantum'];
-const roots: Record<string, string> = { dist };
-for (const p of NOBLE) roots[`noble-${p}`] = realpathSync(join(here, '../node_modules/@noble', p));
-const PAGE = `<!doctype html><script type="importmap">${JSON.stringify({
-  imports: Object.fromEntries(NOBLE.map((p) => [`@noble/${p}/`, `/noble-${p}/`])),
-})}</script>`;
+const PAGE = `${IMPORT_MAP}`;
 /**
  * The modules a WebCrypto page must never fetch (the @noble fallbacks and what imports them).
  * Not @noble's ChaCha20: ../backend/noble-symmetric.ts (the session backend's symmetric half,
  * whose HKDF webcrypto-kem.ts uses) imports it, and a page bundling @nen/client has it anyway.
  */
 const FALLBACK = /ohttp\/hpke\.js|ohttp\/encapsulation\.js|ohttp\/chunked\.js|noble-kem|ml-kem|x25519-noble|montgomery|ciphers\/aes\.js|_polyval/;
-const served: string[] = [];
 
-let server: Server | undefined;
+let modules: ModuleServer | undefined;
 let browser: Browser | undefined;
 let origin = '';
 
 beforeAll(async () => {
-  if (!existsSync(join(dist, 'ohttp/client-entry.js'))) throw new Error('packages/core/dist is missing: run pnpm --filter @nen/core build');
-  server = createServer((req, res) => {
-    const [, root = '', ...rest] = new URL(req.url ?? '/', 'http://x').pathname.split('/');
-    const base = roots[root];
-    const file = base ? normalize(join(base, ...rest)) : '';
-    served.push(req.url ?? '');
-    if (!root) {
-      res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE);
-    } else if (base && file.startsWith(base) && existsSync(file) && statSync(file).isFile() && extname(file) === '.js') {
-      res.writeHead(200, { 'content-type': 'text/javascript' });
-      createReadStream(file).pipe(res);
-    } else {
-      res.writeHead(404).end();
-    }
-  });
-  await new Promise<void>((r) => server?.listen(0, '127.0.0.1', () => r()));
-  const a = server.address();
-  origin = `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}`;
+  modules = await serveModules({ '': PAGE }, 'ohttp/client-entry.js');
+  origin = modules.origin;
   browser = await chromium.launch(chromiumLaunchOptions());
 }, 60_000);
 
 afterAll(async () => {
   await browser?.close();
-  await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
+  await modules?.close();
 });
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
@@ -79,7 +52,7 @@ async function roundTrip(forceFallback: boolean): Promise<Record<string, unknown
   try {
     const p = await ctx.newPage();
     await p.goto(`${origin}/`);
-    const from = served.length;
+    const from = (modules as ModuleServer).served.length;
     // string bodies: the test's own transform would rewrite a function's import()
     const req = await p.evaluate<string>(`(async () => {
       if (${forceFallback}) delete SubtleCrypto.prototype.encapsulateBits;
@@ -88,7 +61,7 @@ async function roundTrip(forceFallback: boolean): Promise<Record<string, unknown
       window.__e = await c.encapsulateRequestAsync(cfg, new TextEncoder().encode('request from the page'));
       return Array.from(window.__e.encapsulatedRequest, (x) => x.toString(16).padStart(2, '0')).join('');
     })()`);
-    const fetched = served.slice(from).filter((u) => FALLBACK.test(u));
+    const fetched = (modules as ModuleServer).served.slice(from).filter((u) => FALLBACK.test(u));
     const g = decapsulateRequest(keys, Buffer.from(req, 'hex'));
     const answer = g.sealResponse(new TextEncoder().encode('answer from the gateway'));
     const tampered = answer.slice();

@@ -15,27 +15,16 @@
  *    (encapsulateBits removed, as on Firefox / Safari) on @noble; a handshake agrees either way.
  * Needs the built package (dist/): `pnpm --filter @nen/core build` first (none is skipped).
  */
-import { createReadStream, existsSync, realpathSync, statSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import { dirname, extname, join, normalize } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumLaunchOptions } from '../../../tests/support/chromium.mjs';
 import { createNobleBackend } from '../src/backend/noble.js';
 import { formatServerKeyPin } from '../src/protocol/handshake.js';
 import workedExample from '../src/protocol/worked-example.vectors.json' with { type: 'json' };
+import { IMPORT_MAP, type ModuleServer, serveModules } from './browser-modules.js';
 import { readVector, type HpkeVector } from './vectors.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const dist = join(here, '../dist');
-const NOBLE = ['hashes', 'curves', 'ciphers', 'post-quantum'];
-const roots: Record<string, string> = { dist };
-for (const p of NOBLE) roots[`noble-${p}`] = realpathSync(join(here, '../node_modules/@noble', p));
-
-const PAGE = `<!doctype html><script type="importmap">${JSON.stringify({
-  imports: Object.fromEntries(NOBLE.map((p) => [`@noble/${p}/`, `/noble-${p}/`])),
-})}</script><script type="module">
+const PAGE = `${IMPORT_MAP}<script type="module">
 const load = (p) => import('/dist/' + p);
 window.__m = Promise.all(['backend/webcrypto-kem.js', 'backend/noble.js', 'backend/hpke.js', 'protocol/handshake.js', 'protocol/handshake-async.js', 'protocol/constants.js'].map(load))
   .then((mods) => Object.assign({}, ...mods));
@@ -43,44 +32,24 @@ window.__m = Promise.all(['backend/webcrypto-kem.js', 'backend/noble.js', 'backe
 
 /** A page with the import map only: a fresh module map for the browser entry's loader. */
 const BARE_PAGE = PAGE.slice(0, PAGE.indexOf('<script type="module">'));
-/** Every path the server was asked for (which modules a page fetched). */
-const served: string[] = [];
 
-let server: Server | undefined;
+let modules: ModuleServer | undefined;
 let browser: Browser | undefined;
 let page: Page | undefined;
 let origin = '';
 
 beforeAll(async () => {
-  if (!existsSync(join(dist, 'backend/webcrypto-kem.js'))) throw new Error('packages/core/dist is missing: run pnpm --filter @nen/core build');
-  server = createServer((req, res) => {
-    const [, root = '', ...rest] = new URL(req.url ?? '/', 'http://x').pathname.split('/');
-    const base = roots[root];
-    const file = base ? normalize(join(base, ...rest)) : '';
-    served.push(req.url ?? '');
-    if (root === 'bare') {
-      res.writeHead(200, { 'content-type': 'text/html' }).end(BARE_PAGE);
-    } else if (!root) {
-      res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE);
-    } else if (base && file.startsWith(base) && existsSync(file) && statSync(file).isFile() && extname(file) === '.js') {
-      res.writeHead(200, { 'content-type': 'text/javascript' });
-      createReadStream(file).pipe(res);
-    } else {
-      res.writeHead(404).end();
-    }
-  });
-  await new Promise<void>((r) => server?.listen(0, '127.0.0.1', () => r()));
-  const a = server.address();
+  modules = await serveModules({ '': PAGE, bare: BARE_PAGE }, 'backend/webcrypto-kem.js');
+  origin = modules.origin;
   browser = await chromium.launch(chromiumLaunchOptions());
   page = await browser.newPage();
-  origin = `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}`;
   await page.goto(`${origin}/`);
   await page.evaluate(() => (window as unknown as { __m: Promise<unknown> }).__m);
 }, 60_000);
 
 afterAll(async () => {
   await browser?.close();
-  await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
+  await modules?.close();
 });
 
 /** Runs `fn` in the page with the dist modules (`m`) and hex helpers; returns its JSON-able result. */
@@ -240,7 +209,7 @@ describe('WebCrypto KEMs in Chromium (the browser client handshake)', () => {
     try {
       const p = await ctx.newPage();
       await p.goto(`${origin}/bare`);
-      const from = served.length;
+      const from = (modules as ModuleServer).served.length;
       // string bodies: the test's own transform would rewrite a function's import()
       const asyncKem = await p.evaluate(`(async () => {
         if (${forceFallback}) delete SubtleCrypto.prototype.encapsulateBits;
@@ -251,7 +220,7 @@ describe('WebCrypto KEMs in Chromium (the browser client handshake)', () => {
         window.__st = await hs.clientHandshakeStartAsync(be, { pin: parseServerKeyPin(${JSON.stringify(formatServerKeyPin('k1', kp.publicKey))}) });
         return be.asyncKem !== undefined;
       })()`);
-      const kemModules = served.slice(from).filter((u) => /noble-kem|ml-kem|x25519-noble|montgomery/.test(u));
+      const kemModules = (modules as ModuleServer).served.slice(from).filter((u) => /noble-kem|ml-kem|x25519-noble|montgomery/.test(u));
       const same = await p.evaluate(`(async () => {
         const server = (await import('/dist/backend/noble.js')).createNobleBackend();
         const { serverHandshake } = await import('/dist/protocol/handshake.js');
