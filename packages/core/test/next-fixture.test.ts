@@ -15,9 +15,14 @@
  * Needs the built package (dist/ and wasm/): run `pnpm --filter @nen/core build` first (without it
  * the cases fail; none is skipped).
  * Every server started here is stopped here (process group kill in afterAll / finally).
+ * Pitfall: two builds in one directory share its `.next` (and app/api/edge), so a second variant,
+ * or a concurrent run of this file, made the other's build fail under load. Each build runs in
+ * its own copy of the fixture beside it (fixtures/.next-app-<variant>-<pid>, same depth, so the
+ * node_modules links resolve as in next-app; git-ignored), removed afterwards; next-app itself is
+ * never written to.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,8 +31,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { CHROMIUM, chromiumLaunchOptions } from '../../../tests/support/chromium.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const app = join(here, 'fixtures/next-app');
+const fixtures = join(here, 'fixtures');
+const app = join(fixtures, 'next-app');
 const nextBin = join(app, 'node_modules/next/dist/bin/next');
+/** What a copy leaves out: build output and the files a build or this test writes. */
+const notCopied = new Set(['.next', 'next-env.d.ts', 'app/api/edge'].map((p) => join(app, p)));
 
 const EXPECTED = {
   sha256: 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad',
@@ -77,10 +85,25 @@ function stop(child: ChildProcess): Promise<void> {
   });
 }
 
-/** `next <args>` in the fixture app, in its own process group (tracked for afterAll), keeping the last 20 kB of output. */
-function spawnNext(args: string[], env: Record<string, string> = {}): { child: ChildProcess; output: () => string } {
+/**
+ * A private copy of the fixture app for one build (sources, and node_modules with its relative
+ * links kept verbatim), with the Edge route written in when asked; the caller removes it.
+ */
+function copyApp(label: string, edge: boolean): string {
+  const dir = join(fixtures, `.next-app-${label}-${process.pid}`);
+  rmSync(dir, { recursive: true, force: true });
+  cpSync(app, dir, { recursive: true, verbatimSymlinks: true, filter: (src) => !notCopied.has(src) });
+  if (edge) {
+    mkdirSync(join(dir, 'app/api/edge'), { recursive: true });
+    copyFileSync(join(app, 'edge-route.template.js'), join(dir, 'app/api/edge/route.js'));
+  }
+  return dir;
+}
+
+/** `next <args>` in the app copy `cwd`, in its own process group (tracked for afterAll), keeping the last 20 kB of output. */
+function spawnNext(cwd: string, args: string[], env: Record<string, string> = {}): { child: ChildProcess; output: () => string } {
   const child = spawn(process.execPath, [nextBin, ...args], {
-    cwd: app,
+    cwd,
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...env },
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -92,9 +115,9 @@ function spawnNext(args: string[], env: Record<string, string> = {}): { child: C
   return { child, output: () => out };
 }
 
-function run(args: string[], opts: { env?: Record<string, string>; timeoutMs: number }): Promise<string> {
+function run(cwd: string, args: string[], opts: { env?: Record<string, string>; timeoutMs: number }): Promise<string> {
   return new Promise((resolve, reject) => {
-    const { child, output } = spawnNext(args, opts.env);
+    const { child, output } = spawnNext(cwd, args, opts.env);
     const t = setTimeout(() => {
       void stop(child);
       reject(new Error(`next ${args.join(' ')} timed out:\n${output()}`));
@@ -109,8 +132,8 @@ function run(args: string[], opts: { env?: Record<string, string>; timeoutMs: nu
   });
 }
 
-async function start(port: number): Promise<ChildProcess> {
-  const { child, output } = spawnNext(['start', '-p', String(port), '-H', '127.0.0.1']);
+async function start(cwd: string, port: number): Promise<ChildProcess> {
+  const { child, output } = spawnNext(cwd, ['start', '-p', String(port), '-H', '127.0.0.1']);
   for (let i = 0; i < 150; i++) {
     if (child.exitCode !== null) throw new Error(`next start exited ${child.exitCode}:\n${output()}`);
     try {
@@ -179,24 +202,18 @@ describe('Next.js 16 fixture app (Turbopack and webpack builds, Node + Edge rout
   ] as const) {
     it(`next ${args.join(' ')} → next start → routes + browser on Wasm`, async () => {
       expect(ready, 'run `pnpm --filter @nen/core build` before this test').toBe(true);
-      rmSync(join(app, '.next'), { recursive: true, force: true }); // builds must not share output
-      const edgeDir = join(app, 'app/api/edge');
-      rmSync(edgeDir, { recursive: true, force: true });
-      if (edge) {
-        mkdirSync(edgeDir, { recursive: true });
-        copyFileSync(join(app, 'edge-route.template.js'), join(edgeDir, 'route.js'));
-      }
+      const dir = copyApp(label, edge); // builds must not share output or sources
       try {
-        await run([...args], { timeoutMs: 240_000 });
+        await run(dir, [...args], { timeoutMs: 240_000 });
         const port = await freePort();
-        const server = await start(port);
+        const server = await start(dir, port);
         try {
           await checkDeployment(port, label, edge);
         } finally {
           await stop(server);
         }
       } finally {
-        rmSync(edgeDir, { recursive: true, force: true });
+        rmSync(dir, { recursive: true, force: true });
       }
     }, 300_000);
   }
