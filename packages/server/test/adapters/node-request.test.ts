@@ -5,6 +5,10 @@
  * that, and never once the response has finished. adapters/node-request.ts nodeRequest (the lazy
  * Request toNodeHandler uses) over raw HTTP/1.1: its URL equals URL's serialization, its headers
  * read as undici's Headers would, its body once, the rest from a real Request.
+ * Pitfall: no sleep stands in for an event. The signal tests wait for the request to reach the
+ * handler before the client leaves, for the abort or the response's close, and for the finish
+ * callback, each bounded by `within` (a fixed sleep raced the server under load: a request not yet
+ * handled when the client left, or an abort later than the 80 ms the check waited).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -26,53 +30,90 @@ async function withServer(onRequest: (s: Seen) => void, run: (url: string) => Pr
   }
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** A promise with its resolve, for an event one callback sees and another awaits. */
+function deferred<T>(): { promise: Promise<T>; resolve: (v: T) => void } {
+  let resolve!: (v: T) => void;
+  const promise = new Promise<T>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
+
+/** `p`, or a rejection naming `what` after `ms`: a bounded wait for an event, not a guess at how long it takes. */
+function within<T>(p: Promise<T>, what: string, ms = 10_000): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms);
+  });
+  return Promise.race([p, deadline]).finally(() => clearTimeout(timer));
+}
+
+/** Resolves once `signal` has aborted (at once if it already has). */
+function abortOf(signal: AbortSignal): Promise<void> {
+  return signal.aborted ? Promise.resolve() : new Promise((r) => signal.addEventListener('abort', () => r(), { once: true }));
+}
+
+/** Resolves once `res` has closed (at once if it already has). */
+function closeOf(res: ServerResponse): Promise<void> {
+  return res.closed ? Promise.resolve() : new Promise((r) => res.once('close', () => r()));
+}
+
+/** Sends a GET on its own connection, waits until the server's handler has it (`arrived`), then goes away. */
+async function leaveAfterArrival(url: string, arrived: () => Promise<void>): Promise<void> {
+  const { hostname, port } = new URL(url);
+  const c = httpRequest({ hostname, port, path: '/', method: 'GET' });
+  c.on('error', () => undefined);
+  c.end();
+  await within(arrived(), 'the request reaching the handler');
+  c.destroy();
+}
 
 describe('toWebRequest', () => {
   it('method, URL, headers and body as sent; the signal stays quiet once the response finished', async () => {
-    let signal: AbortSignal | undefined;
+    const finished = deferred<AbortSignal>();
     await withServer(
       ({ req, res }) => {
         void (async () => {
           const body = await req.text();
-          res.end(JSON.stringify({ method: req.method, url: req.url, x: req.headers.get('x-a'), body }));
-          await sleep(20);
-          signal = req.signal;
+          res.end(JSON.stringify({ method: req.method, url: req.url, x: req.headers.get('x-a'), body }), () => {
+            const signal = req.signal; // first read once the response finished
+            void closeOf(res).then(() => finished.resolve(signal));
+          });
         })();
       },
       async (url) => {
         const r = await fetch(`${url}/p?q=1`, { method: 'PUT', headers: { 'x-a': 'b' }, body: 'hello' });
         expect(await r.json()).toEqual({ method: 'PUT', url: `${url}/p?q=1`, x: 'b', body: 'hello' });
-        await sleep(60);
+        await within(finished.promise, 'the response finishing and closing');
       },
     );
+    const signal = await finished.promise;
     expect(signal).toBeInstanceOf(AbortSignal);
-    expect(signal!.aborted).toBe(false);
+    expect(signal.aborted).toBe(false);
   });
 
   it('request.signal aborts when the client goes away first, whether read before or after', async () => {
-    const early: AbortSignal[] = [];
-    const late: Promise<AbortSignal>[] = [];
+    const early: Promise<boolean>[] = [];
+    const late: Promise<boolean>[] = [];
+    let arrived = deferred<void>();
     await withServer(
-      ({ req }) => {
-        early.push(req.signal); // read at once (the controller is made now)
-        late.push(sleep(80).then(() => req.signal)); // first read after the client left
+      ({ req, res }) => {
+        const signal = req.signal; // read at once (the controller is made now)
+        early.push(within(abortOf(signal), 'the early signal aborting').then(() => signal.aborted));
+        late.push(within(closeOf(res), 'the response closing').then(() => req.signal.aborted)); // first read after the client left
+        arrived.resolve();
       },
       async (url) => {
-        const { hostname, port } = new URL(url);
         for (let i = 0; i < 2; i++) {
-          const c = httpRequest({ hostname, port, path: '/', method: 'GET' });
-          c.on('error', () => undefined);
-          c.end();
-          await sleep(20);
-          c.destroy();
+          arrived = deferred();
+          await leaveAfterArrival(url, () => arrived.promise);
         }
-        await sleep(30);
+        await Promise.all([...early, ...late]); // before the server closes the connections itself
       },
     );
     expect(early.length).toBe(2);
-    expect(early.every((s) => s.aborted)).toBe(true);
-    expect((await Promise.all(late)).every((s) => s.aborted)).toBe(true);
+    expect(await Promise.all(early)).toEqual([true, true]);
+    expect(await Promise.all(late)).toEqual([true, true]);
   });
 });
 
@@ -278,33 +319,33 @@ function parsersAndSignal(): void {
 
   it('signal: made on first use, aborted when the client left before the response finished, quiet after it finished', async () => {
     const seen: Promise<boolean>[] = [];
-    let finished: AbortSignal | undefined;
+    const arrived = deferred<void>();
+    const finished = deferred<AbortSignal>();
     const server = createServer((incoming, res) => {
       const req = nodeRequest(incoming, res);
       if (incoming.url === '/done') {
         res.end('ok', () => {
-          finished = req.signal;
+          const signal = req.signal; // first read once the response finished
+          void closeOf(res).then(() => finished.resolve(signal));
         });
         return;
       }
       const early = req.signal;
-      seen.push(new Promise((r) => setTimeout(() => r(early.aborted && req.signal.aborted), 80)));
+      seen.push(within(abortOf(early), 'the signal aborting').then(() => early.aborted && req.signal.aborted));
+      arrived.resolve();
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
     try {
-      const port = (server.address() as AddressInfo).port;
-      const c = httpRequest({ hostname: '127.0.0.1', port, path: '/', method: 'GET' });
-      c.on('error', () => undefined);
-      c.end();
-      await sleep(20);
-      c.destroy();
-      await (await fetch(`http://127.0.0.1:${port}/done`)).text();
-      await sleep(100);
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      await leaveAfterArrival(url, () => arrived.promise);
+      await Promise.all(seen); // before the server closes the connections itself
+      await (await fetch(`${url}/done`)).text();
+      await within(finished.promise, 'the response finishing and closing');
     } finally {
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
     }
     expect(await Promise.all(seen)).toEqual([true]);
-    expect(finished?.aborted).toBe(false);
+    expect((await finished.promise).aborted).toBe(false);
   });
 }
