@@ -192,10 +192,22 @@ describe('readSealedBody and contiguous', () => {
   });
 
   it('falls back to readBody when the request has no chunks to offer, or no Content-Length', async () => {
-    expect(await readSealedBody(new Request('http://127.0.0.1/x', { method: 'POST', body: bytes(300) }), 4096)).toEqual(bytes(300));
+    expect(contiguous(await readSealedBody(new Request('http://127.0.0.1/x', { method: 'POST', body: bytes(300) }), 4096))).toEqual(bytes(300));
     const none = new Request('http://127.0.0.1/x', { method: 'POST', body: bytes(10), headers: { 'content-length': '10' } });
     const gone = new Proxy(none, { get: (t, p) => (p === WHOLE_BODY_CHUNKS ? () => null : Reflect.get(t, p)) });
-    expect(await readSealedBody(gone, 4096)).toEqual(bytes(10));
+    expect(contiguous(await readSealedBody(gone, 4096))).toEqual(bytes(10));
+  });
+
+  it('a stream body in several chunks (undici, as under next start) comes back unjoined, under the same limit', async () => {
+    const parts = [bytes(100), bytes(200)];
+    const got = await readSealedBody(chunked(parts, { 'content-length': '300' }), 4096);
+    expect(Array.isArray(got)).toBe(true);
+    expect(contiguous(got)).toEqual(new Uint8Array([...parts[0]!, ...parts[1]!]));
+    expect(contiguous(await readSealedBody(chunked(parts), 4096))).toEqual(new Uint8Array([...parts[0]!, ...parts[1]!]));
+    await expect(readSealedBody(chunked([bytes(3000), bytes(3000)], { 'content-length': '50' }), 4096)).rejects.toMatchObject({ code: 'NEN_TOO_LARGE' });
+    await expect(readSealedBody(chunked([bytes(3000), bytes(3000)]), 4096)).rejects.toMatchObject({ code: 'NEN_TOO_LARGE' });
+    // readBody itself still joins
+    expect(await readBody(chunked(parts, { 'content-length': '300' }), 4096)).toEqual(new Uint8Array([...parts[0]!, ...parts[1]!]));
   });
 
   it('contiguous: one chunk as is, several joined in one reused buffer, past 1 MiB in its own', () => {

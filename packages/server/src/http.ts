@@ -58,11 +58,12 @@ export type BodyBytes = Uint8Array | readonly Uint8Array[];
  * The sealed request body, at most `limit` bytes: as readBody, but from a request that offers its
  * chunks (WHOLE_BODY_CHUNKS) with a Content-Length within the limit, those chunks unjoined: the
  * pipeline joins them with `contiguous` right before the AEAD open (one body-sized allocation and
- * copy less per request; none at all for a body in one chunk).
+ * copy less per request; none at all for a body in one chunk). Any other request (undici's, under
+ * `next start`) is read as readBody reads it, its stream chunks likewise left unjoined.
  */
 export function readSealedBody(request: Request, limit: number): Promise<BodyBytes> {
   const reader = (request as { [WHOLE_BODY_CHUNKS]?: ChunkReader })[WHOLE_BODY_CHUNKS];
-  if (typeof reader !== 'function') return readBody(request, limit);
+  if (typeof reader !== 'function') return readBodyAs(request, limit, false);
   let n: number;
   let read: Promise<Uint8Array[]> | null;
   try {
@@ -71,7 +72,7 @@ export function readSealedBody(request: Request, limit: number): Promise<BodyByt
   } catch (e) {
     return Promise.reject(e);
   }
-  if (read === null) return readBody(request, limit);
+  if (read === null) return readBodyAs(request, limit, false);
   return read.then((chunks) => {
     let total = 0;
     for (const c of chunks) total += c.byteLength;
@@ -150,6 +151,15 @@ function aborted(e: unknown): never {
  * A failure is always a rejected promise, never a synchronous throw.
  */
 export function readBody(request: Request, limit: number): Promise<Uint8Array> {
+  return readBodyAs(request, limit, true) as Promise<Uint8Array>;
+}
+
+/**
+ * readBody; `join` false: a body in several chunks comes back as the list, unjoined (readSealedBody,
+ * for `contiguous`: under `next start` a 100 KB body arrives as two or more stream chunks, and
+ * joining them into a fresh array would be one body-sized allocation more per request).
+ */
+function readBodyAs(request: Request, limit: number, join: boolean): Promise<BodyBytes> {
   let expected = -1;
   let reader: ReadableStreamDefaultReader<Uint8Array>;
   try {
@@ -167,12 +177,18 @@ export function readBody(request: Request, limit: number): Promise<Uint8Array> {
   return reader.read().then((r) => {
     if (r.done) return new Uint8Array(0);
     if (r.value.byteLength === expected) return r.value; // expected <= limit, checked above
-    return readRest(reader, r.value, limit, expected);
+    return readRest(reader, r.value, limit, expected, join);
   }, aborted);
 }
 
 /** readBody past its first chunk: a reader loop until done or Content-Length, bounded by `limit`. */
-async function readRest(reader: ReadableStreamDefaultReader<Uint8Array>, first: Uint8Array, limit: number, expected: number): Promise<Uint8Array> {
+async function readRest(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  first: Uint8Array,
+  limit: number,
+  expected: number,
+  join: boolean,
+): Promise<BodyBytes> {
   const chunks: Uint8Array[] = [];
   let total = 0;
   let value: Uint8Array | undefined = first;
@@ -188,7 +204,7 @@ async function readRest(reader: ReadableStreamDefaultReader<Uint8Array>, first: 
     const r: ReadableStreamReadResult<Uint8Array> = await reader.read().catch(aborted);
     value = r.done ? undefined : r.value;
   }
-  return joinedOrOnly(chunks, total);
+  return join ? joinedOrOnly(chunks, total) : chunks;
 }
 
 /**
