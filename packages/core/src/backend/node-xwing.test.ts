@@ -90,4 +90,36 @@ describe('node backend X-Wing: OpenSSL X25519 agrees with the Wasm and @noble', 
       }
     }
   });
+
+  it('a node key: first use in the Wasm (OpenSSL ≥ 3.5) or OpenSSL, later uses with sk_X in OpenSSL: the same bytes and codes (SetupBaseR, OpenBase)', () => {
+    const node = backends.find((b) => b.name === 'node')!;
+    const wasm = backends.find((b) => b.name === 'wasm')!;
+    const kp = wasm.generateKeyPair(KEM_ID.XWING);
+    const low = wasm.setupBaseSExport(KEM_ID.XWING, kp.publicKey, new Uint8Array(0), new Uint8Array(0), 32).enc;
+    low.set(hex(LOW_ORDER[2]!), 1088);
+    for (const firstCall of ['export', 'open', 'low-order'] as const) {
+      using nk = node.createRecipientKey(KEM_ID.XWING, kp.privateKey);
+      using wk = wasm.createRecipientKey(KEM_ID.XWING, kp.privateKey);
+      for (let i = 0; i < 4; i++) {
+        const op = i === 0 ? firstCall : (['export', 'open', 'low-order'] as const)[i % 3];
+        if (op === 'low-order') {
+          expect(
+            codeOf(() => nk.setupBaseRExport(low, new Uint8Array(0), new Uint8Array(0), 32)),
+            `${firstCall} #${i}`,
+          ).toBe('NEN_CRYPTO_KEY');
+          expect(
+            codeOf(() => nk.openBase(low, new Uint8Array(0), new Uint8Array(0), new Uint8Array(16))),
+            `${firstCall} #${i}`,
+          ).toBe('NEN_CRYPTO_KEY');
+        } else if (op === 'export') {
+          const s = wasm.setupBaseSExport(KEM_ID.XWING, kp.publicKey, new Uint8Array([i]), new Uint8Array(1), 32);
+          expect(toHex(nk.setupBaseRExport(s.enc, new Uint8Array([i]), new Uint8Array(1), 32))).toBe(toHex(s.exported));
+          expect(toHex(wk.setupBaseRExport(s.enc, new Uint8Array([i]), new Uint8Array(1), 32))).toBe(toHex(s.exported));
+        } else {
+          const s = wasm.sealBase(KEM_ID.XWING, kp.publicKey, new Uint8Array([i]), new Uint8Array(2), new Uint8Array([1, 2, 3]));
+          expect(toHex(nk.openBase(s.enc, new Uint8Array([i]), new Uint8Array(2), s.ciphertext))).toBe('010203');
+        }
+      }
+    }
+  });
 });

@@ -10,8 +10,14 @@
  * the key import: on Node 20 (OpenSSL 3.0) a JWK public key imports in ≈ 5 µs and a private one
  * (OpenSSL derives its public key: a second ladder) in ≈ 22 µs, on Node 24 (OpenSSL 3.5) in
  * ≈ 13 / 30 µs. So recipient keys (the server's static key: one DH + one import per handshake)
- * always use OpenSSL; SetupBaseS (fresh scalar: import + DH + import) only while the imports are
- * fast (OpenSSL < 3.5, FAST_KEY_IMPORT), elsewhere the Wasm does the whole X-Wing encapsulation.
+ * use OpenSSL (sk_X imported once, at the first use); on OpenSSL ≥ 3.5 only from the second use
+ * on, the first running wholly in the Wasm, so a one-shot key (the Node client's ephemeral) never
+ * pays the slower private import there (issue 21, CPU µs, load 10-15: a fresh key + one SetupBaseR
+ * on Node 24 143.5 Wasm vs 184.4 imported; a pinned client + server handshake in process 577 ->
+ * 522; on Node 20 the import still pays: 485-510 imported vs 523-536 lazy; a static key's
+ * SetupBaseR 83.0 vs 84.1 Wasm on Node 24, 72.8 vs 104.1 on Node 20).
+ * SetupBaseS (fresh scalar: import + DH + import) only while the imports are fast (OpenSSL < 3.5,
+ * FAST_KEY_IMPORT), elsewhere the Wasm does the whole X-Wing encapsulation.
  * Byte-identical to the Wasm backend (cross-tests and the Go HPKE vectors run through this path).
  *
  * Pitfalls:
@@ -20,9 +26,10 @@
  *    made an earlier KeyObject attempt slower than the Wasm.
  *  - OpenSSL throws on an all-zero X25519 result (low-order point); that is mapped to
  *    NEN_CRYPTO_KEY, as the Wasm reports it, and the Wasm checks the share again.
- *  - The static scalar sk_X leaves the Wasm once per key, into an OpenSSL KeyObject; the byte
- *    copy is wiped, but the base64url string handed to the JWK import (and, per handshake, the
- *    ephemeral scalar's) cannot be: strings are immutable and live until garbage collection.
+ *  - The static scalar sk_X leaves the Wasm once per key (at its first / second use), into an
+ *    OpenSSL KeyObject; the byte copy is wiped, but the base64url string handed to the JWK import
+ *    (and, per handshake, the ephemeral scalar's) cannot be: strings are immutable and live until
+ *    garbage collection.
  *    The ML-KEM half never leaves the Wasm, so the X-Wing key stays hybrid-protected.
  *  - A private JWK needs a string `x`, which node:crypto does not read for private keys;
  *    OpenSSL derives the public key, exported here as the X-Wing `ct_X`.
@@ -70,36 +77,51 @@ function dh(k: KeyObject, u: KeyObject): Uint8Array {
   return copy;
 }
 
-/** An X-Wing recipient key: ML-KEM-768 half in the Wasm key object, X25519 half in OpenSSL. */
+/**
+ * An X-Wing recipient key: ML-KEM-768 half in the Wasm key object, X25519 half in OpenSSL (on
+ * OpenSSL ≥ 3.5 from the key's second use on: its first use runs wholly in the Wasm, so a one-shot
+ * key, e.g. a Node client's ephemeral key, never pays the private import, a second ladder).
+ */
 export class NodeXWingRecipientKey extends KeyHandle implements HpkeRecipientKey {
   readonly kem = KEM_ID.XWING;
   #inner: WasmRecipientKey | null;
-  #skX: KeyObject | null;
+  /** null: import at the next use; false: this (first) use in the Wasm (OpenSSL ≥ 3.5 only). */
+  #skX: KeyObject | null | false = FAST_KEY_IMPORT ? null : false;
   constructor(inner: WasmRecipientKey) {
     super();
-    const skX = inner.x25519Secret();
-    try {
-      this.#skX = x25519Private(skX, inner.publicKey.subarray(PK_X_OFFSET));
-    } catch (cause) {
-      inner.dispose();
-      throw new NenCryptoError('NEN_CRYPTO_INTERNAL', 'nen: could not load the X25519 key into node:crypto', { cause });
-    } finally {
-      wipe(skX);
-    }
     this.#inner = inner;
   }
   get publicKey(): Uint8Array {
     if (!this.#inner) throw disposedError('HpkeRecipientKey');
     return this.#inner.publicKey;
   }
+  /** sk_X in OpenSSL from the second use on; undefined = this call runs in the Wasm. */
+  #opensslKey(inner: WasmRecipientKey): KeyObject | undefined {
+    const k = this.#skX;
+    if (k) return k;
+    if (k === false) {
+      this.#skX = null;
+      return undefined;
+    }
+    const skX = inner.x25519Secret();
+    try {
+      this.#skX = x25519Private(skX, inner.publicKey.subarray(PK_X_OFFSET));
+      return this.#skX;
+    } catch {
+      return undefined; // stays null: retried next time; the Wasm answers meanwhile
+    } finally {
+      wipe(skX);
+    }
+  }
   setupBaseRExport(enc: Uint8Array, info: Uint8Array, exporterContext: Uint8Array, length: number): Uint8Array {
     const inner = this.#inner;
-    const skX = this.#skX;
-    if (!inner || !skX) throw disposedError('HpkeRecipientKey');
+    if (!inner) throw disposedError('HpkeRecipientKey');
     assertLength(enc, KEM_SIZES[KEM_ID.XWING].enc, 'enc');
     assertBytes(info, 'info');
     assertBytes(exporterContext, 'exporter context');
     assertOutputLength(length, 'export length');
+    const skX = this.#opensslKey(inner);
+    if (!skX) return inner.setupBaseRExport(enc, info, exporterContext, length);
     const ssX = x25519(skX, enc.subarray(CT_X_OFFSET));
     try {
       return inner.setupBaseRExportX25519(enc, ssX, info, exporterContext, length);
@@ -109,10 +131,11 @@ export class NodeXWingRecipientKey extends KeyHandle implements HpkeRecipientKey
   }
   openBase(enc: Uint8Array, info: Uint8Array, aad: Uint8Array, ciphertext: Uint8Array): Uint8Array {
     const inner = this.#inner;
-    const skX = this.#skX;
-    if (!inner || !skX) throw disposedError('HpkeRecipientKey');
+    if (!inner) throw disposedError('HpkeRecipientKey');
     assertLength(enc, KEM_SIZES[KEM_ID.XWING].enc, 'enc');
     assertSealArgs(info, aad, ciphertext, 'ciphertext');
+    const skX = this.#opensslKey(inner);
+    if (!skX) return inner.openBase(enc, info, aad, ciphertext);
     const ssX = x25519(skX, enc.subarray(CT_X_OFFSET));
     try {
       return inner.openBaseX25519(enc, ssX, info, aad, ciphertext);
@@ -123,7 +146,7 @@ export class NodeXWingRecipientKey extends KeyHandle implements HpkeRecipientKey
   dispose(): void {
     this.#inner?.dispose();
     this.#inner = null;
-    this.#skX = null;
+    this.#skX = false;
   }
   toJSON(): KeyHandleJson {
     return { type: 'HpkeRecipientKey', backend: 'node', kem: this.kem };
