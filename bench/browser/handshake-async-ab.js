@@ -8,7 +8,8 @@
  * included), then, after a 60 ms pause standing in for the round trip (the
  * ServerHello is made in Node by `serverHandshake` on @noble, so the page runs only client code),
  * `finish` (time from the ServerHello to S_0), then the session keys and the first 1 KB
- * ChaCha20-Poly1305 seal (S_0 -> 1 KB sealed: what the first request pays before it is sent). Each build's dist is served unbundled (ES modules,
+ * ChaCha20-Poly1305 seal (S_0 -> 1 KB sealed: what the first request pays before it is sent; on
+ * WebCrypto, `SessionKeys.create` and `sealAsync`, where the build has them, as the client runs them). Each build's dist is served unbundled (ES modules,
  * @noble/* from packages/core's node_modules through an import map); a fresh context per build
  * and round, interleaved in rotating order, CPU throttled via CDP. Prints medians per build.
  * A build without `protocol/handshake-async.js` cannot be measured (it predates the async path).
@@ -49,8 +50,9 @@ const sh = hex(await reply);
 const t2 = performance.now();
 const r = await st.finish(sh);
 const t3 = performance.now();
-const keys = new SessionKeys(be, r.secret, 0);
-const sealed = keys.c2s.seal(keys.c2sIv, new Uint8Array(16), new Uint8Array(1024));
+// as the client runs them: the epoch keys on the backend's async HKDF and the seal on WebCrypto where the build has them
+const keys = SessionKeys.create ? await SessionKeys.create(be, r.secret, 0) : new SessionKeys(be, r.secret, 0);
+const sealed = keys.c2s.sealAsync ? await keys.c2s.sealAsync(keys.c2sIv, new Uint8Array(16), new Uint8Array(1024)) : keys.c2s.seal(keys.c2sIv, new Uint8Array(16), new Uint8Array(1024));
 window.NEN_T = { nav: t1, hello: t1 - t0, finish: t3 - t2, seal: performance.now() - t3, ok: r.secret.length === 32 && sealed.length === 1040 };
 </script>`;
 

@@ -218,7 +218,7 @@ export class Sessions {
     }
     const r: ClientHandshakeResult = await st.finish(buf);
     const skew = r.serverTime - Math.round((t0 + t1) / 2);
-    const keys = new SessionKeys(be, r.secret, 0);
+    const keys = await SessionKeys.create(be, r.secret, 0); // the epoch keys on WebCrypto's HKDF where the backend has it
     return new SessionState(r.sessionId, toBase64Url(r.sessionId), 0, keys, r.secret, new SequenceCounter(), t1 + r.lifetime * 1000, skew, r.kid ?? null);
   }
 }

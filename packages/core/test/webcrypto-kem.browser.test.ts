@@ -12,7 +12,9 @@
  *  - non-canonical X25519 u-coordinates (top bit set, >= p) give the same secrets as on @noble;
  *  - the browser entry's loadBackend('auto', { syncKem: false }) (the client's): on WebCrypto's
  *    KEMs without fetching @noble's ML-KEM / X25519 modules, and with the fallback forced
- *    (encapsulateBits removed, as on Firefox / Safari) on @noble; a handshake agrees either way.
+ *    (encapsulateBits removed, as on Firefox / Safari) on @noble; a handshake agrees either way,
+ *    and its epoch keys and single messages (WebCrypto HKDF and ChaCha20-Poly1305:
+ *    src/backend/webcrypto-symmetric.ts) open under @noble's and back; a flipped bit is NEN_CRYPTO_AEAD.
  * Needs the built package (dist/): `pnpm --filter @nen/core build` first (none is skipped).
  */
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -217,6 +219,7 @@ describe('WebCrypto KEMs in Chromium (the browser client handshake)', () => {
         const hs = await import('/dist/protocol/handshake-async.js');
         const { parseServerKeyPin } = await import('/dist/protocol/handshake.js');
         const be = await entry.loadBackend('auto', { syncKem: false });
+        window.__be = be;
         window.__st = await hs.clientHandshakeStartAsync(be, { pin: parseServerKeyPin(${JSON.stringify(formatServerKeyPin('k1', kp.publicKey))}) });
         return be.asyncKem !== undefined;
       })()`);
@@ -227,18 +230,33 @@ describe('WebCrypto KEMs in Chromium (the browser client handshake)', () => {
         const keys = new Map([['k1', server.createRecipientKey(0x647a, Uint8Array.from(${JSON.stringify(Array.from(kp.privateKey))}))]]);
         const sv = serverHandshake(server, window.__st.hello, { keys, sessionId: new Uint8Array(16).fill(7), maxLifetime: 600, idleTimeout: 60, now: 1 });
         const c = await window.__st.finish(sv.response);
-        return c.secret.length === 32 && c.secret.every((x, i) => x === sv.secret[i]);
+        if (!(c.secret.length === 32 && c.secret.every((x, i) => x === sv.secret[i]))) return false;
+        // the epoch keys and single messages on WebCrypto (HKDF, ChaCha20-Poly1305) against @noble's
+        const { SessionKeys } = await import('/dist/protocol/keys.js');
+        const msg = await import('/dist/protocol/message.js');
+        const ck = await SessionKeys.create(window.__be, c.secret, 0);
+        const sk = new SessionKeys(server, sv.secret, 0);
+        const aad = Uint8Array.of(1, 2, 3), pt = new Uint8Array(1000).fill(9);
+        const eq = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
+        const sealed = await msg.sealMessageNative(ck.c2s, ck.c2sIv, 5n, aad, pt);
+        const answer = msg.sealMessage(sk.s2c, sk.s2cIv, 5n, aad, pt);
+        const opened = await msg.openMessageNative(ck.s2c, ck.s2cIv, 5n, aad, answer);
+        answer[3] ^= 1;
+        const tampered = await msg.openMessageNative(ck.s2c, ck.s2cIv, 5n, aad, answer).then(() => 'opened', (e) => e.code);
+        window.__native = typeof ck.c2s.sealAsync === 'function' && window.__be.asyncSymmetric !== undefined;
+        return eq(msg.openMessage(sk.c2s, sk.c2sIv, 5n, aad, sealed), pt) && eq(opened, pt) && tampered === 'NEN_CRYPTO_AEAD';
       })()`);
-      return { asyncKem, same, kemModules };
+      const native = await p.evaluate('window.__native');
+      return { asyncKem, same, native, kemModules };
     } finally {
       await ctx.close();
     }
   }
 
   it("the browser entry's loadBackend('auto', { syncKem: false }) runs the handshake on WebCrypto without @noble's KEMs; forced fallback on @noble", async () => {
-    expect(await entryHandshake(false)).toEqual({ asyncKem: true, same: true, kemModules: [] });
+    expect(await entryHandshake(false)).toEqual({ asyncKem: true, same: true, native: true, kemModules: [] });
     const fallback = await entryHandshake(true);
-    expect(fallback).toMatchObject({ asyncKem: false, same: true });
+    expect(fallback).toMatchObject({ asyncKem: false, same: true, native: true });
     expect((fallback.kemModules as string[]).length).toBeGreaterThan(0);
   });
 });

@@ -62,6 +62,13 @@ export interface Aead extends Disposable {
   sealChunks?(nonce: Uint8Array, aad: Uint8Array, plaintext: Uint8Array): Uint8Array[];
   /** Throws NenCryptoError('NEN_CRYPTO_AEAD') when the tag does not verify. */
   open(nonce: Uint8Array, aad: Uint8Array, ciphertextAndTag: Uint8Array): Uint8Array;
+  /**
+   * Optional: `seal` / `open` on the platform's native AEAD (browsers' WebCrypto), same bytes and
+   * errors; single sealed messages use them where present, stream records the sync methods. The
+   * inputs are consumed (copied) before the call returns, like the sync methods'.
+   */
+  sealAsync?(nonce: Uint8Array, aad: Uint8Array, plaintext: Uint8Array): Promise<Uint8Array>;
+  openAsync?(nonce: Uint8Array, aad: Uint8Array, ciphertextAndTag: Uint8Array): Promise<Uint8Array>;
   dispose(): void;
 }
 
@@ -133,10 +140,23 @@ export interface AsyncKem {
   setupBaseSExport(kem: KemId, publicKey: Uint8Array, info: Uint8Array, exporterContext: Uint8Array, length: number): Promise<AsyncSenderExport>;
 }
 
+/** HMAC-SHA256, SHA-256 and HKDF-SHA256 as the Backend's, asynchronous (./webcrypto-symmetric.ts). */
+export interface AsyncSymmetricMethods {
+  hmacSha256(key: Uint8Array, data: Uint8Array): Promise<Uint8Array>;
+  sha256(data: Uint8Array): Promise<Uint8Array>;
+  hkdfExtract(salt: Uint8Array, ikm: Uint8Array): Promise<Uint8Array>;
+  hkdfExpand(prk: Uint8Array, info: Uint8Array, length: number): Promise<Uint8Array>;
+}
+
 export interface Backend {
   readonly name: 'wasm' | 'noble' | 'node';
   /** Where present, the client handshake uses it (clientHandshakeStartAsync). */
   readonly asyncKem?: AsyncKem;
+  /**
+   * Where present (browsers: WebCrypto), the client handshake's key schedule, S_0 / confirm and
+   * the epoch keys run on it: the same values as the sync methods, asynchronously.
+   */
+  readonly asyncSymmetric?: AsyncSymmetricMethods;
   randomBytes(length: number): Uint8Array;
   sha256(data: Uint8Array): Uint8Array;
   hmacSha256(key: Uint8Array, data: Uint8Array): Uint8Array;

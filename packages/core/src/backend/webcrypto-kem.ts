@@ -11,7 +11,8 @@
  *    (the sizes and the combiner of ./xwing.ts; no @noble ML-KEM / X25519 code is imported here):
  *    the 32-byte seed expanded with SHAKE256(seed, 96) into the ML-KEM seed and the X25519 scalar;
  *    enc = ct_M || ct_X; ss = SHA3-256(ss_M || ss_X || ct_X || pk_X || "\.//^\") (@noble's SHA-3).
- *  The HPKE key schedule and Export stay ./hpke.ts on @noble's HKDF (same bytes as every backend).
+ *  The HPKE key schedule and Export run on the caller's `ExportSchedule`: the browser backend's is
+ *  WebCrypto HMAC (./webcrypto-symmetric.ts), the default ./hpke.ts on @noble's HKDF (same bytes).
  *
  * Pitfalls:
  *  - Only where all of it exists (`detectWebCryptoKem`, one probe): otherwise the caller keeps the
@@ -122,10 +123,12 @@ interface NativeKey {
 class WebCryptoRecipientKey implements AsyncRecipientKey {
   readonly kem: KemId;
   readonly #s: ModernSubtle;
+  readonly #export: ExportSchedule;
   #key: NativeKey | null;
   #publicKey: Uint8Array;
-  constructor(s: ModernSubtle, kem: KemId, key: NativeKey, publicKey: Uint8Array) {
+  constructor(s: ModernSubtle, exp: ExportSchedule, kem: KemId, key: NativeKey, publicKey: Uint8Array) {
     this.#s = s;
+    this.#export = exp;
     this.kem = kem;
     this.#key = key;
     this.#publicKey = publicKey;
@@ -153,7 +156,7 @@ class WebCryptoRecipientKey implements AsyncRecipientKey {
     checkExportArgs(info, exporterContext, length);
     const ss = await this.#decap(enc, k);
     try {
-      return keyScheduleExport(nobleHkdf, this.kem, ss, info, exporterContext, length);
+      return await this.#export(this.kem, ss, info, exporterContext, length);
     } finally {
       wipe(ss);
     }
@@ -172,17 +175,17 @@ function checkExportArgs(info: Uint8Array, exporterContext: Uint8Array, length: 
   assertOutputLength(length, 'export length');
 }
 
-async function createRecipientKey(s: ModernSubtle, kem: KemId, privateKey: Uint8Array): Promise<AsyncRecipientKey> {
+async function createRecipientKey(s: ModernSubtle, exp: ExportSchedule, kem: KemId, privateKey: Uint8Array): Promise<AsyncRecipientKey> {
   assertKem(kem);
   assertLength(privateKey, kemSizes(kem).privateKey, 'private key');
   if (kem === KEM_ID.MLKEM768) {
     const { dk, ek } = await mlkemFromSeed(s, privateKey);
-    return new WebCryptoRecipientKey(s, kem, { dk }, ek);
+    return new WebCryptoRecipientKey(s, exp, kem, { dk }, ek);
   }
   const expanded = shake256(privateKey, { dkLen: 96 });
   try {
     const [m, x] = await Promise.all([mlkemFromSeed(s, expanded.subarray(0, 64)), x25519FromScalar(s, expanded.subarray(64, 96))]);
-    return new WebCryptoRecipientKey(s, kem, { dk: m.dk, sk: x.sk, pkX: x.pk }, concat(m.ek, x.pk));
+    return new WebCryptoRecipientKey(s, exp, kem, { dk: m.dk, sk: x.sk, pkX: x.pk }, concat(m.ek, x.pk));
   } finally {
     wipe(expanded);
   }
@@ -191,16 +194,22 @@ async function createRecipientKey(s: ModernSubtle, kem: KemId, privateKey: Uint8
 /** Runs a task later (browsers: a zero-delay timer, so that a request carrying `enc` leaves first). */
 export type Defer = (task: () => void) => void;
 
+/** The HPKE key schedule + Export of a shared secret (RFC 9180 §5.1, §5.3), sync or not. */
+export type ExportSchedule = (kem: KemId, ss: Uint8Array, info: Uint8Array, exporterContext: Uint8Array, length: number) => Uint8Array | Promise<Uint8Array>;
+
+/** ./hpke.ts on @noble's HKDF (the default). */
+export const nobleExport: ExportSchedule = (kem, ss, info, ctx, length) => keyScheduleExport(nobleHkdf, kem, ss, info, ctx, length);
+
 /** The detected KEMs, plus the bare Encap (OHTTP's sender runs its own HPKE key schedule: ../ohttp/encap-async.ts). */
 export interface WebCryptoKem extends AsyncKem {
   /** Encap(pkR) (pkR's length checked by the caller); `sharedSecret()` runs the X-Wing combiner once, wiping the parts. */
   encapsulate(kem: KemId, publicKey: Uint8Array): Promise<{ enc: Uint8Array; sharedSecret: () => Uint8Array }>;
 }
 
-function webCryptoKem(s: ModernSubtle, defer: Defer): WebCryptoKem {
+function webCryptoKem(s: ModernSubtle, defer: Defer, exp: ExportSchedule): WebCryptoKem {
   return Object.freeze({
     encapsulate: (kem: KemId, publicKey: Uint8Array) => encap(s, kem, publicKey),
-    createRecipientKey: (kem: KemId, privateKey: Uint8Array) => createRecipientKey(s, kem, privateKey),
+    createRecipientKey: (kem: KemId, privateKey: Uint8Array) => createRecipientKey(s, exp, kem, privateKey),
     async setupBaseSExport(kem: KemId, publicKey: Uint8Array, info: Uint8Array, exporterContext: Uint8Array, length: number): Promise<AsyncSenderExport> {
       assertKem(kem);
       assertLength(publicKey, kemSizes(kem).publicKey, 'public key');
@@ -208,13 +217,16 @@ function webCryptoKem(s: ModernSubtle, defer: Defer): WebCryptoKem {
       const { enc, sharedSecret } = await encap(s, kem, publicKey);
       const exported = new Promise<Uint8Array>((resolve, reject) =>
         defer(() => {
-          const ss = sharedSecret();
+          let ss: Uint8Array | undefined;
           try {
-            resolve(keyScheduleExport(nobleHkdf, kem, ss, info, exporterContext, length));
+            ss = sharedSecret();
+            const secret = ss;
+            void Promise.resolve(exp(kem, secret, info, exporterContext, length))
+              .then(resolve, reject)
+              .finally(() => wipe(secret));
           } catch (e) {
-            reject(e);
-          } finally {
             wipe(ss);
+            reject(e);
           }
         }),
       );
@@ -231,6 +243,7 @@ function webCryptoKem(s: ModernSubtle, defer: Defer): WebCryptoKem {
 export async function detectWebCryptoKem(
   subtle: unknown = globalThis.crypto?.subtle,
   defer: Defer = (task) => void setTimeout(task, 0),
+  exp: ExportSchedule = nobleExport,
 ): Promise<WebCryptoKem | undefined> {
   const s = subtle as Partial<ModernSubtle> | undefined;
   if (!s || typeof s.getPublicKey !== 'function' || typeof s.encapsulateBits !== 'function' || typeof s.decapsulateBits !== 'function') return undefined;
@@ -238,7 +251,7 @@ export async function detectWebCryptoKem(
   try {
     const seed = new Uint8Array(96);
     await Promise.all([mlkemFromSeed(full, seed.subarray(0, 64)), x25519FromScalar(full, seed.subarray(64).fill(9))]);
-    return webCryptoKem(full, defer);
+    return webCryptoKem(full, defer, exp);
   } catch {
     return undefined;
   }

@@ -5,8 +5,8 @@
  * suite's AEAD (AES-GCM everywhere; ChaCha20-Poly1305 of WICG "Modern Algorithms in WebCrypto",
  * 'raw-secret' keys: Chromium, Node 24), the whole request encapsulation and response opening
  * (RFC 9458 §4.3, §4.4) too: the RFC 9180 key schedule, Export and the response's HKDF on
- * WebCrypto HMAC-SHA256 (RFC 5869: Extract = HMAC(salt, IKM), Expand's single block = HMAC(PRK,
- * info || 0x01)), Seal / Open on its AEAD. Native code instead of @noble's cold JS on a page's first
+ * WebCrypto HMAC-SHA256 (../backend/webcrypto-symmetric.ts, shared with the session path), Seal /
+ * Open on its AEAD. Native code instead of @noble's cold JS on a page's first
  * request: at 4x CPU, cold, @noble HKDF + a 1 KB ChaCha20-Poly1305 seal and open took 52.7 ms
  * against 5.3 on WebCrypto; `encapsulateRequestAsync` on a cold page 37-39 -> 8-11 ms, the page's
  * script running -> response read 204 -> 145 ms (bench/README.md "Browser"). X-Wing
@@ -35,7 +35,7 @@ import type { WebCryptoKem } from '../backend/webcrypto-kem.js';
 import { hpkeSuiteId } from '../backend/hpke.js';
 import type { KemId } from '../backend/types.js';
 import { wipe } from '../backend/util.js';
-import { NenCryptoError } from '../errors.js';
+import { hkdfExpandWith, keyScheduleWith, labeledExpandWith, webCryptoHmac } from '../backend/webcrypto-symmetric.js';
 import { concatBytes, utf8 } from '../protocol/bytes.js';
 import { wireError } from '../protocol/codes.js';
 import type { OhttpKeyConfig, SymmetricSuite } from './key-config-codec.js';
@@ -83,7 +83,6 @@ export interface WebCryptoSymmetric {
   open(key: Uint8Array, nonce: Uint8Array, ct: Uint8Array): Promise<Uint8Array>;
 }
 
-const HMAC = { name: 'HMAC', hash: 'SHA-256' };
 const NH = 32;
 const ZERO_SALT = /* @__PURE__ */ new Uint8Array(NH);
 /** The AEAD's WebCrypto name and key format per HPKE AEAD id. */
@@ -97,7 +96,7 @@ function webCryptoSymmetric(s: SymmetricSubtle, aeadId: number): WebCryptoSymmet
   const a = AEAD_ALG[aeadId] as { name: string; format: string };
   const key = (k: Uint8Array, usage: string) => s.importKey(a.format, k, { name: a.name }, false, [usage]);
   return {
-    hmac: async (k, data) => new Uint8Array(await s.sign('HMAC', await s.importKey('raw', k.length > 0 ? k : ZERO_SALT, HMAC, false, ['sign']), data)),
+    hmac: webCryptoHmac(s),
     seal: async (k, iv, pt) => new Uint8Array(await s.encrypt({ name: a.name, iv }, await key(k, 'encrypt'), pt)),
     open: async (k, iv, ct) => new Uint8Array(await s.decrypt({ name: a.name, iv }, await key(k, 'decrypt'), ct)),
   };
@@ -125,41 +124,6 @@ export function ohttpWebCryptoSymmetric(aeadId: number, subtle: unknown = global
   })();
   if (subtle === globalThis.crypto?.subtle) symmetricProbes.set(aeadId, probe);
   return probe;
-}
-
-const HPKE_V1 = /* @__PURE__ */ utf8('HPKE-v1');
-const i2osp2 = (n: number) => Uint8Array.of(n >> 8, n & 0xff);
-
-/** RFC 5869 §2.3 Expand for L <= HashLen: T(1) = HMAC(PRK, info || 0x01), truncated. */
-async function expand1(sym: WebCryptoSymmetric, prk: Uint8Array, info: Uint8Array, length: number): Promise<Uint8Array> {
-  if (length > NH) throw new NenCryptoError('NEN_CRYPTO_LENGTH', 'nen: WebCrypto HKDF-Expand is single-block here');
-  const t = await sym.hmac(prk, concatBytes(info, Uint8Array.of(1)));
-  return t.subarray(0, length);
-}
-const labeledExtract = (sym: WebCryptoSymmetric, suiteId: Uint8Array, salt: Uint8Array, label: string, ikm: Uint8Array) =>
-  sym.hmac(salt, concatBytes(HPKE_V1, suiteId, utf8(label), ikm));
-const labeledExpand = (sym: WebCryptoSymmetric, suiteId: Uint8Array, prk: Uint8Array, label: string, info: Uint8Array, length: number) =>
-  expand1(sym, prk, concatBytes(i2osp2(length), HPKE_V1, suiteId, utf8(label), info), length);
-
-/** RFC 9180 §5.1 KeySchedule(mode_base, shared_secret, info) (psk = psk_id = ""). */
-async function keySchedule(sym: WebCryptoSymmetric, suiteId: Uint8Array, ss: Uint8Array, info: Uint8Array, nk: number, nn: number) {
-  const empty = new Uint8Array(0);
-  const [pskIdHash, infoHash, secret] = await Promise.all([
-    labeledExtract(sym, suiteId, empty, 'psk_id_hash', empty),
-    labeledExtract(sym, suiteId, empty, 'info_hash', info),
-    labeledExtract(sym, suiteId, ss, 'secret', empty),
-  ]);
-  const ctx = concatBytes(Uint8Array.of(0), pskIdHash, infoHash);
-  try {
-    const [key, baseNonce, exporterSecret] = await Promise.all([
-      labeledExpand(sym, suiteId, secret, 'key', ctx, nk),
-      labeledExpand(sym, suiteId, secret, 'base_nonce', ctx, nn),
-      labeledExpand(sym, suiteId, secret, 'exp', ctx, NH),
-    ]);
-    return { key, baseNonce, exporterSecret };
-  } finally {
-    wipe(secret);
-  }
 }
 
 /** The client's half of RFC 9458 §4.3 / §4.4 with an async response opener. */
@@ -201,7 +165,7 @@ export async function encapsulateOnWebCrypto(
   const ss = sharedSecret();
   let ks: { key: Uint8Array; baseNonce: Uint8Array; exporterSecret: Uint8Array };
   try {
-    ks = await keySchedule(sym, suiteId, ss, r.info, nk, nn);
+    ks = await keyScheduleWith(sym.hmac, suiteId, ss, r.info, nk, nn);
   } finally {
     wipe(ss);
   }
@@ -214,9 +178,9 @@ export async function encapsulateOnWebCrypto(
     async openResponse(wire: Uint8Array): Promise<Uint8Array> {
       const n = Math.max(nk, nn);
       if (wire.length < n + AEAD_TAG) throw wireError('NEN_OHTTP_MALFORMED', 'encapsulated response too short');
-      const secret = await labeledExpand(sym, suiteId, exporterSecret, 'sec', r.responseLabel, n);
+      const secret = await labeledExpandWith(sym.hmac, suiteId, exporterSecret, 'sec', r.responseLabel, n);
       const prk = await sym.hmac(concatBytes(enc, wire.subarray(0, n)), secret);
-      const [key, nonce] = await Promise.all([expand1(sym, prk, utf8('key'), nk), expand1(sym, prk, utf8('nonce'), nn)]);
+      const [key, nonce] = await Promise.all([hkdfExpandWith(sym.hmac, prk, utf8('key'), nk), hkdfExpandWith(sym.hmac, prk, utf8('nonce'), nn)]);
       try {
         return await sym.open(key, nonce, wire.subarray(n));
       } catch (e) {

@@ -18,7 +18,7 @@ import {
   decodeHeaderRecord,
   encodeHeaderRecord,
   formatResponseHeader,
-  openMessage,
+  openMessageNative,
   parseResponseHeader,
   responseAad,
   sealMessage,
@@ -170,12 +170,20 @@ export function responseRecord(head: ResponseHead, headers: HeaderSource, body: 
 /** Opens a single sealed response (client): authenticates it under this request, then inflates it if compressed. */
 export function openResponse(x: ResponseExpectation, head: ResponseHead, status: number, sealed: Uint8Array): MaybePromise<Uint8Array> {
   const aad = responseAad(x.sessionId, x.epoch, x.seq, status, head.flags, head.contentType, true);
-  let plain: Uint8Array;
-  try {
-    plain = openMessage(x.keys.s2c, x.keys.s2cIv, x.seq, aad, sealed);
-  } catch (e) {
+  const failed = (e: unknown): never => {
     throw clientError('NEN_RESPONSE_UNAUTHENTICATED', 'response failed authentication (tampered, substituted or forged)', e);
+  };
+  let plain: Uint8Array | Promise<Uint8Array>;
+  try {
+    plain = openMessageNative(x.keys.s2c, x.keys.s2cIv, x.seq, aad, sealed); // a promise on WebCrypto (browsers)
+  } catch (e) {
+    return failed(e);
   }
+  return plain instanceof Promise ? plain.then((p) => opened(x, head, p), failed) : opened(x, head, plain);
+}
+
+/** An authenticated response's plaintext, inflated if it was compressed. */
+function opened(x: ResponseExpectation, head: ResponseHead, plain: Uint8Array): MaybePromise<Uint8Array> {
   if (!(head.flags & RES_FLAG.COMPRESSED)) return plain;
   if (!x.compress || !x.inflate) throw clientError('NEN_RESPONSE_UNAUTHENTICATED', 'compressed response that was not asked for');
   const invalid = (e: unknown): never => {

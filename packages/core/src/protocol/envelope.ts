@@ -39,7 +39,7 @@ import {
   packConfidentialQuery,
   parseRequestHeader,
   requestAad,
-  sealMessage,
+  sealMessageNative,
   unpackConfidentialQuery,
   type RequestMeta,
 } from './message.js';
@@ -141,7 +141,7 @@ function finishRequest(
   query: string | null,
   body: Uint8Array,
   stream: ReadableStream<Uint8Array> | null,
-): SealedRequest {
+): MaybePromise<SealedRequest> {
   const meta: RequestMeta = { sessionId: r.sessionId, epoch: r.epoch, seq: r.seq, timestamp: r.timestamp, flags };
   const retry = r.retryOf ? formatRetryRef(r.retryOf) : '';
   // A single message's AAD is consumed at once (message.ts scratch); a stream's is built fresh.
@@ -165,7 +165,11 @@ function finishRequest(
     return { url, headers, body: sealed, flags };
   }
   const plaintext = query !== null ? packConfidentialQuery(query, body) : body;
-  const sealed = sealMessage(r.keys.c2s, r.keys.c2sIv, r.seq, aad, plaintext);
+  const sealing = sealMessageNative(r.keys.c2s, r.keys.c2sIv, r.seq, aad, plaintext); // a promise on WebCrypto (browsers)
+  return sealing instanceof Promise ? sealing.then((sealed) => withSealed(r, url, flags, headers, sealed)) : withSealed(r, url, flags, headers, sealing);
+}
+
+function withSealed(r: RequestToSeal, url: URL, flags: number, headers: HeaderList, sealed: Uint8Array): SealedRequest {
   if (isBodylessMethod(r.method)) {
     headers.push([HEADER.body, encodeHeaderRecord(sealed)]);
     return { url, headers, body: undefined, flags };

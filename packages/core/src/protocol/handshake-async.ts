@@ -11,10 +11,11 @@
  *  - Key confirmation is checked (constant time) before the result is returned, as in the sync
  *    form; the state is single-use and disposes its ephemeral key whatever happens.
  */
-import type { AsyncRecipientKey, Backend, KemId } from '../backend/types.js';
+import type { AsyncRecipientKey, AsyncSymmetricMethods, Backend, KemId } from '../backend/types.js';
 import { KEM_ID } from '../backend/types.js';
+import { concatBytes, timingSafeEqual } from './bytes.js';
 import { clientError } from './codes.js';
-import { LABEL, SECRET_LENGTH } from './constants.js';
+import { CONFIRM_LENGTH, LABEL, SECRET_LENGTH } from './constants.js';
 import {
   checkServerHello,
   clientHandshakeStart,
@@ -22,6 +23,7 @@ import {
   encodeClientHelloFor,
   ephemeralSeed,
   type ClientHandshakeResult,
+  type ServerHello,
   type ServerKeyPin,
 } from './handshake.js';
 
@@ -86,7 +88,8 @@ export async function clientHandshakeStartAsync(backend: Backend, options: Clien
       try {
         const sh = checkServerHello(serverHelloBytes, kem, pin);
         const [exportedE, s] = await Promise.all([eph.setupBaseRExport(sh.encEph, LABEL.hpkeInfoEphemeral, LABEL.exporterContext, SECRET_LENGTH), exportedS]);
-        return confirmServerHello(backend, { hello, serverHelloBytes, sh, exportedE, exportedS: s, lifetime, kid: pin?.kid });
+        const p = { hello, serverHelloBytes, sh, exportedE, exportedS: s, lifetime, kid: pin?.kid };
+        return backend.asyncSymmetric ? await confirmAsync(backend.asyncSymmetric, p) : confirmServerHello(backend, p);
       } finally {
         dispose();
       }
@@ -94,4 +97,43 @@ export async function clientHandshakeStartAsync(backend: Backend, options: Clien
     dispose,
     [Symbol.dispose]: dispose,
   };
+}
+
+/**
+ * `confirmServerHello` (./handshake.ts: TH, S_0 = HKDF-Extract(TH, exported_e || exported_s), the
+ * confirm MAC, the lifetime check) on the backend's async HMAC / SHA-256 (browsers: WebCrypto).
+ * Same values, same errors; exported_e and the intermediate secrets are wiped.
+ */
+async function confirmAsync(
+  sym: AsyncSymmetricMethods,
+  p: {
+    hello: Uint8Array;
+    serverHelloBytes: Uint8Array;
+    sh: ServerHello;
+    exportedE: Uint8Array;
+    exportedS: Uint8Array | undefined;
+    lifetime: number;
+    kid: string | undefined;
+  },
+): Promise<ClientHandshakeResult> {
+  const { sh, lifetime } = p;
+  const body = p.serverHelloBytes.subarray(0, p.serverHelloBytes.length - CONFIRM_LENGTH);
+  const th = await sym.sha256(concatBytes(LABEL.transcript, p.hello, body));
+  const ikm = p.exportedS ? concatBytes(p.exportedE, p.exportedS) : p.exportedE.slice();
+  p.exportedE.fill(0);
+  const secretP = sym.hkdfExtract(th, ikm); // consumes ikm at the call
+  ikm.fill(0);
+  const secret = await secretP;
+  const confirmKey = await sym.hkdfExpand(secret, LABEL.confirm, CONFIRM_LENGTH);
+  const confirm = await sym.hmacSha256(confirmKey, th);
+  confirmKey.fill(0);
+  if (!timingSafeEqual(confirm, sh.confirm)) {
+    secret.fill(0);
+    throw clientError('NEN_HANDSHAKE_FAILED', 'key confirmation failed (substituted share or server key)');
+  }
+  if (lifetime > 0 && sh.lifetime > lifetime) {
+    secret.fill(0);
+    throw clientError('NEN_HANDSHAKE_FAILED', 'server granted a longer lifetime than requested');
+  }
+  return { sessionId: sh.sessionId, secret, lifetime: sh.lifetime, idleTimeout: sh.idleTimeout, serverTime: sh.serverTime, kid: p.kid };
 }

@@ -31,6 +31,20 @@ export function deriveEpochKeyMaterial(backend: Backend, epochSecret: Uint8Array
   };
 }
 
+/** deriveEpochKeyMaterial on the backend's async HKDF where it has one (browsers: WebCrypto), same bytes. */
+export async function deriveEpochKeyMaterialAsync(backend: Backend, epochSecret: Uint8Array): Promise<EpochKeyMaterial> {
+  const a = backend.asyncSymmetric;
+  if (!a) return deriveEpochKeyMaterial(backend, epochSecret);
+  if (epochSecret.length !== SECRET_LENGTH) throw new RangeError('nen: epoch secret must be 32 bytes');
+  const [c2sKey, c2sIv, s2cKey, s2cIv] = await Promise.all([
+    a.hkdfExpand(epochSecret, LABEL.c2sKey, AEAD_KEY_LENGTH),
+    a.hkdfExpand(epochSecret, LABEL.c2sIv, AEAD_NONCE_LENGTH),
+    a.hkdfExpand(epochSecret, LABEL.s2cKey, AEAD_KEY_LENGTH),
+    a.hkdfExpand(epochSecret, LABEL.s2cIv, AEAD_NONCE_LENGTH),
+  ]);
+  return { c2sKey, c2sIv, s2cKey, s2cIv };
+}
+
 export function nextEpochSecret(backend: Backend, epochSecret: Uint8Array): Uint8Array {
   return backend.hkdfExpand(epochSecret, LABEL.rekey, SECRET_LENGTH);
 }
@@ -74,8 +88,8 @@ export class SessionKeys implements Disposable {
   readonly s2cIv: Uint8Array;
   #disposed = false;
 
-  constructor(backend: Backend, epochSecret: Uint8Array, epoch: number) {
-    const m = deriveEpochKeyMaterial(backend, epochSecret);
+  /** `m`: the material when derived already (`SessionKeys.create`). */
+  constructor(backend: Backend, epochSecret: Uint8Array, epoch: number, m = deriveEpochKeyMaterial(backend, epochSecret)) {
     this.epoch = epoch;
     this.c2s = backend.createAead(m.c2sKey);
     this.s2c = backend.createAead(m.s2cKey);
@@ -83,6 +97,11 @@ export class SessionKeys implements Disposable {
     this.s2cIv = m.s2cIv;
     m.c2sKey.fill(0);
     m.s2cKey.fill(0);
+  }
+
+  /** The keys of (epochSecret, epoch), derived on the backend's async HKDF where it has one. */
+  static async create(backend: Backend, epochSecret: Uint8Array, epoch: number): Promise<SessionKeys> {
+    return new SessionKeys(backend, epochSecret, epoch, await deriveEpochKeyMaterialAsync(backend, epochSecret));
   }
 
   get disposed(): boolean {

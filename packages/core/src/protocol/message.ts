@@ -251,6 +251,20 @@ export function openMessage(aead: Aead, baseIv: Uint8Array, seq: bigint, aad: Ui
   return aead.open(computeNonce(baseIv, seq, 0, NONCE), aad, sealed);
 }
 
+/**
+ * sealMessage / openMessage on the Aead's native async AEAD where it has one (browsers' WebCrypto:
+ * `sealAsync` / `openAsync` consume the scratch nonce and AAD at the call), else synchronous.
+ */
+export function sealMessageNative(aead: Aead, baseIv: Uint8Array, seq: bigint, aad: Uint8Array, plaintext: Uint8Array): Uint8Array | Promise<Uint8Array> {
+  return aead.sealAsync ? aead.sealAsync(computeNonce(baseIv, seq, 0, NONCE), aad, plaintext) : sealMessage(aead, baseIv, seq, aad, plaintext);
+}
+
+export function openMessageNative(aead: Aead, baseIv: Uint8Array, seq: bigint, aad: Uint8Array, sealed: Uint8Array): Uint8Array | Promise<Uint8Array> {
+  if (!aead.openAsync) return openMessage(aead, baseIv, seq, aad, sealed);
+  if (sealed.length < AEAD_TAG_LENGTH) throw wireError('NEN_MALFORMED', `sealed body shorter than the tag (${sealed.length} bytes)`);
+  return aead.openAsync(computeNonce(baseIv, seq, 0, NONCE), aad, sealed);
+}
+
 /** Confidential query: plaintext = u16 len || query || body. */
 export function packConfidentialQuery(query: string, body: Uint8Array): Uint8Array {
   const q = utf8(query);
