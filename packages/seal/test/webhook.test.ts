@@ -210,10 +210,17 @@ describe('replay stores', () => {
           expect(statuses).toEqual([200, 409]);
         }
         expect(r1.runs.length + r2.runs.length).toBe(5);
-        expect(await a.store.claimOnce('ttl-test', 50)).toBe(true);
-        expect(await b.store.claimOnce('ttl-test', 50)).toBe(false);
-        await new Promise((r) => setTimeout(r, 120));
-        expect(await b.store.claimOnce('ttl-test', 50)).toBe(true);
+        // The claim expires on Redis's clock: b is refused while it lives and gets it once it has
+        // gone, polled with a deadline (a 50 ms claim and a 120 ms sleep raced each other under load; 1 s leaves b room).
+        const t0 = Date.now();
+        expect(await a.store.claimOnce('ttl-test', 1000)).toBe(true);
+        expect(await b.store.claimOnce('ttl-test', 1000)).toBe(false);
+        const deadline = t0 + 10_000;
+        while (!(await b.store.claimOnce('ttl-test', 1000))) {
+          expect(Date.now(), 'the claim did not expire within 10 s').toBeLessThan(deadline);
+          await new Promise((r) => setTimeout(r, 25));
+        }
+        expect(Date.now() - t0).toBeGreaterThanOrEqual(1000);
       } finally {
         await a.close();
         await b.close();

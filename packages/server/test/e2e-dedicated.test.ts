@@ -131,10 +131,15 @@ function rotateTimingAndAbort(): void {
         const gate = new Promise<void>((r) => {
           release = r;
         });
+        let sealed: () => void = () => {};
+        const reachedFetch = new Promise<void>((r) => {
+          sealed = r;
+        });
         const seen: WireExchange[] = [];
         const f: typeof fetch = async (input, init) => {
           if (hold && String(input).endsWith('/api/echo')) {
             hold = false;
+            sealed();
             await gate;
           }
           return fetch(input, init);
@@ -143,7 +148,7 @@ function rotateTimingAndAbort(): void {
         await client.handshake();
         hold = true;
         const inFlight = client.fetch('/api/echo', { method: 'POST', body: 'sealed under epoch 0' });
-        await new Promise((r) => setTimeout(r, 50));
+        await reachedFetch; // sealed and on its way (a fixed 50 ms raced the sealing under load)
         expect((await client.rotate()).epoch).toBe(1);
         release();
         expect(await (await inFlight).text()).toBe('sealed under epoch 0');
@@ -175,15 +180,29 @@ function rotateTimingAndAbort(): void {
       ac.abort(new Error('stop'));
       await expect(ctx.client().fetch('/api/echo', { method: 'POST', body: 'x', signal: ac.signal })).rejects.toThrow('stop');
       // One caller aborting during the shared handshake does not fail the other callers.
+      // The handshake is held until the abort: it is in flight when one caller leaves, whatever the load.
+      let handshaking: () => void = () => {};
+      const inHandshake = new Promise<void>((r) => {
+        handshaking = r;
+      });
+      let release: () => void = () => {};
+      const gate = new Promise<void>((r) => {
+        release = r;
+      });
       const slow: typeof fetch = async (input, init) => {
-        if (String(input).endsWith('/handshake')) await new Promise((r) => setTimeout(r, 150));
+        if (String(input).endsWith('/handshake')) {
+          handshaking();
+          await gate;
+        }
         return fetch(input, init);
       };
       const shared = ctx.client({ fetch: slow });
       const ac2 = new AbortController();
       const a = shared.fetch('/api/echo', { method: 'POST', body: 'a', signal: ac2.signal });
       const b = shared.fetch('/api/echo', { method: 'POST', body: 'b' });
-      setTimeout(() => ac2.abort(new Error('user left')), 30);
+      await inHandshake;
+      ac2.abort(new Error('user left'));
+      release();
       await expect(a).rejects.toThrow('user left');
       expect(await (await b).text()).toBe('b');
       const hang: typeof fetch = (_i, init) => new Promise((_r, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal!.reason)));

@@ -94,12 +94,26 @@ describe('two instances, one Redis', () => {
     // MONITOR shows every command with its source; commands run inside Lua scripts say "lua".
     const monitor = await raw.monitor();
     const fromClients: string[] = [];
+    const marks = new Set<string>();
     monitor.on('monitor', (_t: string, args: string[], source: string) => {
-      if (source !== 'lua') fromClients.push(String(args[0]).toLowerCase());
+      const command = String(args[0]).toLowerCase();
+      if (command === 'echo' && String(args[1]).startsWith('nen-mark-')) marks.add(String(args[1]));
+      else if (source !== 'lua') fromClients.push(command);
     });
-    await new Promise((r) => setTimeout(r, 50));
+    // MONITOR is one ordered stream: once it shows a marker, it has shown every command Redis ran
+    // before it (fixed sleeps before and after raced the monitor connection under load).
+    const mark = async (name: string) => {
+      const deadline = Date.now() + 10_000;
+      while (!marks.has(name)) {
+        expect(Date.now(), `MONITOR did not show ${name} within 10 s`).toBeLessThan(deadline);
+        await raw.echo(name);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    };
+    await mark('nen-mark-start');
+    fromClients.length = 0;
     for (let i = 0; i < 10; i++) await (await client.fetch('/api/who', { method: 'POST', body: 'x' })).arrayBuffer();
-    await new Promise((r) => setTimeout(r, 100));
+    await mark('nen-mark-end');
     monitor.disconnect();
     expect(fromClients).toEqual(Array(10).fill('evalsha'));
   });

@@ -2,7 +2,7 @@
  * The in-memory store against the shared SessionStore contract (test/store-contract.ts), plus what only
  * it does: LRU eviction at the session bound, the sweep, and the globalThis singleton.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { sampleSession, storeContract } from '../../test/store-contract.js';
 import { memoryStore, MemoryStore } from './memory.js';
 import { RETRY_HORIZON_MS } from './types.js';
@@ -105,16 +105,20 @@ describe('memory store specifics', () => {
   });
 
   it('claimOnce is bounded: at maxClaims live claims it fails closed (NEN_STORE_UNAVAILABLE) until one expires', async () => {
+    // The clock is set, not slept on: under load more than b's 50 ms could pass between two claims.
+    vi.useFakeTimers({ toFake: ['Date'], now: 1_000_000 });
     const s = new MemoryStore({ maxClaims: 2 });
-    expect(await s.claimOnce('a', 60_000)).toBe(true);
-    expect(await s.claimOnce('b', 50)).toBe(true);
-    await expect(s.claimOnce('c', 60_000)).rejects.toMatchObject({
-      code: 'NEN_STORE_UNAVAILABLE',
-      name: 'StoreUnavailableError',
-    });
-    expect(await s.claimOnce('a', 60_000)).toBe(false); // a held claim still answers
-    await new Promise((r) => setTimeout(r, 80));
-    expect(await s.claimOnce('c', 60_000)).toBe(true); // 'b' expired and was swept
-    await s.close();
+    try {
+      expect(await s.claimOnce('a', 60_000)).toBe(true);
+      expect(await s.claimOnce('b', 50)).toBe(true);
+      vi.setSystemTime(1_000_049); // b's last millisecond
+      await expect(s.claimOnce('c', 60_000)).rejects.toMatchObject({ code: 'NEN_STORE_UNAVAILABLE', name: 'StoreUnavailableError' });
+      expect(await s.claimOnce('a', 60_000)).toBe(false); // a held claim still answers
+      vi.setSystemTime(1_000_080);
+      expect(await s.claimOnce('c', 60_000)).toBe(true); // 'b' expired and was swept
+    } finally {
+      await s.close();
+      vi.useRealTimers();
+    }
   });
 });
