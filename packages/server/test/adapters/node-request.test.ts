@@ -10,7 +10,7 @@
  * callback, each bounded by `within` (a fixed sleep raced the server under load: a request not yet
  * handled when the client left, or an abort later than the 80 ms the check waited).
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request as httpRequest } from 'node:http';
 import { describe, expect, it } from 'vitest';
@@ -19,8 +19,8 @@ import { nodeRequest } from '../../src/adapters/node-request.js';
 
 type Seen = { req: Request; res: ServerResponse; incoming: IncomingMessage };
 
-async function withServer(onRequest: (s: Seen) => void, run: (url: string) => Promise<void>): Promise<void> {
-  const server = createServer((incoming, res) => onRequest({ req: toWebRequest(incoming, res), res, incoming }));
+/** `run(url)` with `server` listening on a free 127.0.0.1 port; then every connection closed, and the server. */
+async function listening(server: Server, run: (url: string) => Promise<void>): Promise<void> {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   try {
     await run(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
@@ -28,6 +28,13 @@ async function withServer(onRequest: (s: Seen) => void, run: (url: string) => Pr
     server.closeAllConnections();
     await new Promise<void>((r) => server.close(() => r()));
   }
+}
+
+function withServer(onRequest: (s: Seen) => void, run: (url: string) => Promise<void>): Promise<void> {
+  return listening(
+    createServer((incoming, res) => onRequest({ req: toWebRequest(incoming, res), res, incoming })),
+    run,
+  );
 }
 
 /** A promise with its resolve, for an event one callback sees and another awaits. */
@@ -146,13 +153,7 @@ async function withLazy(onRequest: (req: Request, res: ServerResponse) => Promis
       (e: Error) => res.end(JSON.stringify({ error: `${e.name}: ${e.message}` })),
     );
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  try {
-    await run(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
-  } finally {
-    server.closeAllConnections();
-    await new Promise<void>((r) => server.close(() => r()));
-  }
+  await listening(server, run);
 }
 
 describe('nodeRequest (the lazily built Request toNodeHandler hands its handlers)', () => {
@@ -309,12 +310,9 @@ function parsersAndSignal(): void {
         }
       });
     });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-    try {
-      expect(await rawRequest(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, 'POST / HTTP/1.1\r\nhost: h', 'x')).toBe('TypeError');
-    } finally {
-      await new Promise<void>((r) => server.close(() => r()));
-    }
+    await listening(server, async (url) => {
+      expect(await rawRequest(url, 'POST / HTTP/1.1\r\nhost: h', 'x')).toBe('TypeError');
+    });
   });
 
   it('signal: made on first use, aborted when the client left before the response finished, quiet after it finished', async () => {
@@ -334,17 +332,12 @@ function parsersAndSignal(): void {
       seen.push(within(abortOf(early), 'the signal aborting').then(() => early.aborted && req.signal.aborted));
       arrived.resolve();
     });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-    try {
-      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    await listening(server, async (url) => {
       await leaveAfterArrival(url, () => arrived.promise);
       await Promise.all(seen); // before the server closes the connections itself
       await (await fetch(`${url}/done`)).text();
       await within(finished.promise, 'the response finishing and closing');
-    } finally {
-      server.closeAllConnections();
-      await new Promise<void>((r) => server.close(() => r()));
-    }
+    });
     expect(await Promise.all(seen)).toEqual([true]);
     expect((await finished.promise).aborted).toBe(false);
   });
