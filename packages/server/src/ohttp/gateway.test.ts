@@ -19,7 +19,7 @@ import {
 import { afterAll, describe, expect, it } from 'vitest';
 import { createNen } from '../nen.js';
 import { memoryStore } from '../stores/memory.js';
-import { inner } from '../../test/ohttp-inner.js';
+import { inner, openChunkedResponse } from '../../test/ohttp-inner.js';
 
 const keysText = `${generateOhttpKey(1, OHTTP_KEM.XWING)},${generateOhttpKey(2, OHTTP_KEM.X25519)}`;
 const nen = createNen({ store: memoryStore(), serverKeys: undefined });
@@ -199,12 +199,7 @@ function refusalsAndChunked(): void {
       const body = new Uint8Array([...c.header, ...c.sealChunk(bhttp.subarray(0, 10)), ...c.sealChunk(bhttp.subarray(10), true)]);
       const res = await post(body, 'message/ohttp-chunked-req');
       expect(res.headers.get('content-type')).toBe('message/ohttp-chunked-res');
-      const opener = c.responseOpener();
-      const parts: Uint8Array[] = [];
-      const reader = (res.body as ReadableStream<Uint8Array>).getReader();
-      for (let r = await reader.read(); !r.done; r = await reader.read()) parts.push(...opener.push(r.value));
-      parts.push(opener.end());
-      const r = decodeBhttpResponse(new Uint8Array(parts.flatMap((p) => [...p])));
+      const r = await openChunkedResponse(res, c.responseOpener());
       expect(r.status).toBe(200);
       expect(dec.decode(r.content)).toBe('abbccc');
     }

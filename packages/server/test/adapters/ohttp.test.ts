@@ -25,6 +25,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nenMiddleware, nenStreamMiddleware } from '../../src/adapters/hono.js';
 import { toNodeHandler } from '../../src/adapters/node-http.js';
 import { createNen, memoryStore } from '../../src/index.js';
+import { openChunkedResponse } from '../ohttp-inner.js';
 import { textStream } from './fixture.js';
 
 const KEYS = `${generateOhttpKey(1, OHTTP_KEM.XWING)},${generateOhttpKey(2, OHTTP_KEM.X25519)}`;
@@ -112,12 +113,7 @@ describe.each(['hono', 'express', 'node'])('OHTTP gateway on %s', (name) => {
     const body = new Uint8Array([...c.header, ...c.sealChunk(encodeBhttpRequest(req('/api/stream', {}), { indeterminate: true }), true)]);
     const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'message/ohttp-chunked-req' }, body });
     expect(res.headers.get('content-type')).toBe('message/ohttp-chunked-res');
-    const o = c.responseOpener();
-    const parts: Uint8Array[] = [];
-    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
-    for (let r = await reader.read(); !r.done; r = await reader.read()) parts.push(...o.push(r.value));
-    parts.push(o.end());
-    const inner = decodeBhttpResponse(new Uint8Array(parts.flatMap((p) => [...p])));
+    const inner = await openChunkedResponse(res, c.responseOpener());
     expect(new TextDecoder().decode(inner.content)).toBe('one two three');
   });
 

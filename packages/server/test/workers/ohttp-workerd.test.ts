@@ -30,7 +30,7 @@ import {
 } from '@nen/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorkerd, type Workerd } from './harness.js';
-import { inner } from '../ohttp-inner.js';
+import { inner, openChunkedResponse } from '../ohttp-inner.js';
 
 const KEYS = `k1:${Buffer.alloc(32, 12).toString('base64url')}`;
 const OHTTP_KEYS = `${generateOhttpKey(1, OHTTP_KEM.XWING)},${generateOhttpKey(2, OHTTP_KEM.X25519)}`;
@@ -163,12 +163,7 @@ function replayAndRefusals(): void {
     for (const u of wd.urls) {
       const res = await post(u, body, 'message/ohttp-chunked-req');
       expect([res.status, res.headers.get('content-type')]).toEqual([200, 'message/ohttp-chunked-res']);
-      const opener = c.responseOpener();
-      const parts: Uint8Array[] = [];
-      const reader = res.body!.getReader();
-      for (let r = await reader.read(); !r.done; r = await reader.read()) parts.push(...opener.push(r.value));
-      parts.push(opener.end());
-      const r = decodeBhttpResponse(Buffer.concat(parts));
+      const r = await openChunkedResponse(res, c.responseOpener());
       statuses.push(r.status);
       if (r.status === 200) expect(dec.decode(r.content)).toBe('data: post\n\ndata: quantum\n\ndata: workerd\n\n');
     }
