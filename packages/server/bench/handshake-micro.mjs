@@ -4,9 +4,11 @@
  * loads: 'auto' = node), in process, no HTTP: CPU µs per handshake, unpinned (ephemeral X-Wing
  * encapsulation only) and pinned (plus the static key's decapsulation). One or two core builds
  * side by side (`--a <core dist> --b <core dist>`), interleaved rounds, medians. ClientHellos are
- * made beforehand (64, cycled) so only the server's work is timed.
+ * made beforehand (64, cycled) so only the server's work is timed. `--client` adds a pinned client
+ * and server together (clientHandshakeStart, serverHandshake, finish: the Node client's share is
+ * that row minus the pinned one).
  *
- *   node packages/server/bench/handshake-micro.mjs [--a packages/core/dist] [--b /tmp/core-dist-before] [--rounds 7] [--per 300]
+ *   node packages/server/bench/handshake-micro.mjs [--a packages/core/dist] [--b /tmp/core-dist-before] [--rounds 7] [--per 300] [--client]
  *   .tools/node24/bin/node packages/server/bench/handshake-micro.mjs ...   # Node 24 (OpenSSL 3.5)
  *
  * Pitfalls: CPU time of this process (process.cpuUsage), so another process's load changes the
@@ -24,6 +26,7 @@ const { values: v } = parseArgs({
     rounds: { type: 'string', default: '7' },
     per: { type: 'string', default: '300' },
     backend: { type: 'string', default: 'auto' },
+    client: { type: 'boolean', default: false },
   },
 });
 const rounds = Number(v.rounds);
@@ -56,7 +59,13 @@ async function setup(dir) {
   const r = core.serverHandshake(backend, st.hello, { keys, sessionId, maxLifetime: 3600, idleTimeout: 600, now: Date.now() });
   const done = st.finish(r.response);
   if (done.secret.some((b, j) => b !== r.secret[j])) throw new Error(`${dir}: client and server secrets differ`);
-  return { name: backend.name, unpinned: run(unpinned), pinned: run(pinned) };
+  const both = () => {
+    const c = core.clientHandshakeStart(backend, { pin });
+    const s = core.serverHandshake(backend, c.hello, { keys, sessionId, maxLifetime: 3600, idleTimeout: 600, now: Date.now() });
+    c.finish(s.response).secret.fill(0);
+    s.secret.fill(0);
+  };
+  return { name: backend.name, unpinned: run(unpinned), pinned: run(pinned), both };
 }
 
 const builds = { A: await setup(v.a) };
@@ -64,6 +73,7 @@ if (v.b) builds.B = await setup(v.b);
 const ops = [];
 for (const [label, b] of Object.entries(builds)) {
   ops.push({ name: `${label} unpinned`, f: b.unpinned, t: [] }, { name: `${label} pinned`, f: b.pinned, t: [] });
+  if (v.client) ops.push({ name: `${label} client + server, pinned`, f: b.both, t: [] });
 }
 for (const o of ops) for (let k = 0; k < 100; k++) o.f();
 for (let r = 0; r < rounds; r++) {

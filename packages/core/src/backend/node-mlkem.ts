@@ -8,7 +8,12 @@
  *
  * Measured on the 2-core VM, Node 24.21 / OpenSSL 3.5.8, load ~1 (CPU µs per call): Encaps 18.9,
  * Decaps 25.3, public key import 31.6 (raw-public; SPKI DER the same), seed import 82.8 (a whole
- * key generation): import a static key once and keep its KeyObject.
+ * key generation): import a static key once and keep its KeyObject. Measure before using it in
+ * HPKE: the Wasm's ML-KEM (libcrux, simd128) is as fast and needs no import, so the handshake
+ * keeps the Wasm (issue 21, side by side in one process, load ~9, CPU µs, medians of 7:
+ * ML-KEM-768 SetupBaseS + Export, a fresh pkR, Wasm 34.0 vs import + Encaps + schedule 71.5;
+ * SetupBaseR + Export, static key, Wasm 26.3 vs Decaps + export-only schedule 36.0; X-Wing
+ * SetupBaseS Wasm 114.7 vs all in node:crypto 151.3, SetupBaseR 87.8 vs 95.3).
  *
  * Pitfalls:
  *  - node:crypto comes through `process.getBuiltinModule` (never a static `node:` import: the

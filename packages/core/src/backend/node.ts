@@ -16,7 +16,10 @@
  *    createHmac made full HPKE SetupBaseS/R ≈ 150 / 116 µs (best) vs the Wasm's 40 / 38 µs.
  *    Tried again for the static key (issue 21, bench/README.md "handshake third pass"): a
  *    `raw-seed` key imported once, `decapsulate` 25 µs vs ≈ 50, but the X-Wing combiner and the
- *    HPKE schedule outside the Wasm took it back (SetupBaseR 91 vs 84 µs, medians).
+ *    HPKE schedule outside the Wasm took it back (SetupBaseR 91 vs 84 µs, medians). A fourth
+ *    time with ./node-mlkem.ts (import once, Encaps / Decaps, SHA3-256 combiner and X25519 in
+ *    OpenSSL, export-only schedule): still slower than the Wasm's libcrux on every HPKE use
+ *    (figures in ./node-mlkem.ts), so the KEM stays in the Wasm on every runtime.
  *  - X25519 through node:crypto KeyObjects imported from DER (ephemeral keygen + DH + export
  *    ≈ 220 µs on the loaded VM) was no faster than the Wasm; imported as JWK (raw EVP_PKEY) it
  *    is ≈ 2× faster than the Wasm's ladder, so X-Wing's X25519 half runs here (./node-xwing.ts).
