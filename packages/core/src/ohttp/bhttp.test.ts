@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { thrown } from '../../test/thrown.js';
 import { concatBytes, fromHex, utf8 } from '../protocol/bytes.js';
 import {
   type BhttpRequest,
@@ -16,15 +17,6 @@ import {
   encodeBhttpResponseHead,
   encodeBhttpResponseTail,
 } from './bhttp.js';
-
-function err(f: () => unknown): { code?: string; status?: number } {
-  try {
-    f();
-  } catch (e) {
-    return e as { code?: string; status?: number };
-  }
-  throw new Error('expected a throw');
-}
 
 const vectors: unknown = JSON.parse(readFileSync(new URL('./bhttp.rfc9292.vectors.json', import.meta.url), 'utf8'));
 
@@ -93,12 +85,12 @@ describe('Binary HTTP', () => {
   it('truncation inside a field, non-zero padding, bad framing, pseudo-fields, bad values: NEN_OHTTP_BHTTP', () => {
     const b = encodeBhttpRequest(req);
     for (const n of [1, 3, 10, 30, 40, b.length - 3]) {
-      expect(err(() => decodeBhttpRequest(b.subarray(0, n)))).toMatchObject({ code: 'NEN_OHTTP_BHTTP', status: 400 });
+      expect(thrown(() => decodeBhttpRequest(b.subarray(0, n)))).toMatchObject({ code: 'NEN_OHTTP_BHTTP', status: 400 });
     }
-    expect(err(() => decodeBhttpRequest(concatBytes(b, Uint8Array.of(0, 1))))).toMatchObject({ code: 'NEN_OHTTP_BHTTP', status: 400 });
-    expect(err(() => decodeBhttpRequest(Uint8Array.of(1)))).toMatchObject({ code: 'NEN_OHTTP_BHTTP', status: 400 });
-    expect(err(() => decodeBhttpResponse(Uint8Array.of(0)))).toMatchObject({ code: 'NEN_OHTTP_BHTTP', status: 400 });
-    expect(err(() => decodeBhttpResponse(Uint8Array.of(1, 0x40, 99)))).toMatchObject({ code: 'NEN_OHTTP_BHTTP', status: 400 });
+    expect(thrown(() => decodeBhttpRequest(concatBytes(b, Uint8Array.of(0, 1))))).toMatchObject({ code: 'NEN_OHTTP_BHTTP', status: 400 });
+    expect(thrown(() => decodeBhttpRequest(Uint8Array.of(1)))).toMatchObject({ code: 'NEN_OHTTP_BHTTP', status: 400 });
+    expect(thrown(() => decodeBhttpResponse(Uint8Array.of(0)))).toMatchObject({ code: 'NEN_OHTTP_BHTTP', status: 400 });
+    expect(thrown(() => decodeBhttpResponse(Uint8Array.of(1, 0x40, 99)))).toMatchObject({ code: 'NEN_OHTTP_BHTTP', status: 400 });
     for (const h of [
       [':path', '/x'],
       ['bad name', 'v'],
@@ -109,23 +101,23 @@ describe('Binary HTTP', () => {
       const bad = encodeBhttpRequest({ ...req, headers: [] });
       const line = concatBytes(Uint8Array.of(h[0].length), utf8(h[0]), Uint8Array.of(h[1].length), utf8(h[1]));
       const withLine = concatBytes(bad.subarray(0, bad.indexOf(0x0e) + 14), Uint8Array.of(line.length), line);
-      expect(err(() => decodeBhttpRequest(withLine))).toMatchObject({ code: 'NEN_OHTTP_BHTTP', status: 400 });
+      expect(thrown(() => decodeBhttpRequest(withLine))).toMatchObject({ code: 'NEN_OHTTP_BHTTP', status: 400 });
     }
-    expect(err(() => encodeBhttpRequest({ ...req, path: '/a b' }))).toMatchObject({ code: 'NEN_OHTTP_BHTTP' });
-    expect(err(() => decodeBhttpRequest(encodeBhttpRequest({ ...req, path: 'relative' })))).toMatchObject({ code: 'NEN_OHTTP_BHTTP' });
+    expect(thrown(() => encodeBhttpRequest({ ...req, path: '/a b' }))).toMatchObject({ code: 'NEN_OHTTP_BHTTP' });
+    expect(thrown(() => decodeBhttpRequest(encodeBhttpRequest({ ...req, path: 'relative' })))).toMatchObject({ code: 'NEN_OHTTP_BHTTP' });
   });
 
   it('bounds: field count, field bytes, content, declared lengths past the input', () => {
     const many = { ...req, headers: Array.from({ length: 300 }, (_, i) => [`h${i}`, 'v'] as const) };
     for (const indeterminate of [false, true]) {
-      expect(err(() => decodeBhttpRequest(encodeBhttpRequest(many, { indeterminate })))).toMatchObject({ code: 'NEN_TOO_LARGE', status: 413 });
+      expect(thrown(() => decodeBhttpRequest(encodeBhttpRequest(many, { indeterminate })))).toMatchObject({ code: 'NEN_TOO_LARGE', status: 413 });
       const big = { ...req, content: new Uint8Array(2000) };
-      expect(err(() => decodeBhttpRequest(encodeBhttpRequest(big, { indeterminate }), { maxContent: 1000 }))).toMatchObject({
+      expect(thrown(() => decodeBhttpRequest(encodeBhttpRequest(big, { indeterminate }), { maxContent: 1000 }))).toMatchObject({
         code: 'NEN_TOO_LARGE',
         status: 413,
       });
       const longValue = { ...req, headers: [['x', 'v'.repeat(5000)] as const] };
-      expect(err(() => decodeBhttpRequest(encodeBhttpRequest(longValue, { indeterminate }), { maxFieldBytes: 4096 }))).toMatchObject({
+      expect(thrown(() => decodeBhttpRequest(encodeBhttpRequest(longValue, { indeterminate }), { maxFieldBytes: 4096 }))).toMatchObject({
         code: 'NEN_TOO_LARGE',
         status: 413,
       });
@@ -133,9 +125,9 @@ describe('Binary HTTP', () => {
     // content length 2^62-ish declared, 3 bytes present
     const head = encodeBhttpRequest({ ...req, headers: [], content: new Uint8Array(0), trailers: [] });
     const lie = concatBytes(head.subarray(0, head.length - 2), Uint8Array.of(0xc0, 0, 0, 1, 0, 0, 0, 0, 1, 2, 3));
-    expect(err(() => decodeBhttpRequest(lie))).toMatchObject({ code: 'NEN_TOO_LARGE', status: 413 });
+    expect(thrown(() => decodeBhttpRequest(lie))).toMatchObject({ code: 'NEN_TOO_LARGE', status: 413 });
     const lie2 = concatBytes(head.subarray(0, head.length - 2), Uint8Array.of(0x44, 0, 1, 2, 3));
-    expect(err(() => decodeBhttpRequest(lie2))).toMatchObject({ code: 'NEN_OHTTP_BHTTP', status: 400 });
+    expect(thrown(() => decodeBhttpRequest(lie2))).toMatchObject({ code: 'NEN_OHTTP_BHTTP', status: 400 });
   });
 
   it('field values are latin1 (0x80..0xff are not windows-1252), short and long; above U+00FF is refused', () => {
@@ -150,7 +142,7 @@ describe('Binary HTTP', () => {
         expect(back.content).toEqual(req.content);
       }
     }
-    expect(err(() => encodeBhttpRequest({ ...req, headers: [['x', 'a\u0100']] }))).toMatchObject({ code: 'NEN_OHTTP_BHTTP' });
-    expect(err(() => encodeBhttpRequest({ ...req, path: '/\u20ac' }))).toMatchObject({ code: 'NEN_OHTTP_BHTTP' });
+    expect(thrown(() => encodeBhttpRequest({ ...req, headers: [['x', 'a\u0100']] }))).toMatchObject({ code: 'NEN_OHTTP_BHTTP' });
+    expect(thrown(() => encodeBhttpRequest({ ...req, path: '/\u20ac' }))).toMatchObject({ code: 'NEN_OHTTP_BHTTP' });
   });
 });
