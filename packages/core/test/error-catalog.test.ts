@@ -7,7 +7,9 @@
  *     `[..., 400, 'NEN_X']` or `{ status: 400, code: 'NEN_X' }`); for a code without an HTTP
  *     status the asserted code is its status (an error's `code`, the CLI's `[NEN_X]`);
  *  2. every code any package can produce (a 'NEN_…' literal in packages/<any>/src, a "NEN_…"
- *     literal in the Rust crate's src) is listed.
+ *     literal in the Rust crate's src) is listed, and so is every code the other languages'
+ *     clients define (a "NEN_…" literal, or 'NEN_…' in Python, in clients/go outside *_test.go,
+ *     clients/python/src, clients/jvm/src/main, clients/rust/src).
  * The existing error-codes.test.ts files check the statuses against codes.ts / SealErrorCode.
  *
  * Pitfalls: environment variable names share the NEN_ prefix; a name counts as one when a source
@@ -84,11 +86,15 @@ function assertion(code: string, statuses: Set<number>): string | null {
   return null;
 }
 
-/** code → the package source files that produce it. */
+/** The other languages' clients' library sources (their tests, examples and benches excluded). */
+const CLIENT_SOURCES = /^clients\/(go\/(?!.*_test\.go$).*\.go|python\/src\/.*\.py|jvm\/src\/main\/.*\.(kt|java)|rust\/src\/.*\.rs)$/;
+
+/** code → the package and client source files that produce it. */
 function producedCodes(): Map<string, string[]> {
   const tsSources = files.filter((f) => /\/packages\/[^/]+\/src\//.test(f) && /\.[cm]?ts$/.test(f) && !/\.test\.|\.d\.ts$/.test(f));
   const rustSources = files.filter((f) => /\/crates\/[^/]+\/src\/.*\.rs$/.test(f));
-  const texts = [...tsSources, ...rustSources].map((f) => ({ file: relative(root, f), text: readFileSync(f, 'utf8') }));
+  const clientSources = files.filter((f) => CLIENT_SOURCES.test(relative(root, f)));
+  const texts = [...tsSources, ...rustSources, ...clientSources].map((f) => ({ file: relative(root, f), text: readFileSync(f, 'utf8') }));
   const envNames = new Set(
     texts.flatMap(({ text }) =>
       [...text.matchAll(/(?:\benv(?:Int)?\(\s*'|process\.env\.|process\.env\[')(NEN_[A-Z0-9_]+)|\[1\] === '(NEN_[A-Z0-9_]+)'/g)].map(
@@ -98,9 +104,9 @@ function producedCodes(): Map<string, string[]> {
   );
   const produced = new Map<string, string[]>();
   for (const { file, text } of texts) {
-    const quote = file.endsWith('.rs') ? '"' : "'";
-    for (const m of text.matchAll(new RegExp(`${quote}(NEN_[A-Z0-9_]+)${quote}`, 'g'))) {
-      const code = m[1] as string;
+    const literal = /\.[cm]?ts$/.test(file) ? /'(NEN_[A-Z0-9_]+)'/g : file.endsWith('.py') ? /(["'])(NEN_[A-Z0-9_]+)\1/g : /"(NEN_[A-Z0-9_]+)"/g;
+    for (const m of text.matchAll(literal)) {
+      const code = m[m.length - 1] as string;
       if (envNames.has(code)) continue;
       produced.set(code, [...new Set([...(produced.get(code) ?? []), file])]);
     }
@@ -139,6 +145,10 @@ describe('ERROR_CODES.md against the tests and the packages', () => {
   it('every code a package can produce is listed', () => {
     const produced = producedCodes();
     expect(produced.has('NEN_SEAL_PAYLOAD') && produced.has('NEN_CRYPTO_AEAD') && !produced.has('NEN_SERVER_KEYS')).toBe(true);
+    for (const lang of ['go', 'python', 'jvm', 'rust']) {
+      const codes = [...produced].filter(([, where]) => where.some((f) => f.startsWith(`clients/${lang}/`)));
+      expect(codes.length, `codes read from clients/${lang}`).toBeGreaterThan(10);
+    }
     const unlisted = [...produced]
       .filter(([code]) => !listed.has(code))
       .map(
