@@ -28,11 +28,14 @@
  *    NEN_CRYPTO_KEY, as the Wasm reports it, and the Wasm checks the share again.
  *  - The static scalar sk_X leaves the Wasm once per key (at its first / second use), into an
  *    OpenSSL KeyObject; the byte copy is wiped, but the base64url string handed to the JWK import
- *    (and, per handshake, the ephemeral scalar's) cannot be: strings are immutable and live until
- *    garbage collection.
+ *    (and, per handshake, the ephemeral scalar's, twice: imported, and in the JWK exported for
+ *    ct_X) cannot be: strings are immutable and live until garbage collection.
  *    The ML-KEM half never leaves the Wasm, so the X-Wing key stays hybrid-protected.
  *  - A private JWK needs a string `x`, which node:crypto does not read for private keys;
- *    OpenSSL derives the public key, exported here as the X-Wing `ct_X`.
+ *    OpenSSL derives the public key, exported here as the X-Wing `ct_X` from the private key's
+ *    own JWK (no public KeyObject: issue 21, serverHandshake in process on Node 20, load ~10,
+ *    4 runs both orders: unpinned 121-140 -> 108-123 µs, pinned client + server 479-494 ->
+ *    454-469).
  */
 import { createPrivateKey, createPublicKey, diffieHellman, type KeyObject } from 'node:crypto';
 import { NenCryptoError } from '../errors.js';
@@ -85,8 +88,12 @@ function dh(k: KeyObject, u: KeyObject): Uint8Array {
 export class NodeXWingRecipientKey extends KeyHandle implements HpkeRecipientKey {
   readonly kem = KEM_ID.XWING;
   #inner: WasmRecipientKey | null;
-  /** null: import at the next use; false: this (first) use in the Wasm (OpenSSL ≥ 3.5 only). */
-  #skX: KeyObject | null | false = FAST_KEY_IMPORT ? null : false;
+  /**
+   * sk_X in OpenSSL, or where this key's next use runs: 'import' (OpenSSL, importing sk_X first),
+   * 'wasm-once' (the Wasm, then 'import': a first use on OpenSSL ≥ 3.5), 'wasm' (for good: the
+   * import failed, which a Node.js runtime should never do; the bytes are the same either way).
+   */
+  #skX: KeyObject | 'import' | 'wasm-once' | 'wasm' = FAST_KEY_IMPORT ? 'import' : 'wasm-once';
   constructor(inner: WasmRecipientKey) {
     super();
     this.#inner = inner;
@@ -95,12 +102,12 @@ export class NodeXWingRecipientKey extends KeyHandle implements HpkeRecipientKey
     if (!this.#inner) throw disposedError('HpkeRecipientKey');
     return this.#inner.publicKey;
   }
-  /** sk_X in OpenSSL from the second use on; undefined = this call runs in the Wasm. */
+  /** sk_X as an OpenSSL KeyObject, or undefined: this call runs wholly in the Wasm. */
   #opensslKey(inner: WasmRecipientKey): KeyObject | undefined {
     const k = this.#skX;
-    if (k) return k;
-    if (k === false) {
-      this.#skX = null;
+    if (typeof k !== 'string') return k;
+    if (k !== 'import') {
+      if (k === 'wasm-once') this.#skX = 'import';
       return undefined;
     }
     const skX = inner.x25519Secret();
@@ -108,7 +115,8 @@ export class NodeXWingRecipientKey extends KeyHandle implements HpkeRecipientKey
       this.#skX = x25519Private(skX, inner.publicKey.subarray(PK_X_OFFSET));
       return this.#skX;
     } catch {
-      return undefined; // stays null: retried next time; the Wasm answers meanwhile
+      this.#skX = 'wasm';
+      return undefined;
     } finally {
       wipe(skX);
     }
@@ -146,7 +154,7 @@ export class NodeXWingRecipientKey extends KeyHandle implements HpkeRecipientKey
   dispose(): void {
     this.#inner?.dispose();
     this.#inner = null;
-    this.#skX = false;
+    this.#skX = 'wasm';
   }
   toJSON(): KeyHandleJson {
     return { type: 'HpkeRecipientKey', backend: 'node', kem: this.kem };
@@ -158,7 +166,7 @@ function x25519Ephemeral(pkX: KeyObject | Uint8Array): { ctX: Uint8Array; ssX: U
   const ek = randomBytes(32);
   try {
     const ekKey = x25519Private(ek, undefined);
-    const ctX = Buffer.from(createPublicKey(ekKey).export({ format: 'jwk' }).x as string, 'base64url');
+    const ctX = Buffer.from(ekKey.export({ format: 'jwk' }).x as string, 'base64url'); // OpenSSL derived it on import
     return { ctX, ssX: pkX instanceof Uint8Array ? x25519(ekKey, pkX) : dh(ekKey, pkX) };
   } finally {
     wipe(ek);
