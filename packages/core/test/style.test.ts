@@ -1,13 +1,16 @@
 /**
  * Module size rules for @nen/core, @nen/client and @nen/server sources (tests excluded): no file
  * over 400 lines, no function over 100 lines, and every module opens with a header comment.
+ * The other languages' clients (clients/go, python, jvm, rust: every Go, Python, Kotlin, Java and
+ * Rust file, tests included) keep the same three rules; @nen/seal's sources and bench/ keep the
+ * header rule (Biome holds their JS/TS to the line limits).
  *
  * Pitfall: functions are found by a line-based scan (a `function`, method or arrow opening a block,
  * then brace depth with strings and line comments stripped): good enough for this code base's
  * formatting, not a parser.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const root = join(import.meta.dirname, '../../..');
@@ -54,4 +57,97 @@ describe('module size', () => {
       expect(text.trimStart().startsWith('/**') || text.trimStart().startsWith('#!'), `${rel} opens with a header comment`).toBe(true);
     });
   }
+});
+
+/** Files under `dir` whose name matches `exts`; build output, dependencies and hidden folders are not entered (node_modules links loop). */
+function sources(dir: string, exts: RegExp, out: string[] = []): string[] {
+  const skip = new Set(['node_modules', 'target', 'build', 'dist', 'results', '__pycache__']);
+  for (const e of readdirSync(join(root, dir), { withFileTypes: true })) {
+    if (skip.has(e.name) || e.name.startsWith('.')) continue;
+    if (e.isDirectory()) sources(join(dir, e.name), exts, out);
+    else if (e.isFile() && exts.test(e.name)) out.push(join(root, dir, e.name));
+  }
+  return out;
+}
+
+/** Python functions over 100 lines: a `def` to the last line indented deeper than it (after its signature). */
+function longPythonFunctions(text: string): string[] {
+  const lines = text.split('\n');
+  const out: string[] = [];
+  lines.forEach((l, i) => {
+    const m = /^(\s*)(async\s+)?def\s/.exec(l);
+    if (!m) return;
+    const indent = (m[1] as string).length;
+    let j = i;
+    while (j < lines.length - 1 && !/:\s*(#.*)?$/.test(lines[j] as string)) j++;
+    let end = j;
+    for (let k = j + 1; k < lines.length; k++) {
+      const t = lines[k] as string;
+      if (!t.trim()) continue;
+      if (t.length - t.trimStart().length <= indent) break;
+      end = k;
+    }
+    if (end - i + 1 > 100) out.push(`line ${i + 1} (${end - i + 1} lines): ${l.trim().slice(0, 60)}`);
+  });
+  return out;
+}
+
+/** Go, Kotlin, Java and Rust functions over 100 lines: a declaration to its closing brace (strings and line comments stripped). */
+function longBraceFunctions(text: string): string[] {
+  const decl =
+    /^\s*(func\b|((pub(\([^)]*\))?|private|public|protected|internal|override|suspend|static|final|async|const|unsafe)\s+)*(fn|fun)\s+\w+|(public|private|protected)\s+[\w<>[\], ?]+\s+\w+\s*\()/;
+  const strip = (l: string) => l.replace(/`[^`]*`|"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])'/g, '').split('//')[0] as string;
+  const lines = text.split('\n');
+  const out: string[] = [];
+  lines.forEach((l, i) => {
+    if (!decl.test(l)) return;
+    let depth = 0;
+    let started = false;
+    let j = i;
+    for (; j < lines.length; j++) {
+      const s = strip(lines[j] as string);
+      depth += (s.match(/\{/g) ?? []).length - (s.match(/\}/g) ?? []).length;
+      if (s.includes('{')) started = true;
+      if (started && depth <= 0) break;
+      if (!started && /;\s*$/.test(s)) return; // a declaration without a body
+    }
+    if (started && j - i + 1 > 100) out.push(`line ${i + 1} (${j - i + 1} lines): ${l.trim().slice(0, 60)}`);
+  });
+  return out;
+}
+
+/** A header comment first (after a shebang; Go's package clause may come before its comment). */
+function opensWithHeader(text: string): boolean {
+  const first = text.split('\n').filter((l) => l.trim() && !l.startsWith('#!'));
+  const opens = (l = '') => /^\s*(\/\/|\/\*|#|"""|''')/.test(l);
+  return opens(first[0]) || (/^package\s/.test(first[0] ?? '') && opens(first[1]));
+}
+
+describe("module size: the other languages' clients, @nen/seal, bench", () => {
+  const clients = sources('clients', /\.(go|py|kt|java|rs)$/);
+  const headerOnly = [...sources('packages/seal/src', /(?<!\.test|\.d)\.ts$/), ...sources('bench', /\.(m?js|ts)$/)];
+
+  it('finds the sources', () => {
+    for (const lang of ['go', 'python', 'jvm', 'rust']) expect(clients.filter((f) => f.includes(`/clients/${lang}/`)).length, lang).toBeGreaterThan(5);
+    expect(headerOnly.length).toBeGreaterThan(30);
+  });
+
+  it('client files: at most 400 lines, functions at most 100, a header comment', () => {
+    const problems = clients.flatMap((f) => {
+      const rel = relative(root, f);
+      const text = readFileSync(f, 'utf8');
+      const lines = text.split('\n').length;
+      const long = f.endsWith('.py') ? longPythonFunctions(text) : longBraceFunctions(text);
+      return [
+        ...(lines > 400 ? [`${rel}: ${lines} lines`] : []),
+        ...long.map((l) => `${rel}: ${l}`),
+        ...(text.trim() && !opensWithHeader(text) ? [`${rel}: no header comment`] : []),
+      ];
+    });
+    expect(problems).toEqual([]);
+  });
+
+  it('@nen/seal and bench modules open with a header comment', () => {
+    expect(headerOnly.filter((f) => !opensWithHeader(readFileSync(f, 'utf8'))).map((f) => relative(root, f))).toEqual([]);
+  });
 });
