@@ -10,7 +10,8 @@
  *    their nonce, AAD and plaintext buffers as soon as the call returns (protocol/message.ts,
  *    client withUtf8). Once it has resolved, WebCrypto copies them itself, at the call.
  *  - A failed tag is NEN_CRYPTO_AEAD, as on every backend; a disposed key NEN_CRYPTO_DISPOSED
- *    (also when disposed while the import was in flight).
+ *    (also when disposed while the import was in flight); WebCrypto failing a seal (not expected
+ *    after the probe) NEN_CRYPTO_UNSUPPORTED.
  */
 import { NenCryptoError } from '../errors.js';
 import type { Aead } from './types.js';
@@ -58,7 +59,13 @@ export class WebCryptoAead extends KeyHandle implements Aead {
 
   async sealAsync(nonce: Uint8Array, aad: Uint8Array, plaintext: Uint8Array): Promise<Uint8Array> {
     assertBytes(plaintext, 'plaintext');
-    return new Uint8Array(await this.#run(nonce, aad, plaintext, (k, p, d) => this.#s.encrypt(p, k, d)));
+    const sealed = this.#run(nonce, aad, plaintext, (k, p, d) => this.#s.encrypt(p, k, d));
+    try {
+      return new Uint8Array(await sealed);
+    } catch (cause) {
+      if (cause instanceof NenCryptoError) throw cause;
+      throw new NenCryptoError('NEN_CRYPTO_UNSUPPORTED', "nen: WebCrypto's ChaCha20-Poly1305 failed", { cause });
+    }
   }
 
   async openAsync(nonce: Uint8Array, aad: Uint8Array, ciphertextAndTag: Uint8Array): Promise<Uint8Array> {

@@ -110,4 +110,12 @@ describe.skipIf(!chacha)('WebCrypto ChaCha20-Poly1305 Aead (Node 24, Chromium)',
     expect(() => a.seal(new Uint8Array(12), new Uint8Array(0), new Uint8Array(3))).toThrow(expect.objectContaining({ code: 'NEN_CRYPTO_DISPOSED' }));
     expect(String(a)).toBe('[Aead noble]');
   });
+
+  it('a WebCrypto that fails the key import or the seal: NEN_CRYPTO_UNSUPPORTED; a failed open NEN_CRYPTO_AEAD', async () => {
+    const broken = { ...chacha!, importKey: () => Promise.reject(new Error('no')) } as unknown as typeof chacha & object;
+    const a = new WebCryptoAead(broken, randomBytes(32), nobleSymmetric.createAead(randomBytes(32)));
+    await expect(a.sealAsync(new Uint8Array(12), new Uint8Array(0), new Uint8Array(3))).rejects.toMatchObject({ code: 'NEN_CRYPTO_UNSUPPORTED' });
+    await expect(a.openAsync(new Uint8Array(12), new Uint8Array(0), new Uint8Array(20))).rejects.toMatchObject({ code: 'NEN_CRYPTO_AEAD' });
+    a.dispose();
+  });
 });
