@@ -30,10 +30,15 @@
  *    which is mapped to NEN_CRYPTO_AEAD. Never release plaintext before `final()` succeeded.
  *  - HKDF-Expand alone is not offered by node:crypto (`hkdfSync` always extracts first), so it is
  *    the RFC 5869 §2.3 HMAC chain here.
- *  - Key bytes are kept in a JS-owned copy and wiped on dispose (OpenSSL's copy lives only for
- *    the duration of one call).
+ *  - Key bytes are kept in a JS-owned copy and wiped on dispose. node:crypto's AEAD gets a secret
+ *    KeyObject, made on the first message that goes to it and dropped on dispose: OpenSSL's copy
+ *    lives until that object is collected (as each Cipher context's copy did with a byte key).
+ *    Why: Node 24's `prepareSecretKey` tells a byte key from a KeyObject / CryptoKey by catching
+ *    two thrown TypeErrors per `createCipheriv`, ~9 µs per call and their garbage (issue 21, Node
+ *    24: 1 KB seal 11.9 → 3.0 µs; this backend's seal + open alternated in one process, 4 KB 16.6 →
+ *    12.4 µs, 100 KB 138 → 113; Node 20 unchanged, 73.2 / 73.8).
  */
-import { createCipheriv, createDecipheriv, createHash, createHmac } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, createSecretKey, type KeyObject } from 'node:crypto';
 import { NenCryptoError } from '../errors.js';
 import { FAST_KEY_IMPORT, NodeXWingRecipientKey, NodeXWingSenderKey, xwingSealBase, xwingSetupBaseSExport } from './node-xwing.js';
 import { AEAD_KEY_LENGTH, AEAD_TAG_LENGTH, KEM_ID, type Aead, type Backend } from './types.js';
@@ -67,16 +72,19 @@ function plain(b: Buffer): Uint8Array {
 /**
  * Messages shorter than this (bytes) are sealed/opened by the Wasm: createCipheriv's per-call
  * setup dominates there. Measured per call (CPU µs, seal / open, medians of 5 rounds, Nov 2026):
- * on OpenSSL < 3.5 (Node 20; FAST_KEY_IMPORT is that split) node:crypto is ahead from ~2-3 KB
- * (1 KB 4.3 / 3.4 vs the Wasm's 2.9 / 3.0; 3 KB 5.5 / 4.1 vs 6.6 / 6.5; 4 KB 5.8 / 4.2 vs 8.2 /
- * 8.3); on OpenSSL 3.5 (Node 24, ≈ 11 µs of setup per call) only from ~8 KB (8 KB 16.1 / 14.6 vs
- * 15.2 / 15.5; 16 KB 19.8 / 17.0 vs 30.2 / 30.6). node:crypto is 2–4× faster from 16–64 KB.
+ * node:crypto is ahead from ~2-3 KB (Node 20: 1 KB 4.3 / 3.4 vs the Wasm's 2.9 / 3.0; 3 KB 5.5 /
+ * 4.1 vs 6.6 / 6.5; 4 KB 5.8 / 4.2 vs 8.2 / 8.3). Node 24 with a KeyObject key, the same
+ * (`bench/aead-crossover.mjs`, load ~7: 1 KB 4.7-4.9 / 3.4-3.5 vs 2.8 / 3.1-3.2; 4 KB 4.9 / 4.1-4.3
+ * vs 7.7-7.9 / 7.5-7.7); with a byte key it had ≈ 9 µs more per call, so 8192 was its threshold.
+ * node:crypto is 2–4× faster from 16–64 KB.
  */
-export const SMALL_MESSAGE = FAST_KEY_IMPORT ? 3072 : 8192;
+export const SMALL_MESSAGE = 3072;
 
 class NodeAead extends KeyHandle implements Aead {
   #key: Uint8Array | null;
   #small: Aead | null;
+  /** node:crypto's key (module header): made on first use, only by messages of SMALL_MESSAGE or more. */
+  #keyObject: KeyObject | null = null;
   constructor(key: Uint8Array, wasm: Backend) {
     super();
     assertLength(key, AEAD_KEY_LENGTH, 'ChaCha20-Poly1305 key');
@@ -94,7 +102,8 @@ class NodeAead extends KeyHandle implements Aead {
     const key = useAeadKey(this.#key, nonce, aad);
     assertBytes(plaintext, 'plaintext');
     if (plaintext.length < SMALL_MESSAGE) return [(this.#small as Aead).seal(nonce, aad, plaintext)];
-    const c = createCipheriv('chacha20-poly1305', key, nonce, { authTagLength: AEAD_TAG_LENGTH });
+    this.#keyObject ??= createSecretKey(key);
+    const c = createCipheriv('chacha20-poly1305', this.#keyObject, nonce, { authTagLength: AEAD_TAG_LENGTH });
     c.setAAD(aad, { plaintextLength: plaintext.length });
     const body = c.update(plaintext);
     const fin = c.final(); // empty for a stream cipher; kept in order if not
@@ -107,7 +116,8 @@ class NodeAead extends KeyHandle implements Aead {
     assertCiphertextAndTag(ciphertextAndTag);
     const n = ciphertextAndTag.length - AEAD_TAG_LENGTH;
     if (n < SMALL_MESSAGE) return (this.#small as Aead).open(nonce, aad, ciphertextAndTag);
-    const d = createDecipheriv('chacha20-poly1305', key, nonce, { authTagLength: AEAD_TAG_LENGTH });
+    this.#keyObject ??= createSecretKey(key);
+    const d = createDecipheriv('chacha20-poly1305', this.#keyObject, nonce, { authTagLength: AEAD_TAG_LENGTH });
     d.setAAD(aad, { plaintextLength: n });
     d.setAuthTag(ciphertextAndTag.subarray(n));
     const body = d.update(ciphertextAndTag.subarray(0, n));
@@ -123,6 +133,7 @@ class NodeAead extends KeyHandle implements Aead {
   dispose(): void {
     wipe(this.#key);
     this.#key = null;
+    this.#keyObject = null;
     this.#small?.dispose();
     this.#small = null;
   }
