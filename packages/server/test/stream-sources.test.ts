@@ -205,10 +205,17 @@ describe('withNenStream sources', () => {
     let sourceCancelled = 0;
     const first = new TextEncoder().encode('first');
     // Hands out one chunk, then never another until cancelled: the sealer's pull is left waiting.
+    let pulled: () => void = () => {};
+    const waiting = new Promise<void>((r) => {
+      pulled = r;
+    });
     const stalled = new ReadableStream<Uint8Array>(
       {
         start(c) {
           c.enqueue(first);
+        },
+        pull() {
+          pulled(); // the sealer asked for the second chunk
         },
         cancel() {
           sourceCancelled++;
@@ -219,8 +226,8 @@ describe('withNenStream sources', () => {
     const res = await nen.withNenStream(() => stalled)(await hello(), {});
     const reader = (res.body as ReadableStream<Uint8Array>).getReader();
     expect((await reader.read()).done).toBe(false);
-    const pending = reader.read(); // the pull is now waiting on the source
-    await new Promise((r) => setTimeout(r, 10));
+    const pending = reader.read();
+    await waiting; // the sealer's pull is now waiting on the source (a fixed 10 ms could come too soon under load)
     await reader.cancel('client went away');
     expect((await pending).done).toBe(true);
     expect(sourceCancelled).toBe(1);
