@@ -87,16 +87,26 @@ const child = spawn(
     stdio: ['ignore', v.gc ? 'pipe' : 'ignore', 'inherit'],
   },
 );
-/** --gc: the server's --trace-gc lines counted by kind (Scavenge, Mark-Compact, ...) as they arrive. */
+/**
+ * --gc: the server's --trace-gc lines counted by kind as they arrive (Scavenge, Mark-Compact, and
+ * whatever a Node major calls its young-generation GC), and the full GCs by V8's stated reason
+ * (e.g. "external memory pressure": ArrayBuffer bytes, not the heap, set them off).
+ */
 const gcCounts = {};
+const gcReasons = {};
 if (v.gc) {
   let rest = '';
   child.stdout.on('data', (d) => {
     const lines = (rest + d).split('\n');
     rest = lines.pop() ?? '';
     for (const l of lines) {
-      const m = /ms: (Scavenge|Minor Mark-Compact|Mark-Compact|Mark-sweep)/.exec(l);
-      if (m) gcCounts[m[1]] = (gcCounts[m[1]] ?? 0) + 1;
+      const m = /ms: ([A-Z][A-Za-z -]*?) \d/.exec(l);
+      if (!m) continue;
+      gcCounts[m[1]] = (gcCounts[m[1]] ?? 0) + 1;
+      if (m[1].startsWith('Mark-Compact')) {
+        const why = l.slice(l.lastIndexOf(')') + 1).trim() || '(none given)';
+        gcReasons[why] = (gcReasons[why] ?? 0) + 1;
+      }
     }
   });
 }
@@ -133,6 +143,7 @@ try {
   const op = ops[mode];
   await runSlice({ op, concurrency, requests: Math.min(3000, requests) }); // warm-up (JIT)
   const gc0 = { ...gcCounts };
+  const why0 = { ...gcReasons };
   const cpu0 = readProcCpuMs(pid);
   const t0 = nowUs();
   const acc = createAccumulator();
@@ -140,6 +151,7 @@ try {
   const t1 = nowUs();
   const cpu1 = readProcCpuMs(pid);
   const gc1 = { ...gcCounts };
+  const why1 = { ...gcReasons };
   const r = finish(acc);
   child.kill('SIGTERM');
   for (let i = 0; i < 100 && child.exitCode === null; i++) await sleep(100);
@@ -160,6 +172,10 @@ try {
         .map((k) => `${k} ${per(k).toFixed(1)}`)
         .join(', ')}`,
     );
+    for (const [why, n] of Object.entries(why1)) {
+      const d = n - (why0[why] ?? 0);
+      if (d > 0) console.log(`  full GCs per 1,000 requests, ${why}: ${((d * 1000) / r.requests).toFixed(1)}`);
+    }
   }
   console.log('\ncomponent | µs/request');
   for (const c of s.components) if (c.component !== 'idle') console.log(`${c.component} | ${us(c.ms)}`);
