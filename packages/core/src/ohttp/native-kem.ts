@@ -19,9 +19,18 @@ export function ohttpWebCryptoKem(): Promise<WebCryptoKem | undefined> {
   return detected;
 }
 
+/**
+ * Whether `kem` may run on WebCrypto here: not DHKEM(X25519), and no Wasm core loaded (Node.js,
+ * Edge, Workers take ./hpke.ts). Synchronous, so callers skip every WebCrypto probe where it is
+ * false (on Node 24 the ChaCha20-Poly1305 probe printed an ExperimentalWarning per process).
+ */
+export function kemOnWebCrypto(kem: OhttpKemId): boolean {
+  return kem !== OHTTP_KEM.X25519 && !wasmGlueIfLoaded();
+}
+
 /** The WebCrypto KEMs when they are to be used for `kem` (checks pkR's length first), else undefined. */
 export async function nativeKem(kem: OhttpKemId, pkR: Uint8Array, webCrypto: () => Promise<WebCryptoKem | undefined>): Promise<WebCryptoKem | undefined> {
-  if (kem === OHTTP_KEM.X25519 || wasmGlueIfLoaded()) return undefined;
+  if (!kemOnWebCrypto(kem)) return undefined;
   if (pkR.length !== OHTTP_KEM_INFO[kem].publicKey) throw new NenCryptoError('NEN_CRYPTO_LENGTH', 'nen: public key has the wrong length');
   return webCrypto();
 }

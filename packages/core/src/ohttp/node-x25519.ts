@@ -28,7 +28,6 @@ export interface NodeCrypto {
   createPrivateKey(o: { key: object; format: 'jwk' }): unknown;
   createPublicKey(o: { key: object; format: 'jwk' } | unknown): { export(o: { format: 'jwk' }): { x?: string } };
   diffieHellman(o: { privateKey: unknown; publicKey: unknown }): Uint8Array;
-  generateKeyPairSync(type: 'x25519'): { privateKey: unknown; publicKey: { export(o: { format: 'jwk' }): { x?: string } } };
 }
 interface NodeBuffer {
   from(b: ArrayBufferLike, offset: number, length: number): { toString(enc: 'base64url'): string };

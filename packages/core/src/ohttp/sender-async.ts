@@ -40,7 +40,7 @@ import { concatBytes, utf8 } from '../protocol/bytes.js';
 import { wireError } from '../protocol/codes.js';
 import type { OhttpKeyConfig, SymmetricSuite } from './key-config-codec.js';
 import { OHTTP_LABEL, labelBytes, pickSuite, requestHeader, requestInfo } from './request-header.js';
-import { nativeKem, ohttpWebCryptoKem } from './native-kem.js';
+import { kemOnWebCrypto, nativeKem, ohttpWebCryptoKem } from './native-kem.js';
 import { AEAD_TAG, OHTTP_AEAD, OHTTP_AEAD_INFO, OHTTP_KDF, type OhttpKemId } from './suites.js';
 
 export { ohttpWebCryptoKem };
@@ -157,6 +157,7 @@ export async function encapsulateOnWebCrypto(
   webCrypto: () => Promise<WebCryptoKem | undefined> = ohttpWebCryptoKem,
   subtle: unknown = globalThis.crypto?.subtle,
 ): Promise<AsyncClientEncapsulation | undefined> {
+  if (!kemOnWebCrypto(r.kem)) return undefined; // DHKEM(X25519), or the Wasm core is loaded (Node.js): no WebCrypto probe at all
   const [wc, sym] = await Promise.all([nativeKem(r.kem, r.publicKey, webCrypto), ohttpWebCryptoSymmetric(r.aeadId, subtle)]);
   if (!wc || !sym) return undefined;
   const { nk, nn } = OHTTP_AEAD_INFO[r.aeadId] as { nk: number; nn: number };
