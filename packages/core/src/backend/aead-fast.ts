@@ -10,6 +10,10 @@
  *    before `update` and `final()` throws on a wrong tag: no plaintext is returned before it passed.
  *  - A partial node:crypto behind `getBuiltinModule` (workerd with nodejs_compat, Bun, Deno) must
  *    not give wrong bytes: each cipher is used only after one known answer equal to @noble/ciphers'.
+ *  - Node ≥ 24 gets each key as a secret KeyObject (`createSecretKey`, per call: the keys are one
+ *    HPKE context's): its `prepareSecretKey` tells key bytes from a KeyObject by catching two thrown
+ *    TypeErrors, ~8 µs per call (1 KB ChaCha20-Poly1305 seal 12.1 → 4.4 µs); on Node 20 the bytes
+ *    are cheaper (3.3 vs 4.2 µs), so they stay there.
  */
 import { gcm } from '@noble/ciphers/aes.js';
 import { chacha20poly1305 } from '@noble/ciphers/chacha.js';
@@ -22,9 +26,12 @@ interface Cipher {
   getAuthTag(): Uint8Array;
   setAuthTag(t: Uint8Array): unknown;
 }
+/** A key as createCipheriv takes it: the bytes, or a KeyObject (opaque here). */
+type CipherKey = Uint8Array | object;
 interface NodeCrypto {
-  createCipheriv(alg: string, key: Uint8Array, iv: Uint8Array, o: { authTagLength: number }): Cipher;
-  createDecipheriv(alg: string, key: Uint8Array, iv: Uint8Array, o: { authTagLength: number }): Cipher;
+  createCipheriv(alg: string, key: CipherKey, iv: Uint8Array, o: { authTagLength: number }): Cipher;
+  createDecipheriv(alg: string, key: CipherKey, iv: Uint8Array, o: { authTagLength: number }): Cipher;
+  createSecretKey?(key: Uint8Array): object;
 }
 
 export interface SyncAead {
@@ -56,10 +63,18 @@ function concat(a: Uint8Array, b: Uint8Array, c: Uint8Array): Uint8Array {
   return out;
 }
 
+/** Node's major version, 0 elsewhere. */
+function nodeMajor(): number {
+  const v = (globalThis as { process?: { versions?: { node?: unknown } } }).process?.versions?.node;
+  return typeof v === 'string' ? Number.parseInt(v, 10) || 0 : 0;
+}
+
 function create(c: NodeCrypto): SyncAead {
+  const secret = c.createSecretKey;
+  const asKey: (key: Uint8Array) => CipherKey = typeof secret === 'function' && nodeMajor() >= 24 ? (key) => secret.call(c, key) : (key) => key;
   return {
     seal(alg, key, nonce, aad, pt) {
-      const ci = c.createCipheriv(alg, key, nonce, { authTagLength: TAG });
+      const ci = c.createCipheriv(alg, asKey(key), nonce, { authTagLength: TAG });
       ci.setAAD(aad, { plaintextLength: pt.length });
       const body = ci.update(pt);
       const fin = ci.final();
@@ -68,7 +83,7 @@ function create(c: NodeCrypto): SyncAead {
     open(alg, key, nonce, aad, ct) {
       if (ct.length < TAG) throw new NenCryptoError('NEN_CRYPTO_AEAD', 'nen: message authentication failed');
       const n = ct.length - TAG;
-      const de = c.createDecipheriv(alg, key, nonce, { authTagLength: TAG });
+      const de = c.createDecipheriv(alg, asKey(key), nonce, { authTagLength: TAG });
       de.setAuthTag(ct.subarray(n));
       de.setAAD(aad, { plaintextLength: n });
       const body = de.update(ct.subarray(0, n));
