@@ -24,7 +24,7 @@ import { send } from './exchange.js';
 import { type NenClientOptions, type WireExchange, resolveConfig } from './options.js';
 import { type NenSessionInfo, type SessionState, Sessions } from './session.js';
 import { sendWithRetry } from './retry.js';
-import { prepare } from './transport.js';
+import { bodyChunks, prepare } from './transport.js';
 import { obliviousClient } from './ohttp/mode.js';
 
 export type { NenClientOptions, WireExchange } from './options.js';
@@ -81,23 +81,7 @@ export function createNenClient(options: NenClientOptions = {}): NenClient {
       return (await sessions.handshake()).info;
     },
     stream(input, init) {
-      return {
-        async *[Symbol.asyncIterator]() {
-          const res = await request(input, init, 'request', true);
-          if (!res.body) return;
-          const reader = res.body.getReader();
-          try {
-            for (;;) {
-              const r = await reader.read();
-              if (r.done) return;
-              yield r.value;
-            }
-          } finally {
-            reader.releaseLock();
-            await res.body.cancel().catch(() => undefined);
-          }
-        },
-      };
+      return bodyChunks(() => request(input, init, 'request', true));
     },
     async rotate() {
       const { s, value } = await sessionCall('rotate');

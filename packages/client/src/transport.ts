@@ -1,7 +1,8 @@
 /**
  * The HTTP side of the client: a caller's arguments normalised to one request (`prepare`), the
  * per-call deadline combined with the caller's AbortSignal, the application-facing response
- * headers, and the wire-exchange reports for `onExchange`.
+ * headers, the wire-exchange reports for `onExchange`, and a response body read whole within its
+ * limit (`readBodyLimited`) or chunk by chunk for `stream()` (`bodyChunks`, both client modes).
  *
  * Pitfalls:
  *  - `prepare` reads a Request's body once; a retry reuses the prepared bytes (streamed bodies
@@ -304,4 +305,29 @@ export async function readBodyLimited(res: Response, max: number, tooLarge: () =
     at += p.byteLength;
   }
   return out;
+}
+
+/**
+ * `NenClient.stream()` in both modes: the body of the Response `response` gives, chunk by chunk
+ * (nothing when it has none). Leaving the loop early releases the reader and cancels the body, so
+ * the server's stream stops.
+ */
+export function bodyChunks(response: () => Promise<Response>): AsyncIterable<Uint8Array> {
+  return {
+    async *[Symbol.asyncIterator]() {
+      const res = await response();
+      if (!res.body) return;
+      const reader = res.body.getReader();
+      try {
+        for (;;) {
+          const r = await reader.read();
+          if (r.done) return;
+          yield r.value;
+        }
+      } finally {
+        reader.releaseLock();
+        await res.body.cancel().catch(() => undefined);
+      }
+    },
+  };
 }

@@ -36,7 +36,7 @@ import {
 import type { NenClient } from '../client.js';
 import { serverError } from '../errors.js';
 import type { ClientConfig } from '../options.js';
-import { type PreparedRequest, deadline, prepare, readBodyLimited } from '../transport.js';
+import { type PreparedRequest, bodyChunks, deadline, prepare, readBodyLimited } from '../transport.js';
 import { BhttpResponseStream, type ResponseHead } from './bhttp-stream.js';
 import { PinnedKeyConfig } from './key-config.js';
 
@@ -60,23 +60,7 @@ export function obliviousNenClient(cfg: ClientConfig): NenClient {
   const noSession = (what: string) => Promise.reject(clientError('NEN_BAD_INPUT', `OHTTP mode has no session to ${what}`));
   return {
     fetch: (input, init) => send(input, init, false),
-    stream: (input, init) => ({
-      async *[Symbol.asyncIterator]() {
-        const res = await send(input, init, true);
-        if (!res.body) return;
-        const reader = res.body.getReader();
-        try {
-          for (;;) {
-            const r = await reader.read();
-            if (r.done) return;
-            yield r.value;
-          }
-        } finally {
-          reader.releaseLock();
-          await res.body.cancel().catch(() => undefined);
-        }
-      },
-    }),
+    stream: (input, init) => bodyChunks(() => send(input, init, true)),
     handshake: () => noSession('handshake'),
     rotate: () => noSession('rotate'),
     terminate: () => noSession('terminate'),
