@@ -6,8 +6,8 @@
  */
 import { createRequire } from 'node:module';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { codeOf } from '../../test/backends.js';
 import { hex, readVector, toHex } from '../../test/vectors.js';
-import { NenCryptoError } from '../errors.js';
 import { hazmat, type Hazmat } from '../hazmat.js';
 import { loadBackend } from '../index.js';
 import { MLKEM768, nativeMlKem768 } from './node-mlkem.js';
@@ -16,16 +16,6 @@ type Groups<T> = { testGroups: { tests: T[] }[] };
 const cases = <T>(file: string): T[] => readVector<Groups<T>>(file).testGroups.flatMap((g) => g.tests);
 const nodeHasMlKem = typeof (createRequire(import.meta.url)('node:crypto') as { encapsulate?: unknown }).encapsulate === 'function';
 const native = nativeMlKem768();
-
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(NenCryptoError);
-    return (e as NenCryptoError).code;
-  }
-  return undefined;
-}
 
 it(`detection: native ML-KEM-768 ${nodeHasMlKem ? 'present' : 'absent'} on Node ${process.versions.node} (OpenSSL ${process.versions.openssl})`, () => {
   expect(native !== undefined).toBe(nodeHasMlKem);
