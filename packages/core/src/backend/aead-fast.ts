@@ -18,6 +18,7 @@
 import { gcm } from '@noble/ciphers/aes.js';
 import { chacha20poly1305 } from '@noble/ciphers/chacha.js';
 import { NenCryptoError } from '../errors.js';
+import { nodeBuiltin } from './node-builtin.js';
 
 interface Cipher {
   setAAD(aad: Uint8Array, o: { plaintextLength: number }): unknown;
@@ -43,16 +44,8 @@ export interface SyncAead {
 const TAG = 16;
 
 function load(): NodeCrypto | undefined {
-  const g = globalThis as { EdgeRuntime?: unknown; process?: { getBuiltinModule?: (id: string) => unknown } };
-  if (typeof g.EdgeRuntime === 'string') return undefined;
-  try {
-    const p = g.process;
-    const get = p?.getBuiltinModule;
-    const c = typeof get === 'function' ? (get.call(p, 'node:crypto') as NodeCrypto | undefined) : undefined;
-    return c && typeof c.createCipheriv === 'function' ? c : undefined;
-  } catch {
-    return undefined;
-  }
+  const c = nodeBuiltin<NodeCrypto>('node:crypto');
+  return c && typeof c.createCipheriv === 'function' ? c : undefined;
 }
 
 function concat(a: Uint8Array, b: Uint8Array, c: Uint8Array): Uint8Array {

@@ -30,6 +30,7 @@
  *    reference on dispose (there is no explicit free).
  */
 import { NenCryptoError } from '../errors.js';
+import { nodeBuiltin } from './node-builtin.js';
 import { assertBytes, assertLength } from './util.js';
 
 /** FIPS 203 ML-KEM-768 sizes (bytes). */
@@ -80,16 +81,8 @@ function take(b: Buf): Uint8Array {
 }
 
 function nodeCrypto(): NodeCrypto | undefined {
-  const g = globalThis as { EdgeRuntime?: unknown; process?: { getBuiltinModule?: (id: string) => unknown } };
-  if (typeof g.EdgeRuntime === 'string') return undefined;
-  try {
-    const p = g.process;
-    const get = p?.getBuiltinModule;
-    const c = typeof get === 'function' ? (get.call(p, 'node:crypto') as NodeCrypto | undefined) : undefined;
-    return c && typeof c.encapsulate === 'function' && typeof c.decapsulate === 'function' ? c : undefined;
-  } catch {
-    return undefined;
-  }
+  const c = nodeBuiltin<NodeCrypto>('node:crypto');
+  return c && typeof c.encapsulate === 'function' && typeof c.decapsulate === 'function' ? c : undefined;
 }
 
 function build(c: NodeCrypto): NativeMlKem768 {

@@ -15,6 +15,7 @@
  *    known answer passed once, else noble.
  */
 import { x25519 as nobleX25519 } from './x25519-noble.js';
+import { nodeBuiltin } from './node-builtin.js';
 import { NenCryptoError } from '../errors.js';
 
 interface NodeCrypto {
@@ -31,16 +32,8 @@ const BASE = /* @__PURE__ */ (() => {
 })();
 
 function nodeCrypto(): NodeCrypto | undefined {
-  const g = globalThis as { EdgeRuntime?: unknown; process?: { getBuiltinModule?: (id: string) => unknown } };
-  if (typeof g.EdgeRuntime === 'string') return undefined;
-  try {
-    const p = g.process;
-    const get = p?.getBuiltinModule;
-    const c = typeof get === 'function' ? (get.call(p, 'node:crypto') as NodeCrypto | undefined) : undefined;
-    return c && typeof c.diffieHellman === 'function' && typeof c.createPrivateKey === 'function' ? c : undefined;
-  } catch {
-    return undefined;
-  }
+  const c = nodeBuiltin<NodeCrypto>('node:crypto');
+  return c && typeof c.diffieHellman === 'function' && typeof c.createPrivateKey === 'function' ? c : undefined;
 }
 
 const hex = (h: string): Uint8Array => Uint8Array.from(h.match(/../g) ?? [], (b) => Number.parseInt(b, 16));

@@ -14,6 +14,7 @@
  *  - The base64url string of the scalar handed to the JWK import cannot be wiped (immutable
  *    strings, as in ../backend/node-xwing.ts); dispose() drops the KeyObject.
  */
+import { nodeBuiltin } from '../backend/node-builtin.js';
 import { randomBytes } from '../backend/random.js';
 import { disposedError, wipe } from '../backend/util.js';
 import { x25519Dh, x25519Public } from '../backend/x25519-fast.js';
@@ -42,23 +43,14 @@ export interface NodeModules {
 
 /** node:crypto and Buffer where the runtime is Node.js (not Edge), else undefined. */
 export function nodeModules(): NodeModules | undefined {
-  const g = globalThis as { EdgeRuntime?: unknown; process?: { getBuiltinModule?: (id: string) => unknown } };
-  if (typeof g.EdgeRuntime === 'string') return undefined;
-  try {
-    const p = g.process;
-    const get = p?.getBuiltinModule;
-    if (typeof get !== 'function') return undefined;
-    const crypto = get.call(p, 'node:crypto') as NodeCrypto | undefined;
-    const buffer = (get.call(p, 'node:buffer') as { Buffer?: NodeBuffer } | undefined)?.Buffer;
-    if (!crypto || !buffer || typeof crypto.diffieHellman !== 'function' || typeof crypto.createHash !== 'function') return undefined;
-    return {
-      crypto,
-      b64url: (u) => buffer.from(u.buffer, u.byteOffset, u.byteLength).toString('base64url'),
-      fromB64url: (x) => buffer.from(x, 'base64url'),
-    };
-  } catch {
-    return undefined;
-  }
+  const crypto = nodeBuiltin<NodeCrypto>('node:crypto');
+  const buffer = nodeBuiltin<{ Buffer?: NodeBuffer }>('node:buffer')?.Buffer;
+  if (!crypto || !buffer || typeof crypto.diffieHellman !== 'function' || typeof crypto.createHash !== 'function') return undefined;
+  return {
+    crypto,
+    b64url: (u) => buffer.from(u.buffer, u.byteOffset, u.byteLength).toString('base64url'),
+    fromB64url: (x) => buffer.from(x, 'base64url'),
+  };
 }
 
 /** A static X25519 scalar held in OpenSSL. */

@@ -26,6 +26,7 @@
  *  - The client functions are undefined where neither exists; the envelope then sends uncompressed
  *    bodies and refuses compressed responses. The server ones are undefined off Node.
  */
+import { nodeBuiltin } from '../backend/node-builtin.js';
 import { clientError, wireError } from './codes.js';
 
 /** Requests (client → server) are deflated at this zlib level on Node; see the header. */
@@ -48,19 +49,6 @@ export interface Deflater<R> {
 interface NodeZlib {
   deflateRawSync(b: Uint8Array, o: { level: number }): Uint8Array;
   inflateRawSync(b: Uint8Array, o: { maxOutputLength: number }): Uint8Array;
-}
-
-/** A Node builtin when this is Node.js; never touched on Edge, where `process` is a proxy that throws on Node APIs. */
-function nodeBuiltin<T>(id: string): T | undefined {
-  const g = globalThis as { EdgeRuntime?: unknown; process?: { getBuiltinModule?: (id: string) => unknown } };
-  if (typeof g.EdgeRuntime === 'string') return undefined;
-  try {
-    const p = g.process;
-    const get = p?.getBuiltinModule;
-    return typeof get === 'function' ? (get.call(p, id) as T | undefined) : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** workerd's largest `maxOutputLength`. */
