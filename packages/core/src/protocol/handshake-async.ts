@@ -13,10 +13,11 @@
  */
 import type { AsyncRecipientKey, AsyncSymmetricMethods, Backend, KemId } from '../backend/types.js';
 import { KEM_ID } from '../backend/types.js';
-import { concatBytes, timingSafeEqual } from './bytes.js';
+import { concatBytes } from './bytes.js';
 import { clientError } from './codes.js';
 import { CONFIRM_LENGTH, LABEL, SECRET_LENGTH } from './constants.js';
 import {
+  acceptServerHello,
   checkServerHello,
   clientHandshakeStart,
   confirmServerHello,
@@ -127,13 +128,5 @@ async function confirmAsync(
   const confirmKey = await sym.hkdfExpand(secret, LABEL.confirm, CONFIRM_LENGTH);
   const confirm = await sym.hmacSha256(confirmKey, th);
   confirmKey.fill(0);
-  if (!timingSafeEqual(confirm, sh.confirm)) {
-    secret.fill(0);
-    throw clientError('NEN_HANDSHAKE_FAILED', 'key confirmation failed (substituted share or server key)');
-  }
-  if (lifetime > 0 && sh.lifetime > lifetime) {
-    secret.fill(0);
-    throw clientError('NEN_HANDSHAKE_FAILED', 'server granted a longer lifetime than requested');
-  }
-  return { sessionId: sh.sessionId, secret, lifetime: sh.lifetime, idleTimeout: sh.idleTimeout, serverTime: sh.serverTime, kid: p.kid };
+  return acceptServerHello(sh, confirm, secret, lifetime, p.kid);
 }

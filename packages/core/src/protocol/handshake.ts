@@ -288,6 +288,15 @@ export function confirmServerHello(
   const th = transcriptHash(backend, p.hello, p.serverHelloBytes.subarray(0, p.serverHelloBytes.length - CONFIRM_LENGTH));
   const { secret, confirm } = deriveHandshakeSecrets(backend, th, p.exportedE, p.exportedS ? p.exportedS.slice() : undefined);
   p.exportedE.fill(0);
+  return acceptServerHello(sh, confirm, secret, lifetime, p.kid);
+}
+
+/**
+ * §3.3's last checks, shared by the sync and async clients: `confirm` (derived here) equals the
+ * ServerHello's in constant time, and a requested lifetime L > 0 was not exceeded; else
+ * NEN_HANDSHAKE_FAILED with `secret` wiped.
+ */
+export function acceptServerHello(sh: ServerHello, confirm: Uint8Array, secret: Uint8Array, lifetime: number, kid: string | undefined): ClientHandshakeResult {
   if (!timingSafeEqual(confirm, sh.confirm)) {
     secret.fill(0);
     throw clientError('NEN_HANDSHAKE_FAILED', 'key confirmation failed (substituted share or server key)');
@@ -296,7 +305,7 @@ export function confirmServerHello(
     secret.fill(0);
     throw clientError('NEN_HANDSHAKE_FAILED', 'server granted a longer lifetime than requested');
   }
-  return { sessionId: sh.sessionId, secret, lifetime: sh.lifetime, idleTimeout: sh.idleTimeout, serverTime: sh.serverTime, kid: p.kid };
+  return { sessionId: sh.sessionId, secret, lifetime: sh.lifetime, idleTimeout: sh.idleTimeout, serverTime: sh.serverTime, kid };
 }
 
 // ---------------------------------------------------------------- server side
