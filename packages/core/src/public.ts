@@ -173,5 +173,6 @@ export type {
   AsyncKem,
   AsyncRecipientKey,
   AsyncSenderExport,
+  AsyncSymmetricMethods,
   Backend,
 } from './backend/types.js';
