@@ -24,7 +24,7 @@ import {
   encodeClientHelloFor,
   ephemeralSeed,
   type ClientHandshakeResult,
-  type ServerHello,
+  type ServerHelloConfirmInput,
   type ServerKeyPin,
 } from './handshake.js';
 
@@ -105,18 +105,7 @@ export async function clientHandshakeStartAsync(backend: Backend, options: Clien
  * confirm MAC, the lifetime check) on the backend's async HMAC / SHA-256 (browsers: WebCrypto).
  * Same values, same errors; exported_e and the intermediate secrets are wiped.
  */
-async function confirmAsync(
-  sym: AsyncSymmetricMethods,
-  p: {
-    hello: Uint8Array;
-    serverHelloBytes: Uint8Array;
-    sh: ServerHello;
-    exportedE: Uint8Array;
-    exportedS: Uint8Array | undefined;
-    lifetime: number;
-    kid: string | undefined;
-  },
-): Promise<ClientHandshakeResult> {
+async function confirmAsync(sym: AsyncSymmetricMethods, p: ServerHelloConfirmInput): Promise<ClientHandshakeResult> {
   const { sh, lifetime } = p;
   const body = p.serverHelloBytes.subarray(0, p.serverHelloBytes.length - CONFIRM_LENGTH);
   const th = await sym.sha256(concatBytes(LABEL.transcript, p.hello, body));

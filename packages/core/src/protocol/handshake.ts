@@ -271,19 +271,19 @@ export function checkServerHello(serverHelloBytes: Uint8Array, kem: KemId, pin: 
   return sh;
 }
 
+/** What §3.3's completion needs: both hellos' bytes, the decoded ServerHello, the exported secrets, the lifetime asked for and the pinned kid. */
+export interface ServerHelloConfirmInput {
+  hello: Uint8Array;
+  serverHelloBytes: Uint8Array;
+  sh: ServerHello;
+  exportedE: Uint8Array;
+  exportedS: Uint8Array | undefined;
+  lifetime: number;
+  kid: string | undefined;
+}
+
 /** TH, S_0 and the key confirmation (constant time), then the lifetime check; wipes exportedE. */
-export function confirmServerHello(
-  backend: Backend,
-  p: {
-    hello: Uint8Array;
-    serverHelloBytes: Uint8Array;
-    sh: ServerHello;
-    exportedE: Uint8Array;
-    exportedS: Uint8Array | undefined;
-    lifetime: number;
-    kid: string | undefined;
-  },
-): ClientHandshakeResult {
+export function confirmServerHello(backend: Backend, p: ServerHelloConfirmInput): ClientHandshakeResult {
   const { sh, lifetime } = p;
   const th = transcriptHash(backend, p.hello, p.serverHelloBytes.subarray(0, p.serverHelloBytes.length - CONFIRM_LENGTH));
   const { secret, confirm } = deriveHandshakeSecrets(backend, th, p.exportedE, p.exportedS ? p.exportedS.slice() : undefined);
