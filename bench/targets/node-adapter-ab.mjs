@@ -27,6 +27,7 @@ import { parseArgs } from 'node:util';
 import * as core from '@nen/core';
 import { benchSession } from '../../packages/server/bench/bench-session.mjs';
 import { ECHO_1K, realisticJson } from '../lib/payloads.js';
+import { measureSlots, median } from './cpu-slots.mjs';
 
 const { values: v } = parseArgs({
   options: { a: { type: 'string' }, b: { type: 'string' }, size: { type: 'string' }, rounds: { type: 'string' }, batch: { type: 'string' } },
@@ -129,19 +130,7 @@ for (const s of sides) {
   }
 }
 
-const slots = sides.flatMap((s) => Object.entries(s.modes).map(([mode, m]) => ({ key: `${s.name} ${mode}`, m, us: [] })));
-for (let round = 0; round < rounds; round++) {
-  const order = slots.map((_, i) => slots[(i + round) % slots.length]);
-  for (const slot of order) {
-    const [make, go] = slot.m;
-    const reqs = Array.from({ length: batch }, make);
-    const t0 = process.cpuUsage();
-    for (const x of reqs) await go(x);
-    const t = process.cpuUsage(t0);
-    slot.us.push((t.user + t.system) / batch);
-  }
-}
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const slots = await measureSlots(sides, rounds, batch);
 console.log(`node:http adapter in process, ${body.length} B JSON echo, ${rounds} rounds × ${batch} requests, CPU µs per request (medians)\n`);
 console.log('| slot | µs/request |\n|---|---|');
 const m = Object.fromEntries(slots.map((s) => [s.key, median(s.us)]));

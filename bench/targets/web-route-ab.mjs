@@ -27,6 +27,7 @@ import { parseArgs } from 'node:util';
 import * as core from '@nen/core';
 import { benchSession } from '../../packages/server/bench/bench-session.mjs';
 import { ECHO_1K, realisticJson } from '../lib/payloads.js';
+import { measureSlots, median } from './cpu-slots.mjs';
 
 const { values: v } = parseArgs({
   options: {
@@ -109,19 +110,7 @@ await als.run({}, async () => {
   const sides = [await side('A', v.a), await side('B', v.b)];
   for (const s of sides) for (const [make, go] of Object.values(s.modes)) for (let i = 0; i < 100; i++) await go(make()); // JIT warm-up
 
-  const slots = sides.flatMap((s) => Object.entries(s.modes).map(([mode, m]) => ({ key: `${s.name} ${mode}`, m, us: [] })));
-  for (let round = 0; round < rounds; round++) {
-    const order = slots.map((_, i) => slots[(i + round) % slots.length]);
-    for (const slot of order) {
-      const [make, go] = slot.m;
-      const reqs = Array.from({ length: batch }, make);
-      const t0 = process.cpuUsage();
-      for (const x of reqs) await go(x);
-      const t = process.cpuUsage(t0);
-      slot.us.push((t.user + t.system) / batch);
-    }
-  }
-  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const slots = await measureSlots(sides, rounds, batch);
   console.log(
     `withNen Web route in process (as under next start), ${body.length} B JSON echo in ${CHUNK} B chunks, node ${process.versions.node}, ${rounds} rounds × ${batch}, CPU µs per request (medians)\n`,
   );
