@@ -5,10 +5,18 @@
  * Rust file, tests included) keep the same three rules; @nen/seal's sources and bench/ keep the
  * header rule (Biome holds their JS/TS to the line limits).
  *
+ * The Rust crates (crates/, the vendored libcrux excepted) keep the same three rules, and the
+ * repository-wide rules hold: no `unwrap()` / `expect()` in Rust outside tests (crates/ and
+ * clients/rust: `src/` and the fuzz targets, `#[cfg(test)]` modules excepted), no
+ * `@ts-ignore` / `@ts-expect-error`, no `export default` in a package's public entry points, no
+ * tracked file naming `../shared` or a `/work/` path outside the repository, and every shell
+ * script in bench/, clients/, crates/, scripts/ and packages/ opens with a header comment.
+ *
  * Pitfall: functions are found by a line-based scan (a `function`, method or arrow opening a block,
  * then brace depth with strings and line comments stripped): good enough for this code base's
  * formatting, not a parser.
  */
+import { execFileSync, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -149,5 +157,82 @@ describe("module size: the other languages' clients, @nen/seal, bench", () => {
 
   it('@nen/seal and bench modules open with a header comment', () => {
     expect(headerOnly.filter((f) => !opensWithHeader(readFileSync(f, 'utf8'))).map((f) => relative(root, f))).toEqual([]);
+  });
+});
+
+/** Rust source outside tests: the text before a `#[cfg(test)]` module. */
+function rustNonTest(text: string): string {
+  const at = text.search(/^\s*#\[cfg\(test\)\]/m);
+  return at < 0 ? text : text.slice(0, at);
+}
+
+/** Tracked files under `paths` (git ls-files), relative to the root. */
+function tracked(...paths: string[]): string[] {
+  return execFileSync('git', ['ls-files', '-z', '--', ...paths], { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20 })
+    .split('\0')
+    .filter(Boolean);
+}
+
+describe('repository-wide style rules', () => {
+  const rust = sources('crates', /\.rs$/).filter((f) => !f.includes('/crates/vendor/'));
+  const clientRust = sources('clients/rust', /\.rs$/);
+
+  it('Rust crates: at most 400 lines, functions at most 100, a header comment', () => {
+    expect(rust.length).toBeGreaterThan(20);
+    const problems = rust.flatMap((f) => {
+      const rel = relative(root, f);
+      const text = readFileSync(f, 'utf8');
+      const lines = text.split('\n').length;
+      return [
+        ...(lines > 400 ? [`${rel}: ${lines} lines`] : []),
+        ...longBraceFunctions(text).map((l) => `${rel}: ${l}`),
+        ...(opensWithHeader(text) ? [] : [`${rel}: no header comment`]),
+      ];
+    });
+    expect(problems).toEqual([]);
+  });
+
+  it('Rust: no unwrap() / expect() outside tests (src/ and fuzz targets)', () => {
+    const shipped = [...rust, ...clientRust].filter((f) => /\/(src|fuzz_targets)\//.test(f));
+    expect(shipped.length).toBeGreaterThan(20);
+    const bad = shipped.flatMap((f) =>
+      rustNonTest(readFileSync(f, 'utf8'))
+        .split('\n')
+        .flatMap((l, i) => (/\.(unwrap|expect)\(/.test(l.split('//')[0] as string) ? [`${relative(root, f)}:${i + 1}: ${l.trim()}`] : [])),
+    );
+    expect(bad).toEqual([]);
+  });
+
+  it('no @ts-ignore / @ts-expect-error', () => {
+    const ts = tracked('*.ts', '*.tsx', '*.mts', '*.js', '*.mjs', '*.jsx').filter((f) => !f.endsWith('style.test.ts'));
+    expect(ts.length).toBeGreaterThan(200);
+    expect(ts.filter((f) => /@ts-(ignore|expect-error)/.test(readFileSync(join(root, f), 'utf8')))).toEqual([]);
+  });
+
+  it("packages' public entry points use named exports only", () => {
+    const entries = ['core', 'client', 'server', 'seal'].flatMap((p) => {
+      const pkg = JSON.parse(readFileSync(join(root, 'packages', p, 'package.json'), 'utf8'));
+      const targets = JSON.stringify(pkg.exports).match(/\.\/dist\/[\w/.-]+\.js/g) ?? [];
+      return [...new Set(targets)].map((t) => join('packages', p, t.replace('./dist/', 'src/').replace(/\.js$/, '.ts')));
+    });
+    expect(entries.length).toBeGreaterThan(12);
+    const bad = entries.filter((f) => /^\s*export\s+(default\b|=)/m.test(readFileSync(join(root, f), 'utf8')));
+    expect(bad).toEqual([]);
+  });
+
+  it('no tracked file refers to ../shared or a /work/ path outside the repository', () => {
+    // git grep exits 1 when nothing matches; this file names the patterns and is left out.
+    const r = spawnSync('git', ['grep', '-nI', '-e', '\\.\\./shared', '-e', '/work/', '--', '.', ':!packages/core/test/style.test.ts'], {
+      cwd: root,
+      encoding: 'utf8',
+    });
+    expect(r.stdout).toBe('');
+    expect(r.status).toBe(1);
+  });
+
+  it('shell scripts open with a header comment', () => {
+    const scripts = tracked('*.sh').filter((f) => /^(bench|clients|crates|scripts|packages)\//.test(f) && !f.startsWith('crates/vendor/'));
+    expect(scripts.length).toBeGreaterThan(10);
+    expect(scripts.filter((f) => !opensWithHeader(readFileSync(join(root, f), 'utf8')))).toEqual([]);
   });
 });
