@@ -17,37 +17,16 @@
 import { Session } from 'node:inspector/promises';
 import * as core from '@nen/core';
 import { createNen, memoryStore } from '../dist/index.js';
-import { benchSession } from './bench-session.mjs';
+import { benchSession, echoBench } from './bench-session.mjs';
 
 const arg = (name, d) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : d);
 const mode = arg('--mode', 'encrypted');
 const N = Number(arg('--requests', 5000));
 const TOP = Number(arg('--top', 30));
-const { clientHandshakeStart, formatRequestHeader, requestAad, sealMessage } = core;
-const { backend, nen, pin, r, keys } = await benchSession({ createNen, memoryStore }, core);
-const json = new TextEncoder().encode(JSON.stringify({ data: 'x'.repeat(1012) }));
-let seq = 1n;
-
-const demo = nen.withNen(async (req, _ctx, body) => (req.headers.get('content-type') === 'application/json' ? body : null));
-const plain = async (request) => Response.json(await request.json());
-
-function encryptedRequest() {
-  const meta = { sessionId: r.sessionId, epoch: 0, seq: seq++, timestamp: Date.now(), flags: 0 };
-  const sealed = sealMessage(keys.c2s, keys.c2sIv, meta.seq, requestAad(meta, 'POST', '/api/echo', 'application/json'), json);
-  const headers = {
-    nen: formatRequestHeader(meta),
-    'nen-type': 'application/json',
-    'content-type': 'application/nen',
-    'content-length': String(sealed.length),
-  };
-  return new Request('http://127.0.0.1/api/echo', { method: 'POST', headers, body: sealed });
-}
-const plainRequest = () =>
-  new Request('http://127.0.0.1/api/echo', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'content-length': String(json.length) },
-    body: json,
-  });
+const { clientHandshakeStart } = core;
+const bench = await benchSession({ createNen, memoryStore }, core);
+const { backend, nen, pin } = bench;
+const { demo, plain, encryptedRequest, plainRequest } = echoBench(core, bench);
 
 const hellos = Array.from({ length: 64 }, () => {
   const st = clientHandshakeStart(backend, { pin });
@@ -101,7 +80,7 @@ for (const [site, b] of bySite) {
       ? '@nen/core'
       : /node:(deps\/undici|webstreams)/.test(site)
         ? 'undici + web streams'
-        : /bench\/alloc-sites/.test(site)
+        : /bench\/(alloc-sites|bench-session)/.test(site)
           ? 'this script (handler, loop)'
           : 'other (V8 builtins, Node)';
   groups.set(g, (groups.get(g) ?? 0) + b);

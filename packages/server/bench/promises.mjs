@@ -18,7 +18,7 @@
 import { AsyncLocalStorage, createHook } from 'node:async_hooks';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { benchSession } from './bench-session.mjs';
+import { benchSession, echoBench } from './bench-session.mjs';
 
 const arg = (name) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
 const N = Number(arg('--requests') ?? 2000);
@@ -26,32 +26,9 @@ const dir = resolve(arg('--dist') ?? join(import.meta.dirname, '..'));
 const load = (file) => import(pathToFileURL(join(dir, file)).href);
 const { createNen, memoryStore } = await load('dist/index.js');
 const core = await load('node_modules/@nen/core/dist/index.js');
-const { formatRequestHeader, requestAad, sealMessage } = core;
-
-const { nen, r, keys } = await benchSession({ createNen, memoryStore }, core);
-const json = new TextEncoder().encode(JSON.stringify({ data: 'x'.repeat(1012) }));
-let seq = 1n;
-
-// the demo's echo route: reads the content type, returns the parsed body as a value
-const demo = nen.withNen(async (req, _ctx, body) => (req.headers.get('content-type') === 'application/json' ? body : null));
-const plain = async (request) => Response.json(await request.json());
-
-function encryptedRequest() {
-  const meta = { sessionId: r.sessionId, epoch: 0, seq: seq++, timestamp: Date.now(), flags: 0 };
-  const sealed = sealMessage(keys.c2s, keys.c2sIv, meta.seq, requestAad(meta, 'POST', '/api/echo', 'application/json'), json);
-  return new Request('http://127.0.0.1/api/echo', {
-    method: 'POST',
-    // content-length as under `next start` (Next's Request carries the incoming headers)
-    headers: { nen: formatRequestHeader(meta), 'nen-type': 'application/json', 'content-type': 'application/nen', 'content-length': String(sealed.length) },
-    body: sealed,
-  });
-}
-const plainRequest = () =>
-  new Request('http://127.0.0.1/api/echo', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'content-length': String(json.length) },
-    body: json,
-  });
+const session = await benchSession({ createNen, memoryStore }, core);
+const { nen, keys } = session;
+const { demo, plain, encryptedRequest, plainRequest } = echoBench(core, session);
 
 let promises = 0;
 const sites = process.argv.includes('--trace') ? new Map() : null;
