@@ -31,7 +31,8 @@ const gz = (buf) => gzipSync(buf, { level: 9 }).length;
 
 /**
  * Bundles `entry` (module source resolved from packages/client) into `outdir` (a fresh temp dir
- * when omitted). `lazyOnFirstRequest`: names of dynamic chunks (substring of the output name)
+ * when omitted). `minify`: true (what ships), false, or 'keep-names' (whitespace and syntax
+ * minified, identifiers kept: a profile names functions at nearly the shipped parse cost). `lazyOnFirstRequest`: names of dynamic chunks (substring of the output name)
  * the default path loads before its first response; they count as initial.
  */
 export async function bundleClient({ entry = DEFAULT_ENTRY, outdir, lazyOnFirstRequest = [], minify = true, coreDist, clientDist } = {}) {
@@ -43,7 +44,7 @@ export async function bundleClient({ entry = DEFAULT_ENTRY, outdir, lazyOnFirstR
     platform: 'browser',
     conditions: ['browser', 'import', 'default'],
     target: 'es2022',
-    minify,
+    ...(minify === 'keep-names' ? { minifyWhitespace: true, minifySyntax: true } : { minify }),
     splitting: true,
     outdir: dir,
     entryNames: 'entry',

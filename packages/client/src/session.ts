@@ -7,6 +7,9 @@
  *    (one caller aborting must not fail the others): each caller stops waiting on its own signal.
  *  - Several pins (rotation): only `NEN_UNKNOWN_KEY_ID` moves a handshake on to the next pin; a
  *    failed key confirmation under a pin the server claims to hold is final (a substituted key).
+ *  - A browser page's first handshake also runs the request's key derivation and sealing once on
+ *    zeros while its ClientHello is in flight (`warmDuringRoundTrip`: compiled while the main
+ *    thread is idle, not after the ServerHello); nothing of it is kept or sent.
  *  - Session keys are reference counted: a replaced session is disposed only when its last
  *    in-flight request or stream finishes. Sequence numbers continue across rekeys (the server's
  *    replay window is per session), so a (key, nonce) pair is never reused.
@@ -21,12 +24,13 @@ import {
   clientHandshakeStartAsync,
   loadBackend,
   nextEpochSecret,
+  sealRequest,
   toBase64Url,
 } from '@nen/core';
 import { clientError, serverError } from './errors.js';
 import type { ClientConfig } from './options.js';
 import { SequenceCounter } from './sequence.js';
-import { deadline, head32, headersRecord, report, untilAborted } from './transport.js';
+import { deadline, head32, headersRecord, readBodyLimited, report, untilAborted } from './transport.js';
 
 export interface NenSessionInfo {
   readonly id: string;
@@ -94,6 +98,47 @@ export class SessionState {
   get info(): NenSessionInfo {
     return { id: this.idStr, expiresAt: this.expiresAt, keyId: this.keyId, epoch: this.epoch };
   }
+}
+
+let warmed = false;
+
+/**
+ * Once per page, where the backend has WebCrypto's symmetric half (browsers; never on Node): while
+ * the first ClientHello is in flight (the main thread idle), a zero-delay task derives epoch keys
+ * from an all-zero secret, runs the confirmation's SHA-256 / HKDF-Extract / HMAC and seals a 1 KB
+ * request of zeros under them, then disposes the keys: V8 compiles the code the first request runs
+ * after the ServerHello during the round trip (bench/README.md "Browser", issue 21). Public
+ * constants only: no secret, nothing sent.
+ */
+function warmDuringRoundTrip(be: Backend): void {
+  const sym = be.asyncSymmetric;
+  if (warmed || !sym) return;
+  warmed = true;
+  setTimeout(() => {
+    const zero = new Uint8Array(32);
+    const run = async () => {
+      await sym.hmacSha256(await sym.hkdfExtract(await sym.sha256(zero), zero.slice()), zero);
+      const keys = await SessionKeys.create(be, zero, 0);
+      try {
+        const body = new Uint8Array(1024);
+        const input = {
+          keys,
+          sessionId: zero.subarray(0, 16),
+          epoch: 0,
+          seq: 0n,
+          timestamp: 0,
+          method: 'POST',
+          url: new URL('https://nen.invalid/'),
+          contentType: 'application/json',
+          body,
+        };
+        await sealRequest(input);
+      } finally {
+        keys.dispose();
+      }
+    };
+    run().catch(() => {});
+  }, 0);
 }
 
 /** The session of one client: handshakes, the current session, replacement. */
@@ -182,13 +227,16 @@ export class Sessions {
     let res: Response;
     let buf: Uint8Array;
     try {
-      res = await cfg.fetch(url, {
+      const sent = cfg.fetch(url, {
         method: 'POST',
         headers: { 'content-type': MEDIA_TYPE.handshake },
         body: st.hello as Uint8Array<ArrayBuffer>,
         signal: t.signal,
       });
-      buf = new Uint8Array(await res.arrayBuffer());
+      warmDuringRoundTrip(be);
+      res = await sent;
+      // bounded, through the reader, like every response body (./transport.ts)
+      buf = await readBodyLimited(res, cfg.maxResponseBytes, () => clientError('NEN_HANDSHAKE_FAILED', 'handshake response exceeds maxResponseBytes'));
     } catch (e) {
       st.dispose();
       throw t.map(e);
@@ -196,18 +244,20 @@ export class Sessions {
       t.done();
     }
     const t1 = Date.now();
-    report(cfg.options.onExchange, {
-      kind: 'handshake',
-      method: 'POST',
-      url: url.href,
-      requestHeaders: { 'content-type': MEDIA_TYPE.handshake },
-      requestBodyLength: st.hello.length,
-      requestBodyHex: head32(st.hello),
-      status: res.status,
-      responseHeaders: headersRecord(res.headers),
-      responseBodyLength: buf.length,
-      responseBodyHex: head32(buf),
-    });
+    // the record (headers, hex) only when someone observes the exchanges: cold code on the path
+    if (cfg.options.onExchange)
+      report(cfg.options.onExchange, {
+        kind: 'handshake',
+        method: 'POST',
+        url: url.href,
+        requestHeaders: { 'content-type': MEDIA_TYPE.handshake },
+        requestBodyLength: st.hello.length,
+        requestBodyHex: head32(st.hello),
+        status: res.status,
+        responseHeaders: headersRecord(res.headers),
+        responseBodyLength: buf.length,
+        responseBodyHex: head32(buf),
+      });
     if (!res.ok) {
       st.dispose();
       throw serverError(res, `handshake HTTP ${res.status}`);

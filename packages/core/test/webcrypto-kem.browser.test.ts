@@ -28,7 +28,7 @@ import { readVector, type HpkeVector } from './vectors.js';
 
 const PAGE = `${IMPORT_MAP}<script type="module">
 const load = (p) => import('/dist/' + p);
-window.__m = Promise.all(['backend/webcrypto-kem.js', 'backend/noble.js', 'backend/hpke.js', 'protocol/handshake.js', 'protocol/handshake-async.js', 'protocol/constants.js'].map(load))
+window.__m = Promise.all(['backend/webcrypto-kem.js', 'backend/noble.js', 'backend/hpke.js', 'protocol/handshake.js', 'protocol/handshake-async.js', 'protocol/constants.js', 'protocol/bytes.js'].map(load))
   .then((mods) => Object.assign({}, ...mods));
 </script>`;
 
@@ -111,6 +111,21 @@ describe('WebCrypto KEMs in Chromium (the browser client handshake)', () => {
       expect(r.opened).toBe(r.sent);
     });
   }
+
+  it("fromBase64Url on Chromium's native Uint8Array.fromBase64 decodes and refuses what the loop does", async () => {
+    const r = await inPage(
+      null,
+      `if (typeof Uint8Array.fromBase64 !== 'function') return 'no Uint8Array.fromBase64';
+      const ok = [];
+      for (let n = 0; n < 100; n++) {
+        const b = crypto.getRandomValues(new Uint8Array(n * 13));
+        ok.push(toHex(m.fromBase64Url(m.toBase64Url(b))) === toHex(b));
+      }
+      const bad = ['A', 'AB=', 'A+B/', 'AB C', 'AR', 'AAB', 'é', 'AAAA ', ' AAAA', 'AA==', 'AAAAAB', 'AAAAAAB', 'AAAA\\nAAAA'];
+      return { ok: ok.every(Boolean), bad: bad.map((s) => m.fromBase64Url(s)) };`,
+    );
+    expect(r).toEqual({ ok: true, bad: Array(13).fill(null) });
+  });
 
   it('the worked example: ephemeralIkm gives its pk_eph, and its enc_e its exported_e', async () => {
     const w = workedExample;

@@ -88,10 +88,25 @@ export function toBase64Url(bytes: Uint8Array): string {
   return out;
 }
 
-/** Strict base64url (no padding) decode; null when the input is not canonical base64url. */
+/** `Uint8Array.fromBase64` (ES2026; Chromium 140+), newer than TypeScript's lib. */
+type FromBase64 = (s: string, o: { alphabet: 'base64url'; lastChunkHandling: 'loose' }) => Uint8Array;
+const nativeFromBase64 = (Uint8Array as unknown as { fromBase64?: FromBase64 }).fromBase64;
+const B64URL_CHARS = /^[A-Za-z0-9_-]*$/;
+
+/**
+ * Strict base64url (no padding) decode; null when the input is not canonical base64url. Where the
+ * platform has `Uint8Array.fromBase64` (browsers), it decodes after the same checks (alphabet,
+ * length, zero trailing bits): a pin is ~1.6 K characters, which the loop below runs cold, in the
+ * interpreter, before a page's first handshake (bench/README.md "Browser", issue 21).
+ */
 export function fromBase64Url(s: string): Uint8Array | null {
   const len = s.length;
   if (len % 4 === 1) return null;
+  if (nativeFromBase64 !== undefined) {
+    if (!B64URL_CHARS.test(s)) return null;
+    const tail = len % 4 === 0 ? 0 : (B64URL_REV[s.charCodeAt(len - 1)] as number) & (len % 4 === 2 ? 15 : 3);
+    return tail === 0 ? nativeFromBase64(s, { alphabet: 'base64url', lastChunkHandling: 'loose' }) : null;
+  }
   const out = new Uint8Array(Math.floor((len * 3) / 4));
   let o = 0;
   let acc = 0;
