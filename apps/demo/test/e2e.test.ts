@@ -158,31 +158,22 @@ function notesFlow(): void {
       const title = `Launch plan ${tag}`;
       const body = `The vault code is ${tag}-4471 and nobody else may read it`;
       const edited = `Moved the vault code to ${tag}-9902`;
+      const flash = () =>
+        page
+          .getByTestId('flash')
+          .textContent()
+          .catch(() => '');
 
       await page.getByTestId('new-note').click();
       await page.getByTestId('note-title-input').fill(title);
       await page.getByTestId('note-body-input').fill(body);
       await page.getByTestId('save-note').click();
-      await expect
-        .poll(() =>
-          page
-            .getByTestId('flash')
-            .textContent()
-            .catch(() => ''),
-        )
-        .toBe('Created');
+      await expect.poll(flash).toBe('Created');
       await page.getByTestId('note-item').filter({ hasText: title }).waitFor();
 
       await page.getByTestId('note-body-input').fill(edited);
       await page.getByTestId('save-note').click();
-      await expect
-        .poll(() =>
-          page
-            .getByTestId('flash')
-            .textContent()
-            .catch(() => ''),
-        )
-        .toBe('Saved');
+      await expect.poll(flash).toBe('Saved');
 
       // Search (confidential query: the term travels inside the envelope).
       await page.getByTestId('search-input').fill(tag);
@@ -218,17 +209,10 @@ function notesFlow(): void {
       expect(await latest.getByTestId('wire-hex').count()).toBe(1);
 
       await page.getByTestId('delete-note').click();
-      await expect
-        .poll(() =>
-          page
-            .getByTestId('flash')
-            .textContent()
-            .catch(() => ''),
-        )
-        .toBe('Deleted');
+      await expect.poll(flash).toBe('Deleted');
       await expect.poll(() => page.getByTestId('note-item').filter({ hasText: title }).count()).toBe(0);
 
-      // The browser ran the default backend (@noble, in the page's JS): it never fetched the .wasm.
+      // The browser ran the default backend (WebCrypto / @noble, in the page's JS): it never fetched the .wasm.
       expect(traffic.sent.some((r) => /\.wasm(\?|$)/.test(new URL(r.url).pathname))).toBe(false);
       const apiRequests = traffic.sent.filter((r) => new URL(r.url).pathname.startsWith('/api/'));
       expect(apiRequests.some((r) => r.body && r.body.length > 0 && new URL(r.url).pathname === '/api/notes')).toBe(true);
