@@ -24,6 +24,10 @@
 //!   `encapsulate_with_x25519` / `decapsulate_with_x25519` take the X25519
 //!   half from the caller instead (Node's OpenSSL X25519 is ~2x faster than dalek in Wasm):
 //!   the caller must compute exactly the X-Wing values; the all-zero check still runs here.
+//! - The field arithmetic is curve25519-dalek's default on wasm32 (`FieldElement2625`, 32-bit
+//!   limbs): the u64 backend (`--cfg curve25519_dalek_bits="64"`) measured 2.2x slower in Wasm
+//!   (no 64x64->128 multiply), the fiat backend 4 % faster for +4.8 KB, more inlining 2x slower
+//!   (bench/README.md "Handshake, X25519 and glue").
 
 use std::sync::OnceLock;
 

@@ -6,7 +6,9 @@
  * SealBase / OpenBase: `SenderKey.seal_base_x25519`, `RecipientKey.open_base_x25519`).
  *
  * Chosen by measurement (crates/nen-core/README.md "Handshake compute"): an X25519 Montgomery
- * ladder costs ≈ 65 µs in Wasm (curve25519-dalek, 32-bit backend) and ≈ 25 µs in OpenSSL, plus
+ * ladder costs ≈ 65 µs in Wasm (curve25519-dalek, 32-bit backend; its u64 backend 2.2x slower,
+ * fiat 4 % faster, more inlining 2x slower: bench/README.md "Handshake, X25519 and glue") and
+ * ≈ 25 µs in OpenSSL, plus
  * the key import: on Node 20 (OpenSSL 3.0) a JWK public key imports in ≈ 5 µs and a private one
  * (OpenSSL derives its public key: a second ladder) in ≈ 22 µs, on Node 24 (OpenSSL 3.5) in
  * ≈ 13 / 30 µs. So recipient keys (the server's static key: one DH + one import per handshake)
