@@ -133,6 +133,8 @@ describe('OHTTP mode', () => {
     mode = 'ok';
     const res = await client().fetch('/api/notes?x=1', { method: 'POST', headers: { 'content-type': 'application/json', cookie: 'sid=1' }, body: '{"a":1}' });
     expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json');
+    expect(res.constructor.name).toBe('OhttpOpenedResponse'); // Node: read from the opened bytes, no body stream
     expect(await res.json()).toEqual({ path: '/api/notes?x=1', n: 7 });
     const s = seen.at(-1) as { headers: Record<string, string>; inner: string[][] };
     expect(s.headers.cookie).toBeUndefined();

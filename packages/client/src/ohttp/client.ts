@@ -39,6 +39,18 @@ import type { ClientConfig } from '../options.js';
 import { type PreparedRequest, bodyChunks, deadline, prepare, readBodyLimited } from '../transport.js';
 import { BhttpResponseStream, type ResponseHead } from './bhttp-stream.js';
 import { PinnedKeyConfig } from './key-config.js';
+import type { OhttpOpenedResponse } from './opened-response.js';
+
+/** ./opened-response.ts on Node (loaded in the background, never in a browser chunk); until then a plain Response. */
+let Opened: typeof OhttpOpenedResponse | undefined;
+if (globalThis.process?.versions?.node) {
+  import('./opened-response.js').then(
+    (m) => {
+      Opened = m.OhttpOpenedResponse;
+    },
+    () => {}, // the plain Response stays
+  );
+}
 
 export interface ObliviousConfig {
   readonly relay: URL;
@@ -146,6 +158,7 @@ export class ObliviousTransport {
         clientError('NEN_RESPONSE_UNAUTHENTICATED', 'encapsulated response over maxResponseBytes'),
       );
       const r = decodeBhttpResponse(await e.openResponse(wire), { maxContent: this.#cfg.maxResponseBytes });
+      if (Opened && r.content.length > 0 && !NO_BODY_STATUS.has(r.status)) return new Opened(r.content, r.status, (h) => appendLines(h, r.headers));
       return toResponse(r, r.content.length > 0 ? (r.content as Uint8Array<ArrayBuffer>) : null);
     }
     const c = await encapsulateChunkedRequestAsync(config);
@@ -200,16 +213,20 @@ function throwOnProblem(res: Response): void {
   throw new NenProtocolError(code, `nen: ${WIRE_ERRORS[code].message}`, { status: res.status });
 }
 
-function toResponse(head: ResponseHead, body: BodyInit | null): Response {
-  const headers = new Headers();
-  for (const [n, v] of head.headers) {
+/** Appends Binary HTTP field lines to `h`, dropping those the Fetch API forbids or cannot represent. */
+function appendLines(h: Headers, lines: readonly FieldLine[]): Headers {
+  for (const [n, v] of lines) {
     try {
-      headers.append(n, v);
+      h.append(n, v);
     } catch {
       // a field the Fetch API forbids or cannot represent: dropped
     }
   }
-  return new Response(NO_BODY_STATUS.has(head.status) ? null : body, { status: head.status, headers });
+  return h;
+}
+
+function toResponse(head: ResponseHead, body: BodyInit | null): Response {
+  return new Response(NO_BODY_STATUS.has(head.status) ? null : body, { status: head.status, headers: appendLines(new Headers(), head.headers) });
 }
 
 /** A chunked OHTTP answer: resolves with the head once its chunk opened; the body streams the rest. */

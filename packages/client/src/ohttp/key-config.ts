@@ -11,6 +11,9 @@
  *  - X25519 (0x0020) is not post-quantum: refused unless `allowClassical` (NEN_OHTTP_KEY_MISMATCH).
  *  - After NEN_OHTTP_KEY_UNKNOWN (a rotation) a fetched config is refetched once; a config pinned
  *    by value cannot change (the error is thrown).
+ *  - A config given as base64url is parsed once per process (`parseOnce`, bounded): a fresh client
+ *    per request (a CLI, a serverless call) does not decode and parse its ~1.6 KB again. The
+ *    parsed config is shared and never mutated; bytes given by the caller are parsed each time.
  */
 import { type NenProtocolError, clientError, fromBase64Url, toBase64Url } from '@nen/core';
 import { OHTTP_KEM_INFO, OHTTP_MEDIA, type OhttpKeyConfig, encodeKeyConfig, parseKeyConfig, parseKeyConfigs } from '@nen/core/ohttp/client';
@@ -23,6 +26,19 @@ export interface KeyConfigOptions {
 }
 
 const PIN = /^sha256:([A-Za-z0-9_-]{43})$/;
+
+/** Key Configs given as base64url, parsed once per process (bounded: the few gateways a process talks to; public values). */
+const PARSED_MAX = 8;
+const parsed = new Map<string, OhttpKeyConfig>();
+function parseOnce(b64: string): OhttpKeyConfig {
+  let c = parsed.get(b64);
+  if (!c) {
+    c = parseKeyConfig(fromBase64Url(b64) ?? new Uint8Array(0));
+    if (parsed.size >= PARSED_MAX) parsed.delete(parsed.keys().next().value as string);
+    parsed.set(b64, c);
+  }
+  return c;
+}
 
 /** The pin of a Key Config: `sha256:` + base64url(SHA-256(encoded Key Config)). */
 export async function keyConfigPin(config: OhttpKeyConfig): Promise<string> {
@@ -49,11 +65,11 @@ export class PinnedKeyConfig {
       this.#fixed = null;
       return;
     }
-    let bytes: Uint8Array;
-    if (o.keyConfig instanceof Uint8Array) bytes = o.keyConfig;
-    else if (list?.length === 1) bytes = fromBase64Url(list[0] as string) ?? new Uint8Array(0);
+    let config: OhttpKeyConfig;
+    if (o.keyConfig instanceof Uint8Array) config = parseKeyConfig(o.keyConfig);
+    else if (list?.length === 1) config = parseOnce(list[0] as string);
     else throw clientError('NEN_BAD_INPUT', 'keyConfig must be one Key Config (base64url or bytes) or 1-16 "sha256:<base64url>" pins');
-    this.#fixed = this.#checkKem(parseKeyConfig(bytes));
+    this.#fixed = this.#checkKem(config);
     this.#pins = null;
   }
 

@@ -17,11 +17,21 @@ export function requireOhttpOptions(cfg: ClientConfig): void {
   if (o.relay === undefined || o.keyConfig === undefined) throw clientError('NEN_BAD_INPUT', "mode: 'ohttp' needs relay and keyConfig");
 }
 
+/** ./client.ts, imported once per page / process (a fresh client does not go through the module loader again). */
+let code: Promise<typeof import('./client.js')> | undefined;
+function clientCode(): Promise<typeof import('./client.js')> {
+  code ??= import('./client.js').catch((e: unknown) => {
+    code = undefined; // a failed chunk load is retried by the next request
+    throw e;
+  });
+  return code;
+}
+
 export function obliviousClient(cfg: ClientConfig): NenClient {
   requireOhttpOptions(cfg);
   let client: Promise<NenClient> | undefined;
   const load = () =>
-    (client ??= import('./client.js').then(
+    (client ??= clientCode().then(
       (m) => m.obliviousNenClient(cfg),
       (e: unknown) => {
         client = undefined;
