@@ -1,5 +1,8 @@
 /**
  * @nen/seal: post-quantum sealed data in the age v1 format (c2sp.org/age) on @nen/core.
+ * Pitfall: `open` / `openText` release nothing until the whole payload authenticates, while
+ * `openStream` / `createOpenStream` release each chunk once its tag verifies: a stream consumer
+ * must treat the plaintext as complete only when the stream closes without error (./streams.ts).
  */
 export * from './errors.js';
 export { encodeBase64, decodeBase64, encodeBech32, decodeBech32 } from './encoding.js';

@@ -13,6 +13,9 @@
  * Runtime exports (8): createNen, withNen, withNenStream, routes, memoryStore, parseServerKeys,
  * NenError (every error thrown here is one, with a `code` from ERROR_CODES.md), and
  * StoreUnavailableError (what a custom store throws when its backend is down: 503, fail closed).
+ *
+ * Pitfall: Edge runtimes and Workers load this entry, so nothing on its import graph may import a
+ * `node:` module or ioredis (test/package.test.ts and the workerd bundle test check it).
  */
 import { createNen, type Nen, type NenHandler, type NenRouteHandler, type NenRouteOptions, type NenStreamHandler, type NenStreamRouteOptions } from './nen.js';
 

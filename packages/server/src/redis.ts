@@ -9,6 +9,9 @@
  * else derived from `serverKeys` / NEN_SERVER_KEYS with a warning (./stores/redis-env.ts);
  * `logger` = warnings and errors to the console. `nen.close()` does not close a store passed in:
  * call `store.close()` on shutdown.
+ *
+ * Pitfall: Node only (ioredis needs TCP): never import it from an Edge route or a Worker; with
+ * REDIS_URL set and no store passed, `createNen()` throws NEN_CONFIG rather than use memory.
  */
 import { consoleStoreLogger, storeWrapKey } from './stores/redis-env.js';
 import { redisStore as createRedisStore, type RedisStoreOptions as BaseOptions } from './stores/redis.js';
