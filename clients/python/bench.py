@@ -9,6 +9,8 @@ Without ``--url`` it starts the repository's Hono target (``bench/targets/hono.m
 echo on one warm session (``/api/echo`` sealed vs ``/api/plain/echo`` plain, same httpx
 version and connection reuse) and full handshakes; rounds interleave plain and Nen, and each
 case reports its best round (the one least disturbed by other processes; as the JVM bench).
+
+Pitfall: compare figures of one run only (the shared machine drifts between runs).
 """
 
 from __future__ import annotations

@@ -5,6 +5,9 @@
     client.post("/api/echo", json={"hello": "world"})
 
 Wire format: PROTOCOL.md of the Nen repository (protocol 1.1). Error codes: ERROR_CODES.md.
+
+Pitfall: a transport holds one session; keep one per server for the client's lifetime (a new
+transport per request pays a full handshake each time).
 """
 
 from .async_transport import AsyncTransport
