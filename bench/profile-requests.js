@@ -219,6 +219,8 @@ async function profileMode(mode, { requests, concurrency, body, outDir, pin, ser
       serverIdlePct,
       perRequestUs: perRequestGroups(summary, r.requests, procCpuUsPerRequest),
       profile: summary,
+      // the measurement window on the profile's clock, to re-summarise the .cpuprofile (e.g. more functions)
+      window: { fromUs: t0, toUs: t1, file: path.join(mode, file) },
     };
   } finally {
     if (child.exitCode === null) child.kill('SIGKILL');

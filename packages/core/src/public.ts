@@ -95,6 +95,7 @@ export {
 export {
   sealResponse,
   sealResponseChunks,
+  sealTextResponseChunks,
   sealResponseStream,
   parseResponse,
   responseRecord,

@@ -2,12 +2,14 @@
  * ./node.ts's AEAD with its node:crypto KeyObject: one Aead seals and opens messages on both sides
  * of SMALL_MESSAGE under many nonces exactly as @noble/ciphers does (the KeyObject, made once, is
  * this Aead's key); a tampered large message is NEN_CRYPTO_AEAD; a disposed Aead refuses a large
- * message as it does a small one; two Aeads never share a key.
+ * message as it does a small one; two Aeads never share a key; a text is sealed as its UTF-8 bytes.
  */
 import { chacha20poly1305 } from '@noble/ciphers/chacha.js';
 import { describe, expect, it } from 'vitest';
 import { NenCryptoError } from '../errors.js';
 import { loadBackend } from '../index.js';
+import { concatBytes } from '../protocol/bytes.js';
+import type { TextSealingAead } from '../protocol/message.js';
 import { SMALL_MESSAGE } from './node.js';
 import { randomBytes } from './random.js';
 
@@ -36,6 +38,25 @@ describe('node backend AEAD (node:crypto from SMALL_MESSAGE bytes)', () => {
       bad[len >> 1] = (bad[len >> 1] as number) ^ 1;
       expect(codeOf(() => aead.open(nonce, aad, bad))).toBe('NEN_CRYPTO_AEAD');
     }
+  });
+
+  it('sealTextChunks seals the UTF-8 bytes of a text (node:crypto encoding it) exactly as @noble/ciphers; disposed: NEN_CRYPTO_DISPOSED', async () => {
+    const b = await loadBackend('node');
+    const key = randomBytes(32);
+    const aead = b.createAead(key) as ReturnType<typeof b.createAead> & TextSealingAead;
+    // ASCII, two-, three- and four-byte sequences, a lone surrogate (U+FFFD, as TextEncoder does)
+    const unit = 'a{"k":"é✓😀"}\uD800';
+    for (const n of [1, SMALL_MESSAGE / 2, SMALL_MESSAGE, 102_400]) {
+      const text = unit.repeat(Math.ceil(n / unit.length)).slice(0, n);
+      const nonce = randomBytes(12);
+      const aad = randomBytes(n % 53);
+      const ref = chacha20poly1305(key, nonce, aad).encrypt(new TextEncoder().encode(text));
+      const chunks = aead.sealTextChunks(nonce, aad, text);
+      expect(concatBytes(...chunks), String(n)).toEqual(ref);
+      if (n >= SMALL_MESSAGE) expect(chunks.length).toBe(2); // ciphertext, tag: unjoined
+    }
+    aead.dispose();
+    expect(codeOf(() => aead.sealTextChunks(randomBytes(12), new Uint8Array(0), 'x'.repeat(SMALL_MESSAGE)))).toBe('NEN_CRYPTO_DISPOSED');
   });
 
   it('two Aeads keep their own keys; a disposed one refuses large messages (NEN_CRYPTO_DISPOSED)', async () => {

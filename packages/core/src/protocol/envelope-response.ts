@@ -23,11 +23,14 @@ import {
   responseAad,
   sealMessage,
   sealMessageChunks,
+  sealTextMessageChunks,
   type RequestMeta,
 } from './message.js';
+import { utf8 } from './bytes.js';
 
 /** The `nen` value of an uncompressed single response (formatted once, not per response). */
 const NEN_PLAIN = formatResponseHeader(0);
+const EMPTY = new Uint8Array(0);
 
 /** What the server seals a response for: the request's envelope and session keys. */
 export interface ResponseContext {
@@ -99,6 +102,25 @@ export function sealResponseChunks(
     return { headers: r.headers, body: null };
   }
   return { headers: r.headers, body: sealMessageChunks(ctx.keys.s2c, ctx.keys.s2cIv, ctx.meta.seq, r.aad, r.plain) };
+}
+
+/**
+ * sealResponseChunks of a body given as text (a JSON answer's `JSON.stringify`), sealed as its
+ * UTF-8 bytes: without compression or a header record, the Aead gets the text itself
+ * (sealTextMessageChunks: node:crypto encodes it while sealing, so no body-sized encoded copy
+ * exists on the JS heap); otherwise the text is encoded first. The wire bytes are the same.
+ */
+export function sealTextResponseChunks(
+  ctx: ResponseContext,
+  status: number,
+  contentType: string,
+  text: string,
+  deflate?: (b: Uint8Array) => Uint8Array,
+): { readonly headers: HeaderList; readonly body: Uint8Array[] | null } {
+  if ((deflate && ctx.meta.flags & REQ_FLAG.ACCEPT_COMPRESSED) || isNullBodyStatus(status) || ctx.method === 'HEAD')
+    return sealResponseChunks(ctx, status, contentType, utf8(text), deflate);
+  const r = responseSetup(ctx, status, contentType, EMPTY);
+  return { headers: r.headers, body: sealTextMessageChunks(ctx.keys.s2c, ctx.keys.s2cIv, ctx.meta.seq, r.aad, text) };
 }
 
 /** A streamed response (server, always status 200): its headers and the record sealer. */

@@ -245,6 +245,23 @@ export function sealMessageChunks(aead: Aead, baseIv: Uint8Array, seq: bigint, a
   return aead.sealChunks ? aead.sealChunks(nonce, aad, plaintext) : [aead.seal(nonce, aad, plaintext)];
 }
 
+/**
+ * An Aead that seals a string's UTF-8 bytes itself (node:crypto: `update(text, 'utf8')` encodes
+ * into native memory freed at once): the caller makes no body-sized encoded copy. Same bytes out
+ * as `sealChunks(nonce, aad, utf8(text))`.
+ */
+export interface TextSealingAead extends Aead {
+  sealTextChunks(nonce: Uint8Array, aad: Uint8Array, text: string): Uint8Array[];
+}
+
+/** sealMessageChunks of `text`'s UTF-8 bytes (encoded by the Aead where it can: TextSealingAead). */
+export function sealTextMessageChunks(aead: Aead, baseIv: Uint8Array, seq: bigint, aad: Uint8Array, text: string): Uint8Array[] {
+  const nonce = computeNonce(baseIv, seq, 0, NONCE);
+  if (typeof (aead as Partial<TextSealingAead>).sealTextChunks === 'function') return (aead as TextSealingAead).sealTextChunks(nonce, aad, text);
+  const plaintext = utf8(text);
+  return aead.sealChunks ? aead.sealChunks(nonce, aad, plaintext) : [aead.seal(nonce, aad, plaintext)];
+}
+
 /** Throws NenCryptoError from the backend when the tag does not verify. */
 export function openMessage(aead: Aead, baseIv: Uint8Array, seq: bigint, aad: Uint8Array, sealed: Uint8Array): Uint8Array {
   if (sealed.length < AEAD_TAG_LENGTH) throw wireError('NEN_MALFORMED', `sealed body shorter than the tag (${sealed.length} bytes)`);

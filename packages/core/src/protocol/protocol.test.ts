@@ -7,9 +7,9 @@ import { loadBackend } from '../backend/index.js';
 import { KEM_ID, KEM_SIZES } from '../backend/types.js';
 import { concatBytes, fromBase64Url, toBase64Url, u16, u32 } from './bytes.js';
 import { NenProtocolError } from './codes.js';
-import { HS_FLAG } from './constants.js';
+import { HS_FLAG, REQ_FLAG } from './constants.js';
 import { openRequest, openRequestStream, parseRequest, sealRequest } from './envelope.js';
-import { openResponse, parseResponse, sealResponse, sealResponseChunks } from './envelope-response.js';
+import { openResponse, parseResponse, sealResponse, sealResponseChunks, sealTextResponseChunks } from './envelope-response.js';
 import { SMALL_MESSAGE } from '../backend/node.js';
 import { clientHandshakeStart, decodeClientHello, encodeClientHello, parseServerKeyPin, serverHandshake } from './handshake.js';
 import { SessionKeys, computeNonce, computeNonceWide } from './keys.js';
@@ -190,6 +190,29 @@ describe.each(['noble', 'wasm', 'node'] as const)('handshake and records (%s)', 
       expect(chunks.body && concatBytes(...chunks.body)).toEqual(one.body);
       // node:crypto's large bodies come unjoined: ciphertext, then the tag
       if (kind === 'node' && one.body && n >= SMALL_MESSAGE) expect(chunks.body?.map((c) => c.length)).toEqual([n, 16]);
+    }
+    keys.dispose();
+  });
+
+  it('sealTextResponseChunks: the chunks joined are sealResponse of the UTF-8 bytes (sizes, HEAD, 204, compression)', async () => {
+    const b = await loadBackend(kind);
+    const keys = new SessionKeys(b, new Uint8Array(32).fill(3), 0);
+    const deflate = (x: Uint8Array) => x.slice().reverse(); // stand-in: only its use is compared
+    for (const [n, method, status, flags] of [
+      [0, 'POST', 200, 0],
+      [1000, 'POST', 200, 0],
+      [SMALL_MESSAGE, 'POST', 200, 0],
+      [100_000, 'POST', 200, 0],
+      [100_000, 'HEAD', 200, 0],
+      [20_000, 'POST', 204, 0],
+      [20_000, 'POST', 200, REQ_FLAG.ACCEPT_COMPRESSED],
+    ] as const) {
+      const meta = { sessionId: new Uint8Array(16).fill(4), epoch: 0, seq: 9n, timestamp: 0, flags };
+      const text = '{"é":"✓😀"}'.repeat(Math.ceil(n / 10)).slice(0, n);
+      const one = sealResponse({ keys, meta, method }, status, 'application/json', new TextEncoder().encode(text), deflate);
+      const chunks = sealTextResponseChunks({ keys, meta, method }, status, 'application/json', text, deflate);
+      expect(chunks.headers, `${n} ${method} ${status}`).toEqual(one.headers);
+      expect(chunks.body && concatBytes(...chunks.body)).toEqual(one.body);
     }
     keys.dispose();
   });
