@@ -10,7 +10,9 @@
  * (bench/targets/node-http.mjs) instead of Hono. Per slice:
  * req/s, server CPU µs per request (/proc/<pid>/stat of that server), client CPU µs per request;
  * printed as medians over the rounds, with encrypted/plain ratios per build. `--modes` may add
- * `handshake` (a fresh unpinned session per operation: the session routes) and `stream` (a sealed
+ * `handshake` (a fresh unpinned session per operation: the session routes), `handshake-pinned` (the
+ * same pinned to the key `GET /api/nen/keys` gives: the static key's decapsulation too, as the
+ * Next.js bench's handshakes) and `stream` (a sealed
  * stream of 100 SSE records per operation, `POST /api/stream?n=100`: nenStreamMiddleware).
  *
  *   cp -r packages/server/dist packages/server/.dist-a     # e.g. the build before a change
@@ -57,7 +59,8 @@ const BODY = size === 1024 ? ECHO_1K : realisticJson(size, 7);
 const modes = (v.modes ?? 'plain,encrypted').split(',');
 const target = v.target ?? 'hono';
 if (!['hono', 'node-http'].includes(target)) throw new Error('hono-ab: --target takes hono or node-http');
-if (!modes.every((m) => ['plain', 'encrypted', 'handshake', 'stream'].includes(m))) throw new Error('hono-ab: --modes takes plain,encrypted,handshake,stream');
+if (!modes.every((m) => ['plain', 'encrypted', 'handshake', 'handshake-pinned', 'stream'].includes(m)))
+  throw new Error('hono-ab: --modes takes plain,encrypted,handshake,handshake-pinned,stream');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const freePort = () =>
   new Promise((resolve) => {
@@ -101,6 +104,8 @@ async function start(name, dist) {
   const headers = { 'content-type': 'application/json' };
   const client = createNenClient({ baseUrl: base, fetch, unpinned: true });
   await client.handshake();
+  const serverKey = (await (await fetch(`${base}/api/nen/keys`)).json())?.keys?.[0]?.pin;
+  if (typeof serverKey !== 'string') throw new Error(`hono-ab: server ${name}: GET /api/nen/keys gave no pin`);
   const ops = {
     plain: async () => {
       const res = await fetch(`${base}/api/plain/echo`, { method: 'POST', headers, body: BODY });
@@ -119,6 +124,9 @@ async function start(name, dist) {
     // one fresh session per op (the session routes: ClientHello -> ServerHello, store create)
     handshake: async () => {
       await createNenClient({ baseUrl: base, fetch, unpinned: true }).handshake();
+    },
+    'handshake-pinned': async () => {
+      await createNenClient({ baseUrl: base, fetch, serverKey }).handshake();
     },
   };
   return { name, dist, child, agent, pid, ops };
