@@ -3,12 +3,14 @@
  * < 3.5; elsewhere undefined and the caller keeps the Wasm) decapsulates with the Wasm and the
  * @noble reference keys to its shared secret, keeps the Wasm path's codes for bad public keys
  * (NEN_CRYPTO_KEY) and bounds its per-config cache; setupBaseS through it opens at the gateway.
+ * The encapsulation computed ahead is handed out once (every enc distinct, each opens) and is
+ * dropped with its evicted config.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { decap as refDecap, expandKey } from '../backend/noble-kem.js';
 import { wasmGlueIfLoaded } from '../backend/wasm-loaded.js';
 import { OHTTP_AEAD, OHTTP_KEM, OhttpPrivateKey, generateOhttpPrivateKey, setupBaseR, setupBaseS } from './hpke.js';
-import { splitSenderCount, splitXWingEncap } from './xwing-split-sender.js';
+import { splitSenderCount, splitSenderHeld, splitXWingEncap } from './xwing-split-sender.js';
 
 type Glue = NonNullable<ReturnType<typeof wasmGlueIfLoaded>>;
 let g: Glue;
@@ -59,6 +61,36 @@ describe('X-Wing Encap with the X25519 half in OpenSSL', () => {
       k.free();
     }
     expect(splitSenderCount()).toBeLessThanOrEqual(8);
+  });
+
+  it('computes the next encapsulation ahead: handed out once, every enc distinct, each opens; dropped on eviction', async () => {
+    if (!FAST) return;
+    const rk = new g.RecipientKey(OHTTP_KEM.XWING, generateOhttpPrivateKey(OHTTP_KEM.XWING));
+    const pk = rk.public_key;
+    const tick = () => new Promise((r) => setImmediate(r));
+    const seen = new Set<string>();
+    for (let i = 0; i < 6; i++) {
+      const held = splitSenderHeld(pk);
+      const e = splitXWingEncap(g, pk) as { sharedSecret: Uint8Array; enc: Uint8Array };
+      if (i > 0) expect(held).toBe(i % 2 === 1); // after a tick the one ahead is there and is taken now
+      expect(splitSenderHeld(pk)).toBe(false);
+      expect(seen.has(toHex(e.enc))).toBe(false);
+      seen.add(toHex(e.enc));
+      expect(toHex(rk.decap(e.enc))).toBe(toHex(e.sharedSecret));
+      if (i % 2 === 0) await tick();
+    }
+    expect(splitSenderHeld(pk)).toBe(false);
+    await tick();
+    expect(splitSenderHeld(pk)).toBe(true);
+    for (let i = 0; i < 9; i++) {
+      const k = new g.RecipientKey(OHTTP_KEM.XWING, generateOhttpPrivateKey(OHTTP_KEM.XWING));
+      splitXWingEncap(g, k.public_key);
+      k.free();
+    }
+    expect(splitSenderHeld(pk)).toBe(false); // evicted, its held secret wiped
+    await tick();
+    expect(splitSenderCount()).toBeLessThanOrEqual(8);
+    rk.free();
   });
 
   it('setupBaseS (through it where used) opens at the gateway', () => {

@@ -22,6 +22,14 @@
  *    to the JWK import cannot be (as in ../backend/node-xwing.ts).
  *  - A bad public key keeps the Wasm path's codes: the ML-KEM modulus check NEN_CRYPTO_KEY (from
  *    the Wasm), a low-order pk_X NEN_CRYPTO_KEY (OpenSSL refuses the all-zero ss_X).
+ *  - Encapsulation ahead (issue 23, the cold first request): after each Encap for a config the next
+ *    one is computed in an unref'd `setImmediate` (after the caller's I/O, never keeping a process
+ *    alive) and held in the config's entry, so a later request, e.g. a fresh client's after an idle
+ *    spell, finds it ready instead of running ML-KEM and two X25519 ladders on cold caches. Encap
+ *    takes no input but pk, so this changes no byte or distribution. Each held one is handed out
+ *    once (taken out of the entry before it is returned), at most one per config is held or
+ *    pending, and an evicted entry wipes its held secret. Same CPU per request, off the critical
+ *    path; never for derandomized vectors (they do not come here).
  */
 import type * as Glue from '../../wasm/nen_core.js';
 import { randomBytes } from '../backend/random.js';
@@ -31,11 +39,23 @@ import { NenCryptoError } from '../errors.js';
 import { type NodeModules, nodeModules } from './node-x25519.js';
 
 type WasmGlue = typeof Glue;
+interface Encapsulation {
+  readonly sharedSecret: Uint8Array;
+  readonly enc: Uint8Array;
+}
 interface Entry {
   readonly pk: Uint8Array;
   readonly mlkem: Glue.SenderKey;
   readonly pkX: unknown;
+  /** The next request's encapsulation, computed ahead (handed out once). */
+  ahead: Encapsulation | undefined;
+  /** An ahead computation is scheduled. */
+  pending: boolean;
+  /** Evicted: its Wasm key is freed, nothing more is computed on it. */
+  freed: boolean;
 }
+type Immediate = { unref?: () => void };
+const later = (globalThis as { setImmediate?: (f: () => void) => Immediate }).setImmediate;
 
 const KEM_XWING = 0x647a;
 const KEM_MLKEM768 = 0x0041;
@@ -60,7 +80,7 @@ function makeEntry(g: WasmGlue, m: NodeModules, pk: Uint8Array): Entry {
   const mlkem = callWasm(() => new g.SenderKey(KEM_MLKEM768, pk.subarray(0, PK_M)));
   try {
     const pkX = m.crypto.createPublicKey({ key: { kty: 'OKP', crv: 'X25519', x: m.b64url(pk.subarray(PK_M)) }, format: 'jwk' });
-    return { pk: pk.slice(), mlkem, pkX };
+    return { pk: pk.slice(), mlkem, pkX, ahead: undefined, pending: false, freed: false };
   } catch (cause) {
     mlkem.free();
     throw new NenCryptoError('NEN_CRYPTO_KEY', 'nen: invalid X25519 public key', { cause });
@@ -75,17 +95,40 @@ function entryFor(g: WasmGlue, m: NodeModules, pk: Uint8Array): Entry {
   const e = makeEntry(g, m, pk);
   if (hit) {
     cache.delete(id);
-    hit.mlkem.free();
+    release(hit);
   } else if (cache.size >= SENDER_MAX) {
     const [oldest, old] = cache.entries().next().value as [string, Entry];
     cache.delete(oldest);
-    old.mlkem.free();
+    release(old);
   }
   cache.set(id, e);
   return e;
 }
 
-function encapWith(m: NodeModules, e: Entry): { sharedSecret: Uint8Array; enc: Uint8Array } {
+/** An evicted entry: its Wasm key freed, its held secret wiped. */
+function release(e: Entry): void {
+  e.freed = true;
+  e.mlkem.free();
+  if (e.ahead) wipe(e.ahead.sharedSecret);
+  e.ahead = undefined;
+}
+
+/** Schedules the entry's next encapsulation (one held or pending at most); a failure leaves it to the next request, which throws its own error. */
+function computeAhead(m: NodeModules, e: Entry): void {
+  if (e.pending || e.ahead || !later) return;
+  e.pending = true;
+  later(() => {
+    e.pending = false;
+    if (e.freed || e.ahead) return;
+    try {
+      e.ahead = encapWith(m, e);
+    } catch {
+      // the next request encapsulates inline and reports the error there
+    }
+  }).unref?.();
+}
+
+function encapWith(m: NodeModules, e: Entry): Encapsulation {
   const out = callWasm(() => e.mlkem.encap()); // ss_M (32) || ct_M (1088)
   const ek = randomBytes(32);
   let ctX: Uint8Array;
@@ -139,16 +182,27 @@ function selfTest(g: WasmGlue, m: NodeModules): boolean {
  * Encap(pkR) for X-Wing with the X25519 half in OpenSSL, or undefined where it is not used (the
  * caller takes the whole Wasm Encap). The caller checked pkR's length.
  */
-export function splitXWingEncap(g: WasmGlue, pk: Uint8Array): { sharedSecret: Uint8Array; enc: Uint8Array } | undefined {
+export function splitXWingEncap(g: WasmGlue, pk: Uint8Array): Encapsulation | undefined {
   if (verdict === false) return undefined;
   const m = nodeModules();
   if (verdict === undefined)
     verdict = !!m && fastImport((globalThis as { process?: { versions?: { openssl?: string } } }).process?.versions?.openssl) && selfTest(g, m);
   if (!verdict || !m) return undefined;
-  return encapWith(m, entryFor(g, m, pk));
+  const e = entryFor(g, m, pk);
+  const ready = e.ahead;
+  e.ahead = undefined; // handed out once
+  const out = ready ?? encapWith(m, e);
+  computeAhead(m, e);
+  return out;
 }
 
 /** How many configs the cache holds (tests: it stays bounded). */
 export function splitSenderCount(): number {
   return cache.size;
+}
+
+/** Whether an encapsulation to `pk` is held ahead (tests). */
+export function splitSenderHeld(pk: Uint8Array): boolean {
+  for (const e of cache.values()) if (equalBytes(e.pk, pk)) return !!e.ahead;
+  return false;
 }
