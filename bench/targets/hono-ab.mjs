@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 /**
- * `node bench/targets/hono-ab.mjs --a <dist> --b <dist> [--rounds 8] [--slice 2] [--concurrency 10] [--modes plain,encrypted] [--size 1024] [--no-pin] [--target hono|node-http]`:
+ * `node bench/targets/hono-ab.mjs --a <dist> --b <dist> [--rounds 8] [--slice 2] [--concurrency 10] [--modes plain,encrypted] [--size 1024] [--no-pin] [--target hono|node-http|next]`:
  * two builds of @nen/server side by side in one run, each serving the Hono bench target
  * (bench/targets/hono.mjs --server-dist <dist>), for an A/B of Nen's per-request cost without
  * Next.js. Both servers run at once; the JSON echo (`--size` bytes, default 1 KB: `POST /api/echo`
  * through the real client vs `POST /api/plain/echo`) is driven in interleaved slices (A plain, A encrypted, B plain,
  * B encrypted, the order rotated each round) so that machine drift hits all four alike.
  * `--target node-http`: the same routes on bare node:http with `@nen/server/node`
- * (bench/targets/node-http.mjs) instead of Hono. Per slice:
+ * (bench/targets/node-http.mjs) instead of Hono. `--target next`: `--a` / `--b` name two builds of the
+ * demo in apps/demo (their NEXT_DIST_DIR, e.g. `.next-x`), each served by `next start` (what the
+ * bench's "100 KB pinned" ratio measures, here two builds in one run). Per slice:
  * req/s, server CPU µs per request (/proc/<pid>/stat of that server), client CPU µs per request;
  * printed as medians over the rounds, with encrypted/plain ratios per build. `--modes` may add
  * `handshake` (a fresh unpinned session per operation: the session routes), `handshake-pinned` (the
@@ -58,7 +60,8 @@ const size = Number(v.size ?? 1024);
 const BODY = size === 1024 ? ECHO_1K : realisticJson(size, 7);
 const modes = (v.modes ?? 'plain,encrypted').split(',');
 const target = v.target ?? 'hono';
-if (!['hono', 'node-http'].includes(target)) throw new Error('hono-ab: --target takes hono or node-http');
+if (!['hono', 'node-http', 'next'].includes(target)) throw new Error('hono-ab: --target takes hono, node-http or next');
+const demoDir = path.resolve(here, '../../apps/demo');
 if (!modes.every((m) => ['plain', 'encrypted', 'handshake', 'handshake-pinned', 'stream'].includes(m)))
   throw new Error('hono-ab: --modes takes plain,encrypted,handshake,handshake-pinned,stream');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -76,16 +79,21 @@ const median = (xs) => {
 
 async function start(name, dist) {
   const port = await freePort();
-  const args = [path.join(here, `${target}.mjs`), '--port', String(port), '--server-dist', path.resolve(dist)];
+  const next = target === 'next';
+  const args = next
+    ? [path.join(demoDir, 'node_modules/next/dist/bin/next'), 'start', '-H', '127.0.0.1', '-p', String(port)]
+    : [path.join(here, `${target}.mjs`), '--port', String(port), '--server-dist', path.resolve(dist)];
+  const nextEnv = next ? { NEXT_DIST_DIR: dist, NEN_BENCH_METRICS: '1', NODE_ENV: 'production' } : {};
   const child = spawn(pin ? 'taskset' : process.execPath, pin ? ['-c', '0', process.execPath, ...args] : args, {
-    env: { ...process.env, NEN_HANDSHAKE_RATE: '100000000', NEN_LOG: 'silent' },
+    env: { ...process.env, NEN_HANDSHAKE_RATE: '100000000', NEN_LOG: 'silent', ...nextEnv },
+    ...(next ? { cwd: demoDir } : {}),
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const base = `http://127.0.0.1:${port}`;
   const agent = createAgent({ connections: concurrency + 4 });
   const fetch = createFetch({ agent, targets: [base] });
   let pid = null;
-  for (let i = 0; i < 150 && pid === null; i++) {
+  for (let i = 0; i < (next ? 600 : 150) && pid === null; i++) {
     if (child.exitCode !== null) {
       await agent.close();
       throw new Error(`hono-ab: server ${name} exited (${child.exitCode})`);
