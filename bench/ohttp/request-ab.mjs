@@ -7,7 +7,9 @@
  * to a `withNen` echo, response sealing) and the client's open.
  *
  * ROUTE=value: the inner handler returns the parsed JSON body as a value (as the demo's echo does)
- * instead of a Response it built.
+ * instead of a Response it built. ALS=n: each gateway call runs inside n nested AsyncLocalStorage
+ * stores, as a route under `next start` does (Next keeps several; every promise then pays their
+ * hooks), so a change in the number of promises per request shows.
  *
  * Run: `node bench/ohttp/request-ab.mjs ROOT [ROOT...]` where ROOT is a built tree laid out like
  * the repository (`ROOT/packages/core/dist`, `ROOT/packages/server/dist`, their node_modules
@@ -15,6 +17,7 @@
  * --offline && pnpm turbo run build` for the other side). Env N = requests per build (1500).
  * Bounded: fixed counts, no network, no timers.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -23,6 +26,9 @@ if (roots.length === 0) throw new Error('usage: node bench/ohttp/request-ab.mjs 
 const N = Number(process.env.N ?? 1500);
 const ROUTE = process.env.ROUTE === 'value' ? '/api/value' : '/api/echo';
 const KEM_ROUNDS = 200;
+const stores = Array.from({ length: Number(process.env.ALS ?? 0) }, () => new AsyncLocalStorage());
+/** f() inside every store of `stores` (none: f() as is). */
+const inStores = (f) => stores.reduce((g, s, i) => () => s.run({ i }, g), f)();
 const url = (r, p) => pathToFileURL(path.join(r, p)).href;
 const med = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];
 
@@ -62,8 +68,7 @@ async function setup(root) {
       body: e.encapsulatedRequest,
     });
     t = performance.now();
-    const res = await gateway.fetch(outer);
-    const raw = new Uint8Array(await res.arrayBuffer());
+    const raw = await inStores(async () => new Uint8Array(await (await gateway.fetch(outer)).arrayBuffer()));
     const gatewayUs = performance.now() - t;
     t = performance.now();
     const answer = core.decodeBhttpResponse(e.openResponse(raw));
@@ -116,6 +121,8 @@ roots.forEach((r, j) => {
     console.log(`  ${name.padEnd(10)} encap ${f(e)}  decap ${f(d)}  setupBaseS ${f(s)}  setupBaseR ${f(rr)} us`);
   });
   const [e, g, o] = req[j];
-  console.log(`  1 KB request (${ROUTE}): client encapsulate ${f(e)}  gateway ${f(g)}  client open ${f(o)} us (medians of ${N})`);
+  console.log(
+    `  1 KB request (${ROUTE}${stores.length ? `, ${stores.length} AsyncLocalStorage` : ''}): client encapsulate ${f(e)}  gateway ${f(g)}  client open ${f(o)} us (medians of ${N})`,
+  );
 });
 process.exit(0);

@@ -19,6 +19,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { wireError } from '../protocol/codes.js';
 import type { FieldLine } from './bhttp.js';
 import { wasmSha256 } from './kem-wasm.js';
+import { nodeSha256Hex } from './node-sha256.js';
 
 export const OHTTP_PROBLEM = {
   DATE: 'https://iana.org/assignments/http-problem-types#date',
@@ -39,10 +40,14 @@ export function replayIdTtlMs(windowMs: number): number {
 
 /**
  * The replay id of an encapsulated request (§6.5): hex SHA-256 of its enc (64 characters, for
- * the store's key; the 1,120-byte X-Wing enc itself would make long keys). Synchronous: the Wasm
- * core's SHA-256 when loaded, else @noble's (WebCrypto's digest costs a thread-pool round trip).
+ * the store's key; the 1,120-byte X-Wing enc itself would make long keys). Synchronous: OpenSSL's
+ * SHA-256 on Node.js (./node-sha256.ts), else the Wasm core's when loaded, else @noble's
+ * (WebCrypto's digest costs a thread-pool round trip). Every path gives the same string: stores
+ * shared by instances of different versions see the same id.
  */
 export function ohttpReplayId(enc: Uint8Array): string {
+  const hex = nodeSha256Hex(enc);
+  if (hex !== undefined) return hex;
   const d = wasmSha256(enc) ?? sha256(enc);
   let h = '';
   for (let i = 0; i < d.length; i++) h += HEX[d[i] as number] as string;

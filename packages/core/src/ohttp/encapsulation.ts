@@ -26,14 +26,23 @@ import { randomBytes } from '../backend/random.js';
 import { AEAD_TAG, type HpkeContext, OHTTP_AEAD_INFO, OHTTP_KEM_INFO, aeadOpen, aeadSeal, hkdf, isOhttpKem, setupBaseR, setupBaseS } from './hpke.js';
 import { OHTTP_LABEL, labelBytes, pickSuite, requestHeader, requestInfo } from './request-header.js';
 import type { OhttpGatewayKeys, OhttpKeyConfig, OhttpKeyEntry, SymmetricSuite } from './key-config.js';
+import { nodeSha256Of2 } from './node-sha256.js';
 
 export { OHTTP_LABEL, OHTTP_MEDIA, pickSuite, requestHeader, requestInfo } from './request-header.js';
 
-/** §4.4 steps 1-5: the response AEAD key and nonce from the context, enc and response_nonce. */
+/** HMAC-SHA256's block: a longer key (here the Extract salt) is hashed first (RFC 2104 §2). */
+const HMAC_BLOCK = 64;
+
+/**
+ * §4.4 steps 1-5: the response AEAD key and nonce from the context, enc and response_nonce. The
+ * salt enc || response_nonce is longer than HMAC's block for X-Wing / ML-KEM, so on Node.js it
+ * goes in as its SHA-256 (./node-sha256.ts: the same PRK, no joined copy).
+ */
 export function responseKeys(ctx: HpkeContext, label: string, enc: Uint8Array, responseNonce: Uint8Array): { key: Uint8Array; nonce: Uint8Array } {
   const { nk, nn } = OHTTP_AEAD_INFO[ctx.aeadId] as { nk: number; nn: number };
   const secret = ctx.export(labelBytes(label), Math.max(nk, nn));
-  const prk = hkdf.extract(concatBytes(enc, responseNonce), secret);
+  const long = enc.length + responseNonce.length > HMAC_BLOCK ? nodeSha256Of2(enc, responseNonce) : undefined;
+  const prk = hkdf.extract(long ?? concatBytes(enc, responseNonce), secret);
   return { key: hkdf.expand(prk, labelBytes('key'), nk), nonce: hkdf.expand(prk, labelBytes('nonce'), nn) };
 }
 

@@ -6,7 +6,8 @@
  * d || z (HPKE 0x0041's seed form: KeyGen_internal(d, z), X-Wing's own ML-KEM key), sk_X an
  * OpenSSL KeyObject imported ONCE per key. Per request: ss_M = the Wasm's ML-KEM-768 Decap of
  * ct_M, ss_X = X25519(sk_X, ct_X) in OpenSSL (one public JWK import + one DH), and the combiner
- * SHA3-256(ss_M || ss_X || ct_X || pk_X || label) in OpenSSL.
+ * SHA3-256(ss_M || ss_X || ct_X || pk_X || label) in OpenSSL, hashed in one update from a buffer
+ * held per key (pk_X and the label written once; the two secrets wiped after each Decap).
  *
  * Measured (bench/README.md, OHTTP seventh pass): the Wasm X25519 ladder (curve25519-dalek's
  * 32-bit backend) is the larger half of the Wasm X-Wing Decap; OpenSSL's import + DH costs
@@ -36,20 +37,25 @@ const KEM_MLKEM768 = 0x0041;
 /** ct_M / pk_M lengths: ct_X starts at 1088 in enc, pk_X at 1184 in the public key. */
 const CT_M = 1088;
 const PK_M = 1184;
+/** Where pk_X starts in the combiner's input (after ss_M, ss_X, ct_X). */
+const MIX_PK_X = 96;
 /** X-Wing's combiner label "\.//^\". */
 const LABEL = /* @__PURE__ */ Uint8Array.of(0x5c, 0x2e, 0x2f, 0x2f, 0x5e, 0x5c);
 
 /** An X-Wing recipient key with its ML-KEM-768 half in Wasm and its X25519 half in OpenSSL. */
 export class SplitXWingKey {
   readonly #c: NodeCrypto;
-  readonly #pkX: Uint8Array;
+  /** The combiner's input ss_M || ss_X || ct_X || pk_X || label, pk_X and label set once (one hash update per Decap). */
+  readonly #mix: Uint8Array;
   #mlkem: Glue.RecipientKey | null;
   #skX: NodeX25519Static;
   private constructor(c: NodeCrypto, mlkem: Glue.RecipientKey, skX: NodeX25519Static, pkX: Uint8Array) {
     this.#c = c;
     this.#mlkem = mlkem;
     this.#skX = skX;
-    this.#pkX = pkX;
+    this.#mix = new Uint8Array(MIX_PK_X + 32 + LABEL.length);
+    this.#mix.set(pkX, MIX_PK_X);
+    this.#mix.set(LABEL, MIX_PK_X + 32);
     registry?.register(this, mlkem, this);
   }
 
@@ -87,13 +93,17 @@ export class SplitXWingKey {
     const ctX = enc.subarray(CT_M);
     const ssX = this.#skX.dh(ctX);
     const ssM = callWasm(() => mlkem.decap(enc.subarray(0, CT_M)));
+    const mix = this.#mix;
     try {
-      const d = this.#c.createHash('sha3-256').update(ssM).update(ssX).update(ctX).update(this.#pkX).update(LABEL).digest();
+      mix.set(ssM, 0);
+      mix.set(ssX, 32);
+      mix.set(ctX, 64);
+      const d = this.#c.createHash('sha3-256').update(mix).digest();
       const ss = new Uint8Array(d);
       wipe(d);
       return ss;
     } finally {
-      wipe(ssM, ssX);
+      wipe(ssM, ssX, mix.subarray(0, 64));
     }
   }
 

@@ -220,22 +220,41 @@ export function createOhttpGateway(o: OhttpGatewayOptions): OhttpGateway {
   };
 }
 
-/** message/ohttp-res: the inner answer read whole (bounded), as known-length Binary HTTP, encapsulated. */
-async function sealedAnswer(
+/**
+ * message/ohttp-res: the inner answer read whole (bounded), as known-length Binary HTTP,
+ * encapsulated. A handler's value (inner-response.ts) is answered without a promise (under `next
+ * start` each promise also runs the AsyncLocalStorage hooks of every store Next keeps).
+ */
+function sealedAnswer(
   d: ReturnType<typeof decapsulateRequest>,
   answer: Response,
   maxResponse: number,
   log: (e: unknown, where: string) => void,
-): Promise<Response> {
-  let bytes: Uint8Array;
+): Response | Promise<Response> {
+  const plain = answer instanceof InnerResponse ? InnerResponse.plainOf(answer) : null;
+  if (plain && plain.body.length <= maxResponse) return sealedResponse(d, answerBytes(answer, plain.body, log));
+  return readBounded(answer, maxResponse).then(
+    (body) => sealedResponse(d, answerBytes(answer, body, log)),
+    (e: unknown) => sealedResponse(d, failedBytes(e, log)),
+  );
+}
+
+/** The inner answer as Binary HTTP, or the encoded 500 when it cannot be encoded. */
+function answerBytes(answer: Response, body: Uint8Array, log: (e: unknown, where: string) => void): Uint8Array {
   try {
-    const body = await readBounded(answer, maxResponse);
-    bytes = encodeBhttpResponse({ informational: [], status: answer.status, headers: fieldsOf(answer), content: body, trailers: [] });
+    return encodeBhttpResponse({ informational: [], status: answer.status, headers: fieldsOf(answer), content: body, trailers: [] });
   } catch (e) {
-    log(e, 'response');
-    const p = new TextEncoder().encode(JSON.stringify({ type: 'about:blank', title: 'internal error', code: 'NEN_INTERNAL' }));
-    bytes = encodeBhttpResponse({ informational: [], status: 500, headers: [['content-type', 'application/problem+json']], content: p, trailers: [] });
+    return failedBytes(e, log);
   }
+}
+
+function failedBytes(e: unknown, log: (e: unknown, where: string) => void): Uint8Array {
+  log(e, 'response');
+  const p = new TextEncoder().encode(JSON.stringify({ type: 'about:blank', title: 'internal error', code: 'NEN_INTERNAL' }));
+  return encodeBhttpResponse({ informational: [], status: 500, headers: [['content-type', 'application/problem+json']], content: p, trailers: [] });
+}
+
+function sealedResponse(d: ReturnType<typeof decapsulateRequest>, bytes: Uint8Array): Response {
   const body = d.sealResponse(bytes) as Uint8Array<ArrayBuffer>;
   // known length: Content-Length, so a server writes head and body without chunked framing
   return new Response(body, {

@@ -53,8 +53,8 @@ function failed(e: unknown): Response {
 /** Statuses whose Response has no body (a body with one is refused as the Response constructor does). */
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 
-/** A handler result as a plain Response (the gateway encapsulates it): lazily built when it can be. */
-async function toResponse(value: unknown): Promise<Response> {
+/** A handler result as a plain Response (the gateway encapsulates it): lazily built when it can be. Synchronous: no promise per request. */
+function toResponse(value: unknown): Response {
   if (value instanceof Response) return value;
   const p = value instanceof ResponseBytes ? value : valueToPlain(value);
   if (p.status >= 200 && p.status <= 599 && !(NULL_BODY.has(p.status) && p.body.length > 0)) return new InnerResponse(p) as unknown as Response;
@@ -71,7 +71,10 @@ export async function runInner<C>(
   lazyJson: boolean,
 ): Promise<Response> {
   try {
-    return await toResponse(await handler(request, context, innerBody(request, lazyJson)));
+    // one await: a handler's value is answered synchronously (under `next start` every promise
+    // also runs the AsyncLocalStorage hooks of each store Next keeps)
+    const r = handler(request, context, innerBody(request, lazyJson));
+    return toResponse(typeof (r as { then?: unknown } | null)?.then === 'function' ? await r : r);
   } catch (e) {
     return failed(e);
   }

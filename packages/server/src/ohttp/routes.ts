@@ -39,14 +39,26 @@ export interface NenOhttpOptions extends Partial<Omit<OhttpGatewayOptions, 'stor
   readonly ephemeralKeys?: boolean;
 }
 
-export function routeDispatch(table: OhttpRouteTable): (request: Request) => Promise<Response> {
+/** The route context a Next.js handler gets: `params` (none: the paths are exact) made only when read. */
+function routeContext(): { readonly params: Promise<Record<string, string>> } {
+  let params: Promise<Record<string, string>> | undefined;
+  return {
+    get params() {
+      params ??= Promise.resolve({});
+      return params;
+    },
+  };
+}
+
+/** Dispatch by exact path and method; not async (the handler's own promise is the answer: none added per request). */
+export function routeDispatch(table: OhttpRouteTable): (request: Request) => Response | Promise<Response> {
   const routes = new Map(Object.entries(table));
-  return async (request) => {
+  return (request) => {
     const route = routes.get(InnerRequest.pathname(request));
     if (!route) return problem('NEN_NOT_FOUND');
     const h = route[request.method];
     if (!h) return problem('NEN_METHOD_NOT_ALLOWED', 'about:blank', { allow: Object.keys(route).join(', ') });
-    return h(request, { params: Promise.resolve({}) });
+    return h(request, routeContext());
   };
 }
 
