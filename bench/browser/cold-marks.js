@@ -47,6 +47,9 @@ const MARKS = {
     ['exchange.js', /async function sendWith\([^)]*\) \{/, (a) => `${a} ${m('sendWith')}`],
     ['exchange.js', 'const headers = new Headers(p.headers);', (a) => `${m('sealed')} ${a}`],
     ['exchange.js', 'res = await cfg.fetch(sealed.url, init);', (a) => `${m('req fetch')} ${a} ${m('req fetch resolved')}`],
+    ['exchange.js', 'sealed = responseRecord(head, res.headers, body);', (a) => `${m('res body read')} ${a}`],
+    ['exchange.js', 'const opening = openResponse(x, head, res.status, sealed);', (a) => `${m('res open')} ${a}`],
+    ['exchange.js', 'return appResponse(head.nullBody ? null : plain, res, head.contentType);', (a) => `${m('res opened')} ${a}`],
   ],
   core: [
     ['backend/index.browser.js', 'const symP = detectWebCryptoSymmetric();', (a) => `${m('probes')} ${a}`],
