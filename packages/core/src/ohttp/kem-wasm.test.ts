@@ -16,7 +16,7 @@ import { decapsulateRequest, encapsulateRequest } from './encapsulation.js';
 import { ohttpReplayId } from './date.js';
 import { OHTTP_AEAD, OHTTP_KEM, OhttpPrivateKey, aeadOpen, aeadSeal, encap, generateOhttpPrivateKey, hkdf, setupBaseR, setupBaseS } from './hpke.js';
 import { OhttpGatewayKeys, generateOhttpKey } from './key-config.js';
-import { senderKeyCount } from './kem-wasm.js';
+import { senderAheadHeld, senderKeyCount, wasmSetupBaseS } from './kem-wasm.js';
 
 interface PqVector {
   kem_id: number;
@@ -160,6 +160,39 @@ function primitivesAndKeys(): void {
     enc.fill(0, 1088);
     expect(() => sk.decap(enc)).toThrow(expect.objectContaining({ code: 'NEN_CRYPTO_KEY' }));
     expect(() => sk.decap(enc.subarray(1))).toThrow(expect.objectContaining({ code: 'NEN_CRYPTO_LENGTH' }));
+    sk.dispose();
+  });
+
+  it('SetupBaseS ahead: handed out once and only for the same inputs, every enc distinct, each opens; dropped on eviction', async () => {
+    const sk = new OhttpPrivateKey(OHTTP_KEM.MLKEM768, generateOhttpPrivateKey(OHTTP_KEM.MLKEM768));
+    const sid = new Uint8Array([0x48, 0x50, 0x4b, 0x45, 0, 0x41, 0, 1, 0, 3]); // "HPKE" || ML-KEM-768 || HKDF-SHA256 || ChaCha20-Poly1305
+    const info = new TextEncoder().encode('message/bhttp request');
+    const tick = () => new Promise((r) => setImmediate(r));
+    const seen = new Set<string>();
+    const one = (i: Uint8Array) => {
+      const w = wasmSetupBaseS(OHTTP_KEM.MLKEM768, sk.publicKey, sid, i, 32, 1088) as NonNullable<ReturnType<typeof wasmSetupBaseS>>;
+      const hex = Buffer.from(w.enc).toString('hex');
+      expect(seen.has(hex)).toBe(false);
+      seen.add(hex);
+      const ct = aeadSeal(OHTTP_AEAD.CHACHA20_POLY1305, w.ks.key, w.ks.baseNonce, new Uint8Array(0), new Uint8Array([7]));
+      expect([...setupBaseR(sk, OHTTP_AEAD.CHACHA20_POLY1305, w.enc, i).open(new Uint8Array(0), ct)]).toEqual([7]);
+    };
+    one(info);
+    await tick();
+    expect(senderAheadHeld(OHTTP_KEM.MLKEM768, sk.publicKey)).toBe(true);
+    one(info); // takes it
+    expect(senderAheadHeld(OHTTP_KEM.MLKEM768, sk.publicKey)).toBe(false);
+    await tick();
+    one(new TextEncoder().encode('message/bhttp chunked request')); // another info: the held one is wiped, not used
+    await tick();
+    one(info);
+    for (let i = 0; i < 9; i++) {
+      const other = new OhttpPrivateKey(OHTTP_KEM.MLKEM768, generateOhttpPrivateKey(OHTTP_KEM.MLKEM768));
+      encap(OHTTP_KEM.MLKEM768, other.publicKey);
+      other.dispose();
+    }
+    expect(senderAheadHeld(OHTTP_KEM.MLKEM768, sk.publicKey)).toBe(false); // evicted
+    await tick();
     sk.dispose();
   });
 

@@ -15,6 +15,11 @@
  *    entries are freed.
  *  - `SenderKey.encap()` returns `shared_secret (32) || enc` in one buffer; the secret is copied
  *    out and the buffer wiped here.
+ *  - SetupBaseS ahead (issue 23, the cold first request; as ./xwing-split-sender.ts does for its
+ *    split Encap): after each SetupBaseS the next one for the same (suite_id, info, Nk) is computed
+ *    in an unref'd `setImmediate` and held in the sender's entry, handed out once and only for the
+ *    same inputs (else wiped), at most one held or pending per key, wiped on eviction. Encap needs
+ *    no message, so no byte or distribution changes; the same CPU, off the request's critical path.
  *  - Errors keep the codes of every other path: a bad public key NEN_CRYPTO_KEY (ML-KEM modulus
  *    check, X-Wing low-order X25519 half), wrong lengths NEN_CRYPTO_LENGTH.
  */
@@ -50,7 +55,22 @@ export async function ohttpKemReady(): Promise<void> {
 }
 
 const SENDER_MAX = 8;
-const senders = new Map<string, { pk: Uint8Array; key: Glue.SenderKey }>();
+/** The next SetupBaseS output computed ahead, with the inputs it was computed for. */
+interface Ahead {
+  readonly out: Uint8Array;
+  readonly suiteId: Uint8Array;
+  readonly info: Uint8Array;
+  readonly nk: number;
+}
+interface Sender {
+  readonly pk: Uint8Array;
+  readonly key: Glue.SenderKey;
+  ahead: Ahead | undefined;
+  pending: boolean;
+  freed: boolean;
+}
+const senders = new Map<string, Sender>();
+const later = (globalThis as { setImmediate?: (f: () => void) => { unref?: () => void } }).setImmediate;
 
 function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
@@ -58,22 +78,57 @@ function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
   return true;
 }
 
-function senderKey(g: WasmGlue, kem: number, pk: Uint8Array): Glue.SenderKey {
+function sender(g: WasmGlue, kem: number, pk: Uint8Array): Sender {
   let id = `${kem}:`;
   for (let i = 0; i < 32; i++) id += String.fromCharCode(pk[i] as number);
   const hit = senders.get(id);
-  if (hit && equalBytes(hit.pk, pk)) return hit.key;
+  if (hit && equalBytes(hit.pk, pk)) return hit;
   const key = callWasm(() => new g.SenderKey(kem, pk));
   if (hit) {
     senders.delete(id);
-    hit.key.free();
+    release(hit);
   } else if (senders.size >= SENDER_MAX) {
-    const [oldest, entry] = senders.entries().next().value as [string, { key: Glue.SenderKey }];
+    const [oldest, entry] = senders.entries().next().value as [string, Sender];
     senders.delete(oldest);
-    entry.key.free();
+    release(entry);
   }
-  senders.set(id, { pk: pk.slice(), key });
-  return key;
+  const s: Sender = { pk: pk.slice(), key, ahead: undefined, pending: false, freed: false };
+  senders.set(id, s);
+  return s;
+}
+
+/** An evicted sender: its Wasm key freed, a held SetupBaseS output wiped. */
+function release(s: Sender): void {
+  s.freed = true;
+  s.key.free();
+  if (s.ahead) wipe(s.ahead.out);
+  s.ahead = undefined;
+}
+
+/** The held output when it was computed for these inputs (handed out once), else undefined (a stale one is wiped). */
+function takeAhead(s: Sender, suiteId: Uint8Array, info: Uint8Array, nk: number): Uint8Array | undefined {
+  const a = s.ahead;
+  if (!a) return undefined;
+  s.ahead = undefined;
+  if (a.nk === nk && equalBytes(a.suiteId, suiteId) && equalBytes(a.info, info)) return a.out;
+  wipe(a.out);
+  return undefined;
+}
+
+/** Schedules the sender's next SetupBaseS for the same inputs (one held or pending at most). */
+function computeAhead(s: Sender, suiteId: Uint8Array, info: Uint8Array, nk: number): void {
+  if (s.pending || s.ahead || !later) return;
+  s.pending = true;
+  const a = { suiteId: suiteId.slice(), info: info.slice(), nk };
+  later(() => {
+    s.pending = false;
+    if (s.freed || s.ahead) return;
+    try {
+      s.ahead = { ...a, out: callWasm(() => s.key.setup_base_s_raw(a.suiteId, a.info, a.nk)) };
+    } catch {
+      // the next request runs it inline and reports the error there
+    }
+  }).unref?.();
 }
 
 /** RFC 9180 §5.1 KeySchedule output (secret): the AEAD key (Nk), base_nonce (12), exporter_secret (32). */
@@ -104,9 +159,16 @@ export function wasmSetupBaseS(
 ): { enc: Uint8Array; ks: RawKeySchedule } | undefined {
   const g = glue();
   if (!g) return undefined;
-  const key = senderKey(g, kem, pkR);
-  const out = callWasm(() => key.setup_base_s_raw(suiteId, info, nk));
+  const s = sender(g, kem, pkR);
+  const out = takeAhead(s, suiteId, info, nk) ?? callWasm(() => s.key.setup_base_s_raw(suiteId, info, nk));
+  computeAhead(s, suiteId, info, nk);
   return { enc: out.slice(0, encLength), ks: keySchedule(out, encLength, nk) };
+}
+
+/** Whether a SetupBaseS output for `pk` is held ahead (tests). */
+export function senderAheadHeld(kem: number, pk: Uint8Array): boolean {
+  for (const [id, s] of senders) if (id.startsWith(`${kem}:`) && equalBytes(s.pk, pk)) return !!s.ahead;
+  return false;
 }
 
 /** How many sender keys the cache holds (tests: it stays bounded). */
@@ -118,7 +180,7 @@ export function senderKeyCount(): number {
 export function wasmEncap(kem: number, pkR: Uint8Array): { sharedSecret: Uint8Array; enc: Uint8Array } | undefined {
   const g = glue();
   if (!g) return undefined;
-  const key = senderKey(g, kem, pkR);
+  const key = sender(g, kem, pkR).key;
   const out = callWasm(() => key.encap());
   const sharedSecret = out.slice(0, SS_LEN);
   const enc = out.slice(SS_LEN);
