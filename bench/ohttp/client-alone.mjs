@@ -56,8 +56,8 @@ const med = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];
 async function cold() {
   const n = Number(process.env.N ?? 40);
   const idle = Number(process.env.IDLE_MS ?? 20);
-  const fresh = () =>
-    createNenClient({ mode: 'ohttp', relay: `${base}/.well-known/ohttp-gateway`, keyConfig: core.encodeKeyConfig(keys.configs()[0]), baseUrl: base, fetch });
+  const keyConfig = core.toBase64Url(core.encodeKeyConfig(keys.configs()[0])); // as the stage passes it (srv.keyConfig)
+  const fresh = () => createNenClient({ mode: 'ohttp', relay: `${base}/.well-known/ohttp-gateway`, keyConfig, baseUrl: base, fetch });
   const oneCold = async (c) => {
     const t = performance.now();
     const res = await c.fetch('/api/echo', init);
