@@ -6,11 +6,17 @@
 # Steps per crate: take NAME-VERSION.crate from cargo's download cache (or `cargo fetch` it, the
 # ordinary client, into a throw-away project), verify its sha256 against the checksum crates.io
 # published (recorded below; it is what Cargo.lock held before the [patch]), unpack it, drop
-# .cargo-ok and Cargo.lock (not source), then in src/**/*.rs:
-#   1. `#[inline(always)]` -> `#[inline]` (every occurrence: LLVM decides, code can be shared);
-#   2. libcrux-ml-kem only: `#[inline]` -> `#[inline(never)]` on `fn ntt_multiply` in
-#      src/polynomial.rs (one shared body for the 4 matrix products instead of 4 inlined copies).
-# Pitfall: LICENSE in each vendored dir is ours to keep (the .crate ships none); the diff skips it.
+# .cargo-ok and Cargo.lock (not source), then in src/**/*.rs, for wasm32 only (cfg_attr):
+#   1. every `#[inline(always)]` becomes `#[cfg_attr(target_arch = "wasm32", inline)]
+#      #[cfg_attr(not(target_arch = "wasm32"), inline(always))]` (in place, same line): on wasm32
+#      LLVM decides and code can be shared; elsewhere the attribute is upstream's;
+#   2. libcrux-ml-kem only: on `fn ntt_multiply` in src/polynomial.rs the wasm32 arm is
+#      `inline(never)` (one shared body for the 4 matrix products instead of 4 inlined copies).
+# Pitfalls: native x86_64 libcrux reaches its runtime-selected AVX2 code only through
+# `#[inline(always)]` into `#[target_feature(enable = "avx2")]` entry points; a plain `#[inline]`
+# there leaves the generic bodies compiled without AVX2 (ML-KEM encaps ~20x slower), hence the
+# target condition. LICENSE in each vendored dir is ours to keep (the .crate ships none); the
+# diff skips it.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -50,10 +56,13 @@ for entry in "${crates[@]}"; do
   tar -xzf "$file" -C "$tmp/out"
   dir="$tmp/out/$name-$version"
   rm -f "$dir/.cargo-ok" "$dir/Cargo.lock"
-  find "$dir/src" -name '*.rs' -exec sed -i 's/#\[inline(always)\]/#[inline]/g' {} +
+  # In place, on the same line: no line moves, so panic locations (file:line in the binary) stay
+  # upstream's and the wasm32 build is byte-identical to the unconditional `#[inline]` patch.
+  find "$dir/src" -name '*.rs' -exec perl -pi -e \
+    's/#\[inline\(always\)\]/#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]/g' {} +
   if [ "$name" = libcrux-ml-kem ]; then
-    # The `#[inline]` nearest above `fn ntt_multiply<` (the free function; its attribute lines between).
-    perl -0pi -e 's/#\[inline\]((?:\n(?!#\[inline)[^\n]*)*?\nfn ntt_multiply<)/#[inline(never)]$1/ or die "ntt_multiply not found\n"' \
+    # The wasm32 `inline` nearest above `fn ntt_multiply<` (the free function; its attribute lines between).
+    perl -0pi -e 's/(#\[cfg_attr\(target_arch = "wasm32", )inline(\)\][^\n]*(?:\n(?!#\[cfg_attr\(target_arch = "wasm32")[^\n]*)*?\nfn ntt_multiply<)/$1inline(never)$2/ or die "ntt_multiply not found\n"' \
       "$dir/src/polynomial.rs"
   fi
   dest="$here/$name"

@@ -250,7 +250,7 @@ pub(crate) mod avx2 {
     #[cfg_attr(hax, hax_lib::ensures(|result|
         fstar!(r#"$result == Spec.Utils.v_G $input"#)))
     ]
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn G(input: &[u8]) -> [u8; G_DIGEST_SIZE] {
         let mut digest = [0u8; G_DIGEST_SIZE];
         portable::sha512(&mut digest, input);
@@ -260,7 +260,7 @@ pub(crate) mod avx2 {
     #[cfg_attr(hax, hax_lib::ensures(|result|
         fstar!(r#"$result == Spec.Utils.v_H $input"#)))
     ]
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn H(input: &[u8]) -> [u8; H_DIGEST_SIZE] {
         let mut digest = [0u8; H_DIGEST_SIZE];
         portable::sha256(&mut digest, input);
@@ -271,7 +271,7 @@ pub(crate) mod avx2 {
     #[cfg_attr(hax, hax_lib::ensures(|result|
         fstar!(r#"$result == Spec.Utils.v_PRF $LEN $input"#)))
     ]
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn PRF<const LEN: usize>(input: &[u8]) -> [u8; LEN] {
         let mut digest = [0u8; LEN];
         portable::shake256(&mut digest, input);
@@ -282,7 +282,7 @@ pub(crate) mod avx2 {
     #[cfg_attr(hax, hax_lib::ensures(|result|
         fstar!(r#"$result == Spec.Utils.v_PRFxN $K $LEN $input"#)))
     ]
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn PRFxN<const K: usize, const LEN: usize>(input: &[[u8; 33]; K]) -> [[u8; LEN]; K] {
         debug_assert!(K == 2 || K == 3 || K == 4);
         let mut out = [[0u8; LEN]; K];
@@ -324,7 +324,7 @@ pub(crate) mod avx2 {
         out
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn shake128_init_absorb_final<const K: usize>(input: &[[u8; 34]; K]) -> Simd256Hash {
         debug_assert!(K == 2 || K == 3 || K == 4);
         let mut state = Simd256Hash {
@@ -365,7 +365,7 @@ pub(crate) mod avx2 {
         state
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn shake128_squeeze_first_three_blocks<const K: usize>(
         st: &mut Simd256Hash,
     ) -> [[u8; THREE_BLOCKS]; K] {
@@ -403,7 +403,7 @@ pub(crate) mod avx2 {
         out
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn shake128_squeeze_next_block<const K: usize>(st: &mut Simd256Hash) -> [[u8; BLOCK_SIZE]; K] {
         debug_assert!(K == 2 || K == 3 || K == 4);
         let mut out = [[0u8; BLOCK_SIZE]; K];
@@ -444,7 +444,7 @@ pub(crate) mod avx2 {
         #[cfg_attr(hax, hax_lib::ensures(|out|
             fstar!(r#"$out == Spec.Utils.v_G $input"#)))
         ]
-        #[inline]
+        #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
         fn G(input: &[u8]) -> [u8; G_DIGEST_SIZE] {
             G(input)
         }
@@ -452,7 +452,7 @@ pub(crate) mod avx2 {
         #[cfg_attr(hax, hax_lib::ensures(|out|
             fstar!(r#"$out == Spec.Utils.v_H $input"#)))
         ]
-        #[inline]
+        #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
         fn H(input: &[u8]) -> [u8; H_DIGEST_SIZE] {
             H(input)
         }
@@ -462,7 +462,7 @@ pub(crate) mod avx2 {
             // We need to repeat the pre-condition here because of https://github.com/hacspec/hax/issues/784
             fstar!(r#"v $LEN < pow2 32 ==> $out == Spec.Utils.v_PRF $LEN $input"#)))
         ]
-        #[inline]
+        #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
         fn PRF<const LEN: usize>(input: &[u8]) -> [u8; LEN] {
             PRF::<LEN>(input)
         }
@@ -472,22 +472,22 @@ pub(crate) mod avx2 {
             fstar!(r#"(v $LEN < pow2 32 /\ (v $K == 2 \/ v $K == 3 \/ v $K == 4)) ==>
                 $out == Spec.Utils.v_PRFxN $K $LEN $input"#)))
         ]
-        #[inline]
+        #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
         fn PRFxN<const LEN: usize>(input: &[[u8; 33]; K]) -> [[u8; LEN]; K] {
             PRFxN::<K, LEN>(input)
         }
 
-        #[inline]
+        #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
         fn shake128_init_absorb_final(input: &[[u8; 34]; K]) -> Self {
             shake128_init_absorb_final(input)
         }
 
-        #[inline]
+        #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
         fn shake128_squeeze_first_three_blocks(&mut self) -> [[u8; THREE_BLOCKS]; K] {
             shake128_squeeze_first_three_blocks(self)
         }
 
-        #[inline]
+        #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
         fn shake128_squeeze_next_block(&mut self) -> [[u8; BLOCK_SIZE]; K] {
             shake128_squeeze_next_block(self)
         }
@@ -513,7 +513,7 @@ pub(crate) mod neon {
     #[cfg_attr(hax, hax_lib::ensures(|result|
         fstar!(r#"$result == Spec.Utils.v_G $input"#)))
     ]
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn G(input: &[u8]) -> [u8; G_DIGEST_SIZE] {
         let mut digest = [0u8; G_DIGEST_SIZE];
         libcrux_sha3::neon::sha512(&mut digest, input);
@@ -523,7 +523,7 @@ pub(crate) mod neon {
     #[cfg_attr(hax, hax_lib::ensures(|result|
         fstar!(r#"$result == Spec.Utils.v_H $input"#)))
     ]
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn H(input: &[u8]) -> [u8; H_DIGEST_SIZE] {
         let mut digest = [0u8; H_DIGEST_SIZE];
         libcrux_sha3::neon::sha256(&mut digest, input);
@@ -534,7 +534,7 @@ pub(crate) mod neon {
     #[cfg_attr(hax, hax_lib::ensures(|result|
         fstar!(r#"$result == Spec.Utils.v_PRF $LEN $input"#)))
     ]
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn PRF<const LEN: usize>(input: &[u8]) -> [u8; LEN] {
         let mut digest = [0u8; LEN];
         let mut dummy = [0u8; LEN];
@@ -546,7 +546,7 @@ pub(crate) mod neon {
     #[cfg_attr(hax, hax_lib::ensures(|result|
         fstar!(r#"$result == Spec.Utils.v_PRFxN $K $LEN $input"#)))
     ]
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn PRFxN<const K: usize, const LEN: usize>(input: &[[u8; 33]; K]) -> [[u8; LEN]; K] {
         debug_assert!(K == 2 || K == 3 || K == 4);
         let mut out = [[0u8; LEN]; K];
@@ -580,7 +580,7 @@ pub(crate) mod neon {
         out
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn shake128_init_absorb_final<const K: usize>(input: &[[u8; 34]; K]) -> Simd128Hash {
         debug_assert!(K == 2 || K == 3 || K == 4);
         let mut state = [x2::incremental::init(), x2::incremental::init()];
@@ -604,7 +604,7 @@ pub(crate) mod neon {
         }
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn shake128_squeeze_first_three_blocks<const K: usize>(
         st: &mut Simd128Hash,
     ) -> [[u8; THREE_BLOCKS]; K] {
@@ -662,7 +662,7 @@ pub(crate) mod neon {
         out
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn shake128_squeeze_next_block<const K: usize>(st: &mut Simd128Hash) -> [[u8; BLOCK_SIZE]; K] {
         debug_assert!(K == 2 || K == 3 || K == 4);
 
@@ -723,7 +723,7 @@ pub(crate) mod neon {
         #[cfg_attr(hax, hax_lib::ensures(|out|
             fstar!(r#"$out == Spec.Utils.v_G $input"#)))
         ]
-        #[inline]
+        #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
         fn G(input: &[u8]) -> [u8; G_DIGEST_SIZE] {
             G(input)
         }
@@ -731,7 +731,7 @@ pub(crate) mod neon {
         #[cfg_attr(hax, hax_lib::ensures(|out|
             fstar!(r#"$out == Spec.Utils.v_H $input"#)))
         ]
-        #[inline]
+        #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
         fn H(input: &[u8]) -> [u8; H_DIGEST_SIZE] {
             H(input)
         }
@@ -741,7 +741,7 @@ pub(crate) mod neon {
             // We need to repeat the pre-condition here because of https://github.com/hacspec/hax/issues/784
             fstar!(r#"v $LEN < pow2 32 ==> $out == Spec.Utils.v_PRF $LEN $input"#)))
         ]
-        #[inline]
+        #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
         fn PRF<const LEN: usize>(input: &[u8]) -> [u8; LEN] {
             PRF::<LEN>(input)
         }
@@ -752,22 +752,22 @@ pub(crate) mod neon {
             fstar!(r#"(v $LEN < pow2 32 /\ (v $K == 2 \/ v $K == 3 \/ v $K == 4)) ==>
                 $out == Spec.Utils.v_PRFxN $K $LEN $input"#)))
         ]
-        #[inline]
+        #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
         fn PRFxN<const LEN: usize>(input: &[[u8; 33]; K]) -> [[u8; LEN]; K] {
             PRFxN::<K, LEN>(input)
         }
 
-        #[inline]
+        #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
         fn shake128_init_absorb_final(input: &[[u8; 34]; K]) -> Self {
             shake128_init_absorb_final(input)
         }
 
-        #[inline]
+        #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
         fn shake128_squeeze_first_three_blocks(&mut self) -> [[u8; THREE_BLOCKS]; K] {
             shake128_squeeze_first_three_blocks(self)
         }
 
-        #[inline]
+        #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
         fn shake128_squeeze_next_block(&mut self) -> [[u8; BLOCK_SIZE]; K] {
             shake128_squeeze_next_block(self)
         }

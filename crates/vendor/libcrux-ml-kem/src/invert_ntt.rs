@@ -4,7 +4,7 @@ use crate::{
     vector::{Operations, FIELD_ELEMENTS_IN_VECTOR},
 };
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::fstar::options("--z3rlimit 200 --ext context_pruning"))]
 #[cfg_attr(
     hax,
@@ -86,7 +86,7 @@ pub(crate) fn invert_ntt_at_layer_1<Vector: Operations>(
     }
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::fstar::options("--z3rlimit 200 --ext context_pruning"))]
 #[cfg_attr(hax, hax_lib::requires(fstar!(r#"v ${*zeta_i} == 64 /\
     invert_ntt_re_range_2 $re "#)))]
@@ -137,7 +137,7 @@ pub(crate) fn invert_ntt_at_layer_2<Vector: Operations>(
     }
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::fstar::options("--z3rlimit 200 --ext context_pruning"))]
 #[cfg_attr(hax, hax_lib::requires(fstar!(r#"v ${*zeta_i} == 32 /\
     invert_ntt_re_range_2 $re"#)))]
@@ -187,7 +187,7 @@ pub(crate) fn invert_ntt_at_layer_3<Vector: Operations>(
     }
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::requires(fstar!(r#"Spec.Utils.is_i16b 1664 $zeta_r /\
     (forall i. i < 16 ==>
         Spec.Utils.is_intb (pow2 15 - 1)
@@ -210,7 +210,7 @@ pub(crate) fn inv_ntt_layer_int_vec_step_reduce<Vector: Operations>(
     (a, b)
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::fstar::verification_status(lax))]
 #[cfg_attr(hax, hax_lib::requires(fstar!(r#"v $layer >= 4 /\ v $layer <= 7"#)))]
 pub(crate) fn invert_ntt_at_layer_4_plus<Vector: Operations>(
@@ -239,7 +239,7 @@ pub(crate) fn invert_ntt_at_layer_4_plus<Vector: Operations>(
     }
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::fstar::verification_status(lax))]
 #[cfg_attr(hax, hax_lib::requires(fstar!(r#"invert_ntt_re_range_1 $re"#)))]
 pub(crate) fn invert_ntt_montgomery<const K: usize, Vector: Operations>(

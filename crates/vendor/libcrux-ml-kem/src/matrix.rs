@@ -3,7 +3,7 @@ use crate::{
     polynomial::PolynomialRingElement, sampling::sample_from_xof, vector::Operations,
 };
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[allow(non_snake_case)]
 #[cfg_attr(hax, hax_lib::fstar::verification_status(panic_free))]
 #[cfg_attr(hax, hax_lib::requires(fstar!(r#"Spec.MLKEM.is_rank $K"#)))]
@@ -44,7 +44,7 @@ pub(crate) fn sample_matrix_A<const K: usize, Vector: Operations, Hasher: Hash<K
 /// abstracted away into these functions in order to save on loop iterations.
 
 /// Compute v − InverseNTT(sᵀ ◦ NTT(u))
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::fstar::verification_status(lax))]
 #[cfg_attr(hax, hax_lib::requires(fstar!(r#"Spec.MLKEM.is_rank $K"#)))]
 #[cfg_attr(hax, hax_lib::ensures(|res|
@@ -75,7 +75,7 @@ pub(crate) fn compute_message<const K: usize, Vector: Operations>(
 }
 
 /// Compute InverseNTT(tᵀ ◦ r̂) + e₂ + message
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::fstar::verification_status(lax))]
 #[cfg_attr(hax, hax_lib::requires(fstar!(r#"Spec.MLKEM.is_rank $K"#)))]
 #[cfg_attr(hax, hax_lib::ensures(|res|
@@ -108,7 +108,7 @@ pub(crate) fn compute_ring_element_v<const K: usize, Vector: Operations>(
 }
 
 /// Compute u := InvertNTT(Aᵀ ◦ r̂) + e₁
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::fstar::verification_status(lax))]
 #[cfg_attr(hax, hax_lib::requires(fstar!(r#"
     Spec.MLKEM.is_rank $K /\
@@ -149,7 +149,7 @@ pub(crate) fn compute_vector_u<const K: usize, Vector: Operations>(
 }
 
 /// Compute Â ◦ ŝ + ê
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[allow(non_snake_case)]
 #[cfg_attr(hax, hax_lib::fstar::verification_status(lax))]
 #[cfg_attr(hax, hax_lib::requires(fstar!(r#"Spec.MLKEM.is_rank $K"#)))]

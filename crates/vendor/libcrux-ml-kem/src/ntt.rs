@@ -4,7 +4,7 @@ use crate::{
     vector::Operations,
 };
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::fstar::options("--z3rlimit 200 --ext context_pruning"))]
 #[cfg_attr(
     hax,
@@ -85,7 +85,7 @@ pub(crate) fn ntt_at_layer_1<Vector: Operations>(
     }
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::fstar::options("--z3rlimit 200 --ext context_pruning"))]
 #[cfg_attr(
     hax,
@@ -149,7 +149,7 @@ pub(crate) fn ntt_at_layer_2<Vector: Operations>(
     }
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::fstar::options("--z3rlimit 200 --ext context_pruning"))]
 #[cfg_attr(
     hax,
@@ -211,7 +211,7 @@ pub(crate) fn ntt_at_layer_3<Vector: Operations>(
     }
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::requires(fstar!(r#"Spec.Utils.is_i16b 1664 $zeta_r /\
     (let t = ${Vector::montgomery_multiply_by_constant} $b $zeta_r in
     (forall i. i < 16 ==>
@@ -233,7 +233,7 @@ fn ntt_layer_int_vec_step<Vector: Operations>(
     (a, b)
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::fstar::verification_status(lax))]
 #[cfg_attr(hax, hax_lib::requires(fstar!(r#"v $layer >= 4 /\ v $layer <= 7 /\
     ((v $layer == 4 ==> v ${*zeta_i} == 7) /\
@@ -273,7 +273,7 @@ pub(crate) fn ntt_at_layer_4_plus<Vector: Operations>(
     }
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::fstar::verification_status(lax))]
 //We should make the loops inside this function `opaque_to_smt` to get it work
 #[cfg_attr(hax, hax_lib::fstar::before(
@@ -318,7 +318,7 @@ pub(crate) fn ntt_at_layer_7<Vector: Operations>(re: &mut PolynomialRingElement<
     }
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::fstar::verification_status(lax))]
 #[cfg_attr(hax, hax_lib::fstar::options("--z3rlimit 200"))]
 #[cfg_attr(hax, hax_lib::requires(fstar!(r#"forall i. i < 8 ==> ntt_layer_7_pre (${re}.f_coefficients.[ sz i ])
@@ -345,7 +345,7 @@ pub(crate) fn ntt_binomially_sampled_ring_element<Vector: Operations>(
     re.poly_barrett_reduce()
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::fstar::verification_status(lax))]
 #[cfg_attr(hax, hax_lib::fstar::options("--z3rlimit 200"))]
 #[cfg_attr(hax, hax_lib::ensures(|_| fstar!(r#"Libcrux_ml_kem.Polynomial.to_spec_poly_t #$:Vector ${re}_future ==

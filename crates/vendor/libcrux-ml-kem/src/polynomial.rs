@@ -17,7 +17,7 @@ pub(crate) const ZETAS_TIMES_MONTGOMERY_R: [i16; 128] = {
 };
 
 // A function to retrieve zetas so that we can add a post-condition
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::fstar::verification_status(panic_free))]
 #[cfg_attr(hax, hax_lib::requires(i < 128))]
 #[cfg_attr(hax, hax_lib::ensures(|result| fstar!(r#"Spec.Utils.is_i16b 1664 result"#)))]
@@ -73,7 +73,7 @@ fn ZERO<Vector: Operations>() -> PolynomialRingElement<Vector> {
     }
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::requires(VECTORS_IN_RING_ELEMENT * 16 <= a.len()))]
 fn from_i16_array<Vector: Operations>(a: &[i16]) -> PolynomialRingElement<Vector> {
     let mut result = ZERO();
@@ -84,7 +84,7 @@ fn from_i16_array<Vector: Operations>(a: &[i16]) -> PolynomialRingElement<Vector
 }
 
 #[allow(dead_code)]
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::requires(out.len() >= VECTORS_IN_RING_ELEMENT * 16))]
 fn to_i16_array<Vector: Operations>(re: PolynomialRingElement<Vector>, out: &mut [i16]) {
     #[cfg(hax)]
@@ -97,7 +97,7 @@ fn to_i16_array<Vector: Operations>(re: PolynomialRingElement<Vector>, out: &mut
     }
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::requires(VECTORS_IN_RING_ELEMENT * 16 *2 <= bytes.len()))]
 fn from_bytes<Vector: Operations>(bytes: &[u8]) -> PolynomialRingElement<Vector> {
     let mut result = ZERO();
@@ -107,7 +107,7 @@ fn from_bytes<Vector: Operations>(bytes: &[u8]) -> PolynomialRingElement<Vector>
     result
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::requires(VECTORS_IN_RING_ELEMENT * 32 <= out.len()))]
 fn to_bytes<Vector: Operations>(re: PolynomialRingElement<Vector>, out: &mut [u8]) {
     #[cfg(hax)]
@@ -121,7 +121,7 @@ fn to_bytes<Vector: Operations>(re: PolynomialRingElement<Vector>, out: &mut [u8
 }
 
 /// Get the bytes of the vector of ring elements in `re` and write them to `out`.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[allow(dead_code)]
 #[cfg_attr(hax, hax_lib::fstar::options("--z3rlimit 500 --split_queries always"))]
 #[cfg_attr(hax, hax_lib::requires(re.len() <= 4 && 512 * re.len() <= out.len()))]
@@ -140,7 +140,7 @@ pub(crate) fn vec_to_bytes<Vector: Operations>(
 }
 
 /// Build a vector of ring elements from `bytes`.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[allow(dead_code)]
 #[cfg_attr(hax, hax_lib::fstar::options("--z3rlimit 500 --split_queries always"))]
 #[cfg_attr(hax, hax_lib::requires(fstar!(r#"Seq.length out <= 4 /\ 
@@ -170,7 +170,7 @@ pub(crate) const fn vec_len_bytes<const K: usize, Vector: Operations>() -> usize
 
 /// Given two polynomial ring elements `lhs` and `rhs`, compute the pointwise
 /// sum of their constituent coefficients.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::fstar::options("--z3rlimit 500 --split_queries always"))]
 #[cfg_attr(hax, hax_lib::requires(fstar!(r#"
         forall (i:nat). i < v ${VECTORS_IN_RING_ELEMENT} ==>
@@ -219,7 +219,7 @@ fn add_to_ring_element<Vector: Operations, const K: usize>(
     }
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::requires(fstar!(r#"is_bounded_poly 28296 ${myself}"#)))]
 #[cfg_attr(hax, hax_lib::ensures(|_| fstar!(r#"is_bounded_poly 3328 ${myself}_future"#)))]
 fn poly_barrett_reduce<Vector: Operations>(myself: &mut PolynomialRingElement<Vector>) {
@@ -239,7 +239,7 @@ fn poly_barrett_reduce<Vector: Operations>(myself: &mut PolynomialRingElement<Ve
     }
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::fstar::options("--z3rlimit 300"))]
 #[cfg_attr(hax, hax_lib::requires(fstar!(r#"is_bounded_poly (pow2 12 - 1) ${myself}"#)))]
 #[cfg_attr(hax, hax_lib::ensures(|result| fstar!(r#"is_bounded_poly 3328 ${result}"#)))]
@@ -316,7 +316,7 @@ fn subtract_reduce<Vector: Operations>(
     b
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::fstar::options("--z3rlimit 300 --split_queries always"))]
 #[cfg_attr(hax, hax_lib::requires(fstar!(r#"
     is_bounded_poly 3328 ${myself} /\ 
@@ -411,7 +411,7 @@ fn add_message_error_reduce<Vector: Operations>(
     result
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::fstar::options("--z3rlimit 400 --split_queries always"))]
 #[cfg_attr(hax, hax_lib::requires(fstar!("is_bounded_poly 7 ${error}")))]
 #[cfg_attr(hax, hax_lib::ensures(|result| fstar!(r#"is_bounded_poly 3328 ${myself}_future"#)))]
@@ -475,7 +475,7 @@ fn add_error_reduce<Vector: Operations>(
     }
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::ensures(|result| fstar!(r#"Spec.Utils.is_i16b_array 3328 (i0.f_to_i16_array ${result}) /\
                 (forall i. i < 16 ==> ((v (Seq.index (i0.f_to_i16_array ${result}) i) % 3329)==
                                        (v (Seq.index (i0.f_to_i16_array ${vector}) i) * 1353 * 169) % 3329))"#)))]
@@ -483,7 +483,7 @@ fn to_standard_domain<T: Operations>(vector: T) -> T {
     T::montgomery_multiply_by_constant(vector, MONTGOMERY_R_SQUARED_MOD_FIELD_MODULUS as i16)
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::fstar::options("--z3rlimit 300 --split_queries always"))]
 #[cfg_attr(hax, hax_lib::requires(fstar!(r#"is_bounded_poly #$:Vector 3328 ${error}"#)))]
 #[cfg_attr(hax, hax_lib::ensures(|result| fstar!(r#"is_bounded_poly 3328 ${myself}_future"#)))]
@@ -587,7 +587,7 @@ fn add_standard_error_reduce<Vector: Operations>(
 //         hax_lib::implies(i < result.coefficients.len(), ||
 //                 result.coefficients[i].abs() <= FIELD_MODULUS
 // ))))]
-#[inline(never)]
+#[cfg_attr(target_arch = "wasm32", inline(never))] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::fstar::options("--z3rlimit 300 --split_queries always"))]
 #[cfg_attr(hax, hax_lib::requires(fstar!(r#"is_bounded_poly 3328 ${myself} /\
                               is_bounded_poly 3328 ${rhs}"#)))]
@@ -623,34 +623,34 @@ impl<Vector: Operations> PolynomialRingElement<Vector> {
     }
 
     /// Size of a ring element in bytes.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     #[allow(dead_code)]
     #[cfg_attr(hax, hax_lib::ensures(|result| result == 512 ))]
     pub(crate) const fn num_bytes() -> usize {
         VECTORS_IN_RING_ELEMENT * 32
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     #[cfg_attr(hax, hax_lib::requires(VECTORS_IN_RING_ELEMENT * 16 <= a.len()))]
     pub(crate) fn from_i16_array(a: &[i16]) -> Self {
         from_i16_array(a)
     }
 
     #[allow(dead_code)]
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     #[cfg_attr(hax, hax_lib::requires(VECTORS_IN_RING_ELEMENT * 16 <= out.len()))]
     pub(crate) fn to_i16_array(self, out: &mut [i16]) {
         to_i16_array(self, out)
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     #[allow(dead_code)]
     #[cfg_attr(hax, hax_lib::requires(VECTORS_IN_RING_ELEMENT * 16 * 2 <= bytes.len()))]
     pub(crate) fn from_bytes(bytes: &[u8]) -> Self {
         from_bytes(bytes)
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     #[allow(dead_code)]
     #[cfg_attr(hax, hax_lib::requires(VECTORS_IN_RING_ELEMENT * 16 * 2 <= out.len()))]
     pub(crate) fn to_bytes(self, out: &mut [u8]) {
@@ -659,7 +659,7 @@ impl<Vector: Operations> PolynomialRingElement<Vector> {
 
     /// Given two polynomial ring elements `lhs` and `rhs`, compute the pointwise
     /// sum of their constituent coefficients.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     #[cfg_attr(hax, hax_lib::requires(fstar!(r#"
         forall (i:nat). i < v ${VECTORS_IN_RING_ELEMENT} ==>
             (let lhs_i = i0.f_to_i16_array (self.f_coefficients.[ sz i ]) in
@@ -675,21 +675,21 @@ impl<Vector: Operations> PolynomialRingElement<Vector> {
         add_to_ring_element::<Vector, K>(self, rhs);
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     #[cfg_attr(hax, hax_lib::requires(fstar!(r#"is_bounded_poly 28296 self"#)))]
     #[cfg_attr(hax, hax_lib::ensures(|_| fstar!(r#"is_bounded_poly 3328 self_e_future"#)))]
     pub(crate) fn poly_barrett_reduce(&mut self) {
         poly_barrett_reduce(self);
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     #[cfg_attr(hax, hax_lib::requires(fstar!(r#"is_bounded_poly (pow2 12 - 1) self"#)))]
     #[cfg_attr(hax, hax_lib::ensures(|result| fstar!(r#"is_bounded_poly 3328 ${result}"#)))]
     pub(crate) fn subtract_reduce(&self, b: Self) -> Self {
         subtract_reduce(self, b)
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     #[cfg_attr(hax, hax_lib::requires(fstar!(r#"is_bounded_poly 3328 self /\ 
                          is_bounded_poly 3328 ${message}"#)))]
     #[cfg_attr(hax, hax_lib::ensures(|output| fstar!(r#"is_bounded_poly 3328 ${output}"#)))]
@@ -697,19 +697,19 @@ impl<Vector: Operations> PolynomialRingElement<Vector> {
         add_message_error_reduce(self, message, result)
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     #[cfg_attr(hax, hax_lib::requires(fstar!("is_bounded_poly 7 ${error}")))]
     pub(crate) fn add_error_reduce(&mut self, error: &Self) {
         add_error_reduce(self, error);
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     #[cfg_attr(hax, hax_lib::requires(fstar!(r#"is_bounded_poly #$:Vector 3328 ${error}"#)))]
     pub(crate) fn add_standard_error_reduce(&mut self, error: &Self) {
         add_standard_error_reduce(self, error);
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     #[cfg_attr(hax, hax_lib::requires(fstar!(r#"is_bounded_poly 3328 self /\
                          is_bounded_poly 3328 ${rhs}"#)))]
     pub(crate) fn ntt_multiply(&self, rhs: &Self) -> Self {

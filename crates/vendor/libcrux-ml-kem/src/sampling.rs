@@ -41,7 +41,7 @@ use crate::{
 ///
 /// The NIST FIPS 203 standard can be found at
 /// <https://csrc.nist.gov/pubs/fips/203/ipd>.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 fn sample_from_uniform_distribution_next<Vector: Operations, const K: usize, const N: usize>(
     randomness: &[[u8; N]; K],
     sampled_coefficients: &mut [usize; K],
@@ -70,7 +70,7 @@ fn sample_from_uniform_distribution_next<Vector: Operations, const K: usize, con
     done
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::fstar::verification_status(lax))]
 pub(super) fn sample_from_xof<const K: usize, Vector: Operations, Hasher: Hash<K>>(
     seeds: &[[u8; 34]; K],
@@ -158,7 +158,7 @@ pub(super) fn sample_from_xof<const K: usize, Vector: Operations, Hasher: Hash<K
 //     hax_lib::forall(|i:usize|
 //         hax_lib::implies(i < result.coefficients.len(), || result.coefficients[i].abs() <= 2
 // ))))]
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::fstar::options("--z3rlimit 800"))]
 fn sample_from_binomial_distribution_2<Vector: Operations>(
     randomness: &[u8],
@@ -212,7 +212,7 @@ fn sample_from_binomial_distribution_2<Vector: Operations>(
 //     hax_lib::forall(|i:usize|
 //         hax_lib::implies(i < result.coefficients.len(), || result.coefficients[i].abs() <= 3
 // ))))]
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::fstar::options("--z3rlimit 800"))]
 fn sample_from_binomial_distribution_3<Vector: Operations>(
     randomness: &[u8],
@@ -261,7 +261,7 @@ fn sample_from_binomial_distribution_3<Vector: Operations>(
     PolynomialRingElement::from_i16_array(&sampled_i16s)
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::fstar::verification_status(panic_free))]
 #[cfg_attr(hax, hax_lib::requires((ETA == 2 || ETA == 3) && randomness.len() == ETA * 64))]
 #[cfg_attr(hax, hax_lib::ensures(|result| fstar!(r#"(forall (i:nat). i < 8 ==> Libcrux_ml_kem.Ntt.ntt_layer_7_pre

@@ -5,7 +5,7 @@ use crate::{
     vector::Operations,
 };
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::fstar::verification_status(panic_free))]
 #[cfg_attr(hax, hax_lib::requires(fstar!(r#"Libcrux_ml_kem.Polynomial.is_bounded_vector 3328 $a"#)))]
 #[cfg_attr(hax, hax_lib::ensures(|result| fstar!(r#"forall (i:nat). i < 16 ==>
@@ -15,7 +15,7 @@ pub(super) fn to_unsigned_field_modulus<Vector: Operations>(a: Vector) -> Vector
     Vector::to_unsigned_representative(a)
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::fstar::verification_status(panic_free))]
 #[cfg_attr(hax, hax_lib::requires(fstar!(r#"Libcrux_ml_kem.Polynomial.is_bounded_poly 3328 $re"#)))]
 #[cfg_attr(hax, hax_lib::ensures(|result|
@@ -44,7 +44,7 @@ pub(super) fn compress_then_serialize_message<Vector: Operations>(
     serialized
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::fstar::verification_status(panic_free))]
 #[cfg_attr(hax, hax_lib::ensures(|result|
     fstar!(r#"Libcrux_ml_kem.Polynomial.to_spec_poly_t #$:Vector $result ==
@@ -61,7 +61,7 @@ pub(super) fn deserialize_then_decompress_message<Vector: Operations>(
     re
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::fstar::verification_status(panic_free))]
 #[cfg_attr(hax, hax_lib::requires(fstar!(r#"Libcrux_ml_kem.Polynomial.is_bounded_poly 3328 $re"#)))]
 #[cfg_attr(hax, hax_lib::ensures(|result|
@@ -92,7 +92,7 @@ pub(super) fn serialize_uncompressed_ring_element<Vector: Operations>(
     serialized
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::fstar::verification_status(panic_free))]
 #[cfg_attr(hax, hax_lib::requires(
     serialized.len() == BYTES_PER_RING_ELEMENT
@@ -120,7 +120,7 @@ pub(super) fn deserialize_to_uncompressed_ring_element<Vector: Operations>(
 /// Only use with public values.
 ///
 /// This MUST NOT be used with secret inputs, like its caller `deserialize_ring_elements_reduced`.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::fstar::verification_status(panic_free))]
 #[cfg_attr(hax, hax_lib::requires(
     serialized.len() == BYTES_PER_RING_ELEMENT
@@ -145,7 +145,7 @@ fn deserialize_to_reduced_ring_element<Vector: Operations>(
 /// modulus.
 ///
 /// This function MUST NOT be used on secret inputs.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::fstar::verification_status(panic_free))]
 #[cfg_attr(hax, hax_lib::requires(
     fstar!(r#"Spec.MLKEM.is_rank v_K /\ 
@@ -164,7 +164,7 @@ pub(super) fn deserialize_ring_elements_reduced_out<const K: usize, Vector: Oper
 }
 
 /// See [deserialize_ring_elements_reduced_out].
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::fstar::verification_status(panic_free))]
 #[cfg_attr(hax, hax_lib::requires(
     fstar!(r#"Spec.MLKEM.is_rank v_K /\ 
@@ -189,7 +189,7 @@ pub(super) fn deserialize_ring_elements_reduced<const K: usize, Vector: Operatio
     ()
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::fstar::verification_status(panic_free))]
 #[cfg_attr(hax, hax_lib::requires(fstar!(r#"v $OUT_LEN == 320 /\ Libcrux_ml_kem.Polynomial.is_bounded_poly 3328  $re"#)))]
 fn compress_then_serialize_10<const OUT_LEN: usize, Vector: Operations>(
@@ -216,7 +216,7 @@ fn compress_then_serialize_10<const OUT_LEN: usize, Vector: Operations>(
     serialized
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::fstar::verification_status(lax))]
 fn compress_then_serialize_11<const OUT_LEN: usize, Vector: Operations>(
     re: &PolynomialRingElement<Vector>,
@@ -232,7 +232,7 @@ fn compress_then_serialize_11<const OUT_LEN: usize, Vector: Operations>(
     serialized
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::fstar::verification_status(panic_free))]
 #[cfg_attr(hax, hax_lib::requires(fstar!(r#"(v $COMPRESSION_FACTOR == 10 \/ v $COMPRESSION_FACTOR == 11) /\
     v $OUT_LEN == 32 * v $COMPRESSION_FACTOR /\ Libcrux_ml_kem.Polynomial.is_bounded_poly 3328 $re"#)))]
@@ -260,7 +260,7 @@ pub(super) fn compress_then_serialize_ring_element_u<
     }
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::fstar::verification_status(panic_free))]
 #[cfg_attr(hax, hax_lib::requires(fstar!(r#"Seq.length $serialized == 128 /\
     Libcrux_ml_kem.Polynomial.is_bounded_poly 3328 $re"#)))]
@@ -292,7 +292,7 @@ fn compress_then_serialize_4<Vector: Operations>(
     }
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::fstar::verification_status(lax))]
 #[cfg_attr(hax, hax_lib::requires(
     serialized.len() == 160
@@ -313,7 +313,7 @@ fn compress_then_serialize_5<Vector: Operations>(
     }
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::fstar::verification_status(panic_free))]
 #[cfg_attr(hax, hax_lib::requires(fstar!(r#"Spec.MLKEM.is_rank v_K /\ 
     $COMPRESSION_FACTOR == Spec.MLKEM.v_VECTOR_V_COMPRESSION_FACTOR v_K /\
@@ -346,7 +346,7 @@ pub(super) fn compress_then_serialize_ring_element_v<
     }
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::requires(
     serialized.len() == 320
 ))]
@@ -368,7 +368,7 @@ fn deserialize_then_decompress_10<Vector: Operations>(
     re
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::fstar::verification_status(lax))]
 #[cfg_attr(hax, hax_lib::requires(
     serialized.len() == 352
@@ -392,7 +392,7 @@ fn deserialize_then_decompress_11<Vector: Operations>(
     re
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::fstar::verification_status(panic_free))]
 #[cfg_attr(hax, hax_lib::requires(
     (COMPRESSION_FACTOR == 10 || COMPRESSION_FACTOR == 11) &&
@@ -421,7 +421,7 @@ pub(super) fn deserialize_then_decompress_ring_element_u<
     }
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::requires(
     serialized.len() == 128
 ))]
@@ -443,7 +443,7 @@ fn deserialize_then_decompress_4<Vector: Operations>(
     re
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::fstar::verification_status(lax))]
 #[cfg_attr(hax, hax_lib::requires(
     serialized.len() == 160
@@ -466,7 +466,7 @@ fn deserialize_then_decompress_5<Vector: Operations>(
     re
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::fstar::verification_status(panic_free))]
 #[cfg_attr(hax, hax_lib::requires(fstar!(r#"Spec.MLKEM.is_rank $K /\ 
     $COMPRESSION_FACTOR == Spec.MLKEM.v_VECTOR_V_COMPRESSION_FACTOR $K /\

@@ -6,7 +6,7 @@
 type PaddedArray<const N: usize> = [u8; N];
 
 /// Pad the `slice` with `0`s at the end.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::requires(
     slice.len() <= LEN
 ))]
@@ -36,7 +36,7 @@ pub(crate) fn into_padded_array<const LEN: usize>(slice: &[u8]) -> PaddedArray<L
     out
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::fstar::options("--z3rlimit 200"))]
 #[cfg_attr(hax, hax_lib::requires(fstar!(r#"range (v $domain_separator + v $K) u8_inttype"#)))]
 #[cfg_attr(hax, hax_lib::ensures(|ds|

@@ -38,7 +38,7 @@ pub(crate) struct Kyber {}
 
 #[cfg(feature = "kyber")]
 impl Variant for Kyber {
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn kdf<const K: usize, const CIPHERTEXT_SIZE: usize, Hasher: Hash<K>>(
         shared_secret: &[u8],
         ciphertext: &[u8; CIPHERTEXT_SIZE],
@@ -50,12 +50,12 @@ impl Variant for Kyber {
         Hasher::PRF::<32>(&kdf_input)
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn entropy_preprocess<const K: usize, Hasher: Hash<K>>(randomness: &[u8]) -> [u8; 32] {
         Hasher::H(&randomness)
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn cpa_keygen_seed<const K: usize, Hasher: Hash<K>>(key_generation_seed: &[u8]) -> [u8; 64] {
         Hasher::G(key_generation_seed)
     }
@@ -71,7 +71,7 @@ pub(crate) struct MlKem {}
 
 #[cfg_attr(hax, hax_lib::attributes)]
 impl Variant for MlKem {
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     #[cfg_attr(hax, hax_lib::requires(shared_secret.len() == 32))]
     #[cfg_attr(hax, hax_lib::ensures(|res| fstar!(r#"$res == $shared_secret"#)))]
     fn kdf<const K: usize, const CIPHERTEXT_SIZE: usize, Hasher: Hash<K>>(
@@ -83,7 +83,7 @@ impl Variant for MlKem {
         out
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     #[cfg_attr(hax, hax_lib::requires(randomness.len() == 32))]
     #[cfg_attr(hax, hax_lib::ensures(|res| fstar!(r#"$res == $randomness"#)))]
     fn entropy_preprocess<const K: usize, Hasher: Hash<K>>(randomness: &[u8]) -> [u8; 32] {
@@ -92,7 +92,7 @@ impl Variant for MlKem {
         out
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     #[cfg_attr(hax, hax_lib::requires(key_generation_seed.len() == 32))]
     #[cfg_attr(hax, hax_lib::ensures(|res| fstar!(r#"Seq.length $key_generation_seed == 32 ==> $res == Spec.Utils.v_G
         (Seq.append $key_generation_seed (Seq.create 1 (cast $K <: u8)))"#)

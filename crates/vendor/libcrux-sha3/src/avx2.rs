@@ -4,7 +4,7 @@ pub mod x4 {
 
     /// Perform 4 SHAKE256 operations in parallel
     #[allow(clippy::too_many_arguments)]
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     pub fn shake256(
         input0: &[u8],
         input1: &[u8],
@@ -29,7 +29,7 @@ pub mod x4 {
         }
 
         /// Initialise the [`KeccakState`].
-        #[inline]
+        #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
         pub fn init() -> KeccakState {
             KeccakState {
                 state: GenericState::new(),
@@ -37,7 +37,7 @@ pub mod x4 {
         }
 
         /// Absorb
-        #[inline]
+        #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
         pub fn shake128_absorb_final(
             s: &mut KeccakState,
             data0: &[u8],
@@ -50,7 +50,7 @@ pub mod x4 {
         }
 
         /// Absorb
-        #[inline]
+        #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
         pub fn shake256_absorb_final(
             s: &mut KeccakState,
             data0: &[u8],
@@ -63,7 +63,7 @@ pub mod x4 {
         }
 
         /// Squeeze block
-        #[inline]
+        #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
         pub fn shake256_squeeze_first_block(
             s: &mut KeccakState,
             out0: &mut [u8],
@@ -75,7 +75,7 @@ pub mod x4 {
         }
 
         /// Squeeze next block
-        #[inline]
+        #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
         pub fn shake256_squeeze_next_block(
             s: &mut KeccakState,
             out0: &mut [u8],
@@ -87,7 +87,7 @@ pub mod x4 {
         }
 
         /// Squeeze three blocks
-        #[inline]
+        #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
         pub fn shake128_squeeze_first_three_blocks(
             s: &mut KeccakState,
             out0: &mut [u8],
@@ -100,7 +100,7 @@ pub mod x4 {
         }
 
         /// Squeeze five blocks
-        #[inline]
+        #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
         pub fn shake128_squeeze_first_five_blocks(
             s: &mut KeccakState,
             out0: &mut [u8],
@@ -113,7 +113,7 @@ pub mod x4 {
         }
 
         /// Squeeze another block
-        #[inline]
+        #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
         pub fn shake128_squeeze_next_block(
             s: &mut KeccakState,
             out0: &mut [u8],

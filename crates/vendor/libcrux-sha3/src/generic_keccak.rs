@@ -39,7 +39,7 @@ pub(crate) struct KeccakState<const N: usize, T: KeccakItem<N>> {
 #[cfg_attr(hax, hax_lib::attributes)]
 impl<const N: usize, T: KeccakItem<N>> KeccakState<N, T> {
     /// Create a new Shake128 x4 state.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     pub(crate) fn new() -> Self {
         Self {
             st: [T::zero(); 25],
@@ -52,7 +52,7 @@ impl<const N: usize, T: KeccakItem<N>> KeccakState<N, T> {
         set_ij(&mut self.st, i, j, v);
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn theta(&mut self) -> [T; 5] {
         let c: [T; 5] = [
             T::xor5(
@@ -104,7 +104,7 @@ impl<const N: usize, T: KeccakItem<N>> KeccakState<N, T> {
     // Splitting rho and pi into multiple functions is needed for formal verification in F*.
     // Having to many manipulations of the keccak state in a single function causes the
     // verification condition explode exponentially and never completes.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn rho_0(&mut self, t: [T; 5]) {
         self.set(0, 0, T::xor(self[(0, 0)], t[0]));
         self.set(1, 0, T::xor_and_rotate::<36, 28>(self[(1, 0)], t[0]));
@@ -113,7 +113,7 @@ impl<const N: usize, T: KeccakItem<N>> KeccakState<N, T> {
         self.set(4, 0, T::xor_and_rotate::<18, 46>(self[(4, 0)], t[0]));
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn rho_1(&mut self, t: [T; 5]) {
         self.set(0, 1, T::xor_and_rotate::<1, 63>(self[(0, 1)], t[1]));
         self.set(1, 1, T::xor_and_rotate::<44, 20>(self[(1, 1)], t[1]));
@@ -122,7 +122,7 @@ impl<const N: usize, T: KeccakItem<N>> KeccakState<N, T> {
         self.set(4, 1, T::xor_and_rotate::<2, 62>(self[(4, 1)], t[1]));
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn rho_2(&mut self, t: [T; 5]) {
         self.set(0, 2, T::xor_and_rotate::<62, 2>(self[(0, 2)], t[2]));
         self.set(1, 2, T::xor_and_rotate::<6, 58>(self[(1, 2)], t[2]));
@@ -131,7 +131,7 @@ impl<const N: usize, T: KeccakItem<N>> KeccakState<N, T> {
         self.set(4, 2, T::xor_and_rotate::<61, 3>(self[(4, 2)], t[2]));
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn rho_3(&mut self, t: [T; 5]) {
         self.set(0, 3, T::xor_and_rotate::<28, 36>(self[(0, 3)], t[3]));
         self.set(1, 3, T::xor_and_rotate::<55, 9>(self[(1, 3)], t[3]));
@@ -140,7 +140,7 @@ impl<const N: usize, T: KeccakItem<N>> KeccakState<N, T> {
         self.set(4, 3, T::xor_and_rotate::<56, 8>(self[(4, 3)], t[3]));
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn rho_4(&mut self, t: [T; 5]) {
         self.set(0, 4, T::xor_and_rotate::<27, 37>(self[(0, 4)], t[4]));
         self.set(1, 4, T::xor_and_rotate::<20, 44>(self[(1, 4)], t[4]));
@@ -149,7 +149,7 @@ impl<const N: usize, T: KeccakItem<N>> KeccakState<N, T> {
         self.set(4, 4, T::xor_and_rotate::<14, 50>(self[(4, 4)], t[4]));
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn rho(&mut self, t: [T; 5]) {
         self.rho_0(t);
         self.rho_1(t);
@@ -158,7 +158,7 @@ impl<const N: usize, T: KeccakItem<N>> KeccakState<N, T> {
         self.rho_4(t);
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn pi_0(&mut self, old: KeccakState<N, T>) {
         self.set(1, 0, old[(0, 3)]);
         self.set(2, 0, old[(0, 1)]);
@@ -166,7 +166,7 @@ impl<const N: usize, T: KeccakItem<N>> KeccakState<N, T> {
         self.set(4, 0, old[(0, 2)]);
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn pi_1(&mut self, old: KeccakState<N, T>) {
         self.set(0, 1, old[(1, 1)]);
         self.set(1, 1, old[(1, 4)]);
@@ -175,7 +175,7 @@ impl<const N: usize, T: KeccakItem<N>> KeccakState<N, T> {
         self.set(4, 1, old[(1, 3)]);
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn pi_2(&mut self, old: KeccakState<N, T>) {
         self.set(0, 2, old[(2, 2)]);
         self.set(1, 2, old[(2, 0)]);
@@ -184,7 +184,7 @@ impl<const N: usize, T: KeccakItem<N>> KeccakState<N, T> {
         self.set(4, 2, old[(2, 4)]);
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn pi_3(&mut self, old: KeccakState<N, T>) {
         self.set(0, 3, old[(3, 3)]);
         self.set(1, 3, old[(3, 1)]);
@@ -193,7 +193,7 @@ impl<const N: usize, T: KeccakItem<N>> KeccakState<N, T> {
         self.set(4, 3, old[(3, 0)]);
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn pi_4(&mut self, old: KeccakState<N, T>) {
         self.set(0, 4, old[(4, 4)]);
         self.set(1, 4, old[(4, 2)]);
@@ -202,7 +202,7 @@ impl<const N: usize, T: KeccakItem<N>> KeccakState<N, T> {
         self.set(4, 4, old[(4, 1)]);
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn pi(&mut self) {
         let old: KeccakState<N, T> = *self;
 
@@ -213,7 +213,7 @@ impl<const N: usize, T: KeccakItem<N>> KeccakState<N, T> {
         self.pi_4(old);
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn chi(&mut self) {
         let old = *self;
 
@@ -229,13 +229,13 @@ impl<const N: usize, T: KeccakItem<N>> KeccakState<N, T> {
         }
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     #[cfg_attr(hax, hax_lib::requires(i < ROUNDCONSTANTS.len()))]
     fn iota(&mut self, i: usize) {
         self.set(0, 0, T::xor_constant(self[(0, 0)], ROUNDCONSTANTS[i]));
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn keccakf1600(&mut self) {
         for i in 0..24 {
             let t = self.theta();
@@ -246,7 +246,7 @@ impl<const N: usize, T: KeccakItem<N>> KeccakState<N, T> {
         }
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     #[cfg_attr(hax, hax_lib::requires(
       from_bool(
         N != 0 &&
@@ -267,7 +267,7 @@ impl<const N: usize, T: KeccakItem<N>> KeccakState<N, T> {
         self.keccakf1600()
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     #[cfg_attr(hax, hax_lib::requires(
       from_bool(
         N != 0 &&

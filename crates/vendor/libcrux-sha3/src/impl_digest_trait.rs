@@ -49,7 +49,7 @@ macro_rules! impl_hash_traits {
         }
 
         impl libcrux_traits::digest::arrayref::Hash<$len> for $type {
-            #[inline]
+            #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
             fn hash(
                 digest: &mut [u8; $len],
                 payload: &[u8],

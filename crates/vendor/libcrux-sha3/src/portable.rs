@@ -11,37 +11,37 @@ pub struct KeccakState {
 }
 
 /// A portable SHA3 224 implementation.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub fn sha224(digest: &mut [u8], data: &[u8]) {
     keccak1::<144, 0x06u8>(data, digest);
 }
 
 /// A portable SHA3 256 implementation.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub fn sha256(digest: &mut [u8], data: &[u8]) {
     keccak1::<136, 0x06u8>(data, digest);
 }
 
 /// A portable SHA3 384 implementation.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub fn sha384(digest: &mut [u8], data: &[u8]) {
     keccak1::<104, 0x06u8>(data, digest);
 }
 
 /// A portable SHA3 512 implementation.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub fn sha512(digest: &mut [u8], data: &[u8]) {
     keccak1::<72, 0x06u8>(data, digest);
 }
 
 /// A portable SHAKE128 implementation.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub fn shake128(digest: &mut [u8], data: &[u8]) {
     keccak1::<168, 0x1fu8>(data, digest);
 }
 
 /// A portable SHAKE256 implementation.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub fn shake256(digest: &mut [u8], data: &[u8]) {
     keccak1::<136, 0x1fu8>(data, digest);
 }

@@ -7,13 +7,13 @@ use crate::proof_utils::{slices_same_len, valid_rate};
 // XXX: These should be default functions on `KeccakItem`, but hax doesn't
 //      support that yet. cryspen/hax#888
 #[cfg_attr(hax, hax_lib::requires(i < 5 && j < 5))]
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn get_ij<const N: usize, T: KeccakItem<N>>(arr: &[T; 25], i: usize, j: usize) -> &T {
     &arr[5 * i + j]
 }
 
 #[cfg_attr(hax, hax_lib::requires(i < 5 && j < 5))]
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn set_ij<const N: usize, T: KeccakItem<N>>(
     arr: &mut [T; 25],
     i: usize,

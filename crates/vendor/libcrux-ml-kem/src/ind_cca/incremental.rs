@@ -68,7 +68,7 @@ pub(crate) mod multiplexing;
 /// The two parts of the public key can be extracted with [`pk1`] and [`pk2`].
 ///
 /// To [`decapsulate`], the entire key pair is used again.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn generate_keypair<
     const K: usize,
     const CPA_PRIVATE_KEY_SIZE: usize,
@@ -104,7 +104,7 @@ pub(crate) fn generate_keypair<
 /// it into the `key_pair` output bytes.
 ///
 /// The public keys can be extracted from the bytes.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn generate_keypair_compressed<
     const K: usize,
     const PK2_LEN: usize,
@@ -144,7 +144,7 @@ pub(crate) fn generate_keypair_compressed<
 /// it into the `key_pair` output bytes.
 ///
 /// The public keys can be extracted from the bytes TODO.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn generate_keypair_serialized<
     const K: usize,
     const PK2_LEN: usize,
@@ -177,7 +177,7 @@ pub(crate) fn generate_keypair_serialized<
     kp.to_bytes(key_pair)
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn encapsulate1<
     const K: usize,
     const CIPHERTEXT_SIZE: usize,
@@ -227,7 +227,7 @@ pub(crate) fn encapsulate1<
     )
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn encapsulate1_serialized<
     const K: usize,
     const CIPHERTEXT_SIZE: usize,
@@ -274,7 +274,7 @@ pub(crate) fn encapsulate1_serialized<
 }
 
 /// Check that the pk1 and pk2 parts are consistent.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn validate_pk<
     const K: usize,
     const PK_LEN: usize,
@@ -293,7 +293,7 @@ pub(crate) fn validate_pk<
 }
 
 /// Check that the pk1 and pk2 parts are consistent.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn validate_pk_bytes<
     const K: usize,
     const PK_LEN: usize,
@@ -311,7 +311,7 @@ pub(crate) fn validate_pk_bytes<
     validate_pk_parts::<K, PK_LEN, Hasher, Vector>(&pk1[0..32], &pk1[32..], pk2)
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 fn validate_pk_parts<const K: usize, const PK_LEN: usize, Hasher: Hash<K>, Vector: Operations>(
     pk1_seed: &[u8],
     pk1_hash: &[u8],
@@ -338,7 +338,7 @@ fn validate_pk_parts<const K: usize, const PK_LEN: usize, Hasher: Hash<K>, Vecto
     Ok(())
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn encapsulate2<
     const K: usize,
     const PK2_LEN: usize,
@@ -363,7 +363,7 @@ pub(crate) fn encapsulate2<
     Ciphertext2 { value: ciphertext }
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn encapsulate2_serialized<
     const K: usize,
     const PK2_LEN: usize,
@@ -383,7 +383,7 @@ pub(crate) fn encapsulate2_serialized<
     )
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn decapsulate<
     const K: usize,
     const SECRET_KEY_SIZE: usize,
@@ -433,7 +433,7 @@ pub(crate) fn decapsulate<
     >(private_key, &ciphertext.into())
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn decapsulate_incremental_key<
     const K: usize,
     const PK2_LEN: usize,
@@ -488,7 +488,7 @@ pub(crate) fn decapsulate_incremental_key<
     >(&key_pair.into(), &ciphertext.into()))
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn decapsulate_compressed_key<
     const K: usize,
     const PK2_LEN: usize,

@@ -28,7 +28,7 @@ impl crate::vector::traits::Repr for SIMD128Vector {}
 
 #[cfg_attr(hax, hax_lib::attributes)]
 impl Operations for SIMD128Vector {
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     #[cfg_attr(hax, hax_lib::ensures(|out| fstar!(r#"impl.f_repr out == Seq.create 16 (mk_i16 0)"#)))]
     fn ZERO() -> Self {
         ZERO()
@@ -190,7 +190,7 @@ impl Operations for SIMD128Vector {
     }
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn rej_sample(a: &[u8], result: &mut [i16]) -> usize {
     let mut sampled = 0;
     for bytes in a.chunks(3) {

@@ -4,7 +4,7 @@ use crate::proof_utils::{lemma_mul_succ_le, valid_rate};
 
 #[cfg_attr(hax, hax_lib::attributes)]
 impl KeccakState<1, u64> {
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     #[cfg_attr(hax, hax_lib::requires(
         valid_rate(RATE) &&
         start.to_int() + RATE.to_int() <= out.len().to_int()
@@ -15,7 +15,7 @@ impl KeccakState<1, u64> {
         self.squeeze::<RATE>(out, start, RATE);
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     #[cfg_attr(hax, hax_lib::requires(
         valid_rate(RATE) &&
         RATE <= out.len()
@@ -25,7 +25,7 @@ impl KeccakState<1, u64> {
         self.squeeze::<RATE>(out, 0, RATE);
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     #[cfg_attr(hax, hax_lib::requires(
         valid_rate(RATE) &&
         3 * RATE <= out.len()
@@ -41,7 +41,7 @@ impl KeccakState<1, u64> {
         self.squeeze::<RATE>(out, 2 * RATE, RATE);
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     #[cfg_attr(hax, hax_lib::requires(
         valid_rate(RATE) &&
         5 * RATE <= out.len()

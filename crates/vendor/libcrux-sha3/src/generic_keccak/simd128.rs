@@ -41,7 +41,7 @@ pub(crate) fn keccak2<const RATE: usize, const DELIM: u8>(
 }
 
 impl KeccakState<2, _uint64x2_t> {
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     pub(crate) fn squeeze_next_block<const RATE: usize>(
         &mut self,
         out0: &mut [u8],
@@ -61,7 +61,7 @@ impl KeccakState<2, _uint64x2_t> {
         self.squeeze2::<RATE>(out0, out1, 0, RATE);
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     pub(crate) fn squeeze_first_three_blocks<const RATE: usize>(
         &mut self,
         out0: &mut [u8],
@@ -76,7 +76,7 @@ impl KeccakState<2, _uint64x2_t> {
         self.squeeze2::<RATE>(out0, out1, 2 * RATE, RATE);
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     pub(crate) fn squeeze_first_five_blocks<const RATE: usize>(
         &mut self,
         out0: &mut [u8],

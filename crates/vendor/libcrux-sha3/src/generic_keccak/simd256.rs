@@ -2,7 +2,7 @@ use super::*;
 
 use libcrux_intrinsics::avx2::Vec256;
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn keccak4<const RATE: usize, const DELIM: u8>(
     data: &[&[u8]; 4],
     out0: &mut [u8],
@@ -47,7 +47,7 @@ pub(crate) fn keccak4<const RATE: usize, const DELIM: u8>(
 }
 
 impl KeccakState<4, Vec256> {
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     pub(crate) fn squeeze_next_block<const RATE: usize>(
         &mut self,
         out0: &mut [u8],
@@ -60,7 +60,7 @@ impl KeccakState<4, Vec256> {
         self.squeeze4::<RATE>(out0, out1, out2, out3, start, RATE);
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     pub(crate) fn squeeze_first_block<const RATE: usize>(
         &self,
         out0: &mut [u8],
@@ -71,7 +71,7 @@ impl KeccakState<4, Vec256> {
         self.squeeze4::<RATE>(out0, out1, out2, out3, 0, RATE);
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     pub(crate) fn squeeze_first_three_blocks<const RATE: usize>(
         &mut self,
         out0: &mut [u8],
@@ -88,7 +88,7 @@ impl KeccakState<4, Vec256> {
         self.squeeze4::<RATE>(out0, out1, out2, out3, 2 * RATE, RATE);
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     pub(crate) fn squeeze_first_five_blocks<const RATE: usize>(
         &mut self,
         out0: &mut [u8],

@@ -61,7 +61,7 @@ pub(crate) struct KeccakXofState<
 /// cannot be resolved from the refined closure argument alone (the closure has
 /// type `(x: usize{x <. v_N}) -> t_Slice u8`, not the bare `usize -> t_Slice u8`
 /// that `t_FnOnce` resolves against), so it must be given explicitly.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(
     hax,
     hax_lib::fstar::replace(
@@ -270,7 +270,7 @@ impl<const PARALLEL_LANES: usize, const RATE: usize, STATE: KeccakItem<PARALLEL_
     /// For the remaining bytes [`absorb_final`] needs to be called.
     ///
     /// This works best with relatively small `inputs`.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     #[cfg_attr(hax, hax_lib::requires(
         PARALLEL_LANES == 1 &&
         self.state_inv()
@@ -319,7 +319,7 @@ impl<const PARALLEL_LANES: usize, const RATE: usize, STATE: KeccakItem<PARALLEL_
     ///
     /// The `inputs` block may be empty. Everything in the `inputs` block beyond
     /// `RATE` bytes is ignored.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     #[cfg_attr(hax, hax_lib::requires(
         PARALLEL_LANES == 1 &&
         self.state_inv()
@@ -347,7 +347,7 @@ impl<const RATE: usize, STATE: KeccakItem<1>> KeccakXofState<1, RATE, STATE> {
     /// Squeeze output bytes into `out`.
     ///
     /// Supports arbitrary-sized requests across multiple calls.
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     #[cfg_attr(hax, hax_lib::requires(
         self.state_inv()
     ))]

@@ -241,7 +241,7 @@ impl Xof<136> for CShake256 {
 }
 
 /// Create a new SHAKE-128 state object.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub fn shake128_init() -> KeccakState {
     KeccakState {
         state: GenericState::<1, u64>::new(),
@@ -249,7 +249,7 @@ pub fn shake128_init() -> KeccakState {
 }
 
 /// Absorb
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::requires(
         data0.len().to_int() < hax_lib::int!(168)
 ))]
@@ -259,7 +259,7 @@ pub fn shake128_absorb_final(s: &mut KeccakState, data0: &[u8]) {
 }
 
 /// Squeeze three blocks
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::requires(
         out0.len().to_int() >= hax_lib::int!(504) // 3 * 168 = 504
 ))]
@@ -269,7 +269,7 @@ pub fn shake128_squeeze_first_three_blocks(s: &mut KeccakState, out0: &mut [u8])
 }
 
 /// Squeeze five blocks
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::requires(
         out0.len().to_int() >= hax_lib::int!(840) // 5 * 168 = 840
 ))]
@@ -279,7 +279,7 @@ pub fn shake128_squeeze_first_five_blocks(s: &mut KeccakState, out0: &mut [u8]) 
 }
 
 /// Squeeze another block
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::requires(
         out0.len().to_int() >= hax_lib::int!(168)
 ))]
@@ -289,7 +289,7 @@ pub fn shake128_squeeze_next_block(s: &mut KeccakState, out0: &mut [u8]) {
 }
 
 /// Create a new SHAKE-256 state object.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub fn shake256_init() -> KeccakState {
     KeccakState {
         state: GenericState::<1, u64>::new(),
@@ -297,7 +297,7 @@ pub fn shake256_init() -> KeccakState {
 }
 
 /// Absorb some data for SHAKE-256 for the last time
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::requires(
         data.len().to_int() < hax_lib::int!(136)
 ))]
@@ -306,7 +306,7 @@ pub fn shake256_absorb_final(s: &mut KeccakState, data: &[u8]) {
 }
 
 /// Squeeze the first SHAKE-256 block
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::requires(
         out.len().to_int() >= hax_lib::int!(136)
 ))]
@@ -316,7 +316,7 @@ pub fn shake256_squeeze_first_block(s: &mut KeccakState, out: &mut [u8]) {
 }
 
 /// Squeeze the next SHAKE-256 block
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::requires(
         out.len().to_int() >= hax_lib::int!(136)
 ))]

@@ -5,7 +5,7 @@ use crate::{generic_keccak::KeccakState, traits::*};
 #[allow(non_camel_case_types)]
 pub type uint64x2_t = _uint64x2_t;
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 fn _veor5q_u64(
     a: uint64x2_t,
     b: uint64x2_t,
@@ -16,28 +16,28 @@ fn _veor5q_u64(
     _veor3q_u64(_veor3q_u64(a, b, c), d, e)
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 fn _vrax1q_u64(a: uint64x2_t, b: uint64x2_t) -> uint64x2_t {
     libcrux_intrinsics::arm64::_vrax1q_u64(a, b)
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 fn _vxarq_u64<const LEFT: i32, const RIGHT: i32>(a: uint64x2_t, b: uint64x2_t) -> uint64x2_t {
     libcrux_intrinsics::arm64::_vxarq_u64::<LEFT, RIGHT>(a, b)
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 fn _vbcaxq_u64(a: uint64x2_t, b: uint64x2_t, c: uint64x2_t) -> uint64x2_t {
     libcrux_intrinsics::arm64::_vbcaxq_u64(a, b, c)
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 fn _veorq_n_u64(a: uint64x2_t, c: u64) -> uint64x2_t {
     let c = _vdupq_n_u64(c);
     _veorq_u64(a, c)
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn load_block<const RATE: usize>(
     s: &mut [uint64x2_t; 25],
     blocks: &[&[u8]; 2],
@@ -77,7 +77,7 @@ pub(crate) fn load_block<const RATE: usize>(
     }
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn load_last<const RATE: usize, const DELIMITER: u8>(
     state: &mut [uint64x2_t; 25],
     blocks: &[&[u8]; 2],
@@ -100,7 +100,7 @@ pub(crate) fn load_last<const RATE: usize, const DELIMITER: u8>(
     load_block::<RATE>(state, &[&buffer0, &buffer1], 0);
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn store_block<const RATE: usize>(
     s: &[uint64x2_t; 25],
     out0: &mut [u8],
@@ -145,31 +145,31 @@ pub(crate) fn store_block<const RATE: usize>(
 }
 
 impl KeccakItem<2> for uint64x2_t {
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn zero() -> Self {
         _vdupq_n_u64(0)
     }
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn xor5(a: Self, b: Self, c: Self, d: Self, e: Self) -> Self {
         _veor5q_u64(a, b, c, d, e)
     }
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn rotate_left1_and_xor(a: Self, b: Self) -> Self {
         _vrax1q_u64(a, b)
     }
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn xor_and_rotate<const LEFT: i32, const RIGHT: i32>(a: Self, b: Self) -> Self {
         _vxarq_u64::<LEFT, RIGHT>(a, b)
     }
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn and_not_xor(a: Self, b: Self, c: Self) -> Self {
         _vbcaxq_u64(a, b, c)
     }
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn xor_constant(a: Self, c: u64) -> Self {
         _veorq_n_u64(a, c)
     }
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn xor(a: Self, b: Self) -> Self {
         _veorq_u64(a, b)
     }

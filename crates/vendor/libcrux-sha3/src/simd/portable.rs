@@ -7,7 +7,7 @@ use hax_lib::int::*;
 use crate::proof_utils::valid_rate;
 use crate::{generic_keccak::KeccakState, traits::*};
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::requires(
     LEFT.to_int() + RIGHT.to_int() == 64.to_int() &&
     RIGHT > 0
@@ -18,17 +18,17 @@ fn rotate_left<const LEFT: i32, const RIGHT: i32>(x: u64) -> u64 {
     x.rotate_left(LEFT as u32)
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 fn _veor5q_u64(a: u64, b: u64, c: u64, d: u64, e: u64) -> u64 {
     a ^ b ^ c ^ d ^ e
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 fn _vrax1q_u64(a: u64, b: u64) -> u64 {
     a ^ rotate_left::<1, 63>(b)
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::requires(
     LEFT.to_int() + RIGHT.to_int() == 64.to_int() &&
     RIGHT > 0
@@ -37,17 +37,17 @@ fn _vxarq_u64<const LEFT: i32, const RIGHT: i32>(a: u64, b: u64) -> u64 {
     rotate_left::<LEFT, RIGHT>(a ^ b)
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 fn _vbcaxq_u64(a: u64, b: u64, c: u64) -> u64 {
     a ^ (b & !c)
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 fn _veorq_n_u64(a: u64, c: u64) -> u64 {
     a ^ c
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::requires(
     valid_rate(RATE) &&
     start.to_int() + RATE.to_int() <= blocks.len().to_int()
@@ -81,7 +81,7 @@ pub(crate) fn load_block<const RATE: usize>(state: &mut [u64; 25], blocks: &[u8]
     }
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::requires(
     valid_rate(RATE) &&
     len < RATE &&
@@ -104,7 +104,7 @@ pub(crate) fn load_last<const RATE: usize, const DELIMITER: u8>(
     load_block::<RATE>(state, &buffer, 0);
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::requires(
     valid_rate(RATE) &&
     len <= RATE &&
@@ -141,19 +141,19 @@ pub(crate) fn store_block<const RATE: usize>(
 
 #[cfg_attr(hax, hax_lib::attributes)]
 impl KeccakItem<1> for u64 {
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn zero() -> Self {
         0
     }
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn xor5(a: Self, b: Self, c: Self, d: Self, e: Self) -> Self {
         _veor5q_u64(a, b, c, d, e)
     }
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn rotate_left1_and_xor(a: Self, b: Self) -> Self {
         _vrax1q_u64(a, b)
     }
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     #[cfg_attr(hax, hax_lib::requires(
         LEFT.to_int() + RIGHT.to_int() == 64.to_int() &&
         RIGHT > 0
@@ -161,15 +161,15 @@ impl KeccakItem<1> for u64 {
     fn xor_and_rotate<const LEFT: i32, const RIGHT: i32>(a: Self, b: Self) -> Self {
         _vxarq_u64::<LEFT, RIGHT>(a, b)
     }
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn and_not_xor(a: Self, b: Self, c: Self) -> Self {
         _vbcaxq_u64(a, b, c)
     }
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn xor_constant(a: Self, c: u64) -> Self {
         _veorq_n_u64(a, c)
     }
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn xor(a: Self, b: Self) -> Self {
         a ^ b
     }

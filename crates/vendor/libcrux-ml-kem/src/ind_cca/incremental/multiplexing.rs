@@ -66,7 +66,7 @@ pub(crate) mod alloc {
     use crate::ind_cca::incremental::types::alloc::{Keys, State};
     use ::alloc::boxed::Box;
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     pub(crate) fn generate_keypair<
         const K: usize,
         const CPA_PRIVATE_KEY_SIZE: usize,
@@ -116,7 +116,7 @@ pub(crate) mod alloc {
         }
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     pub(crate) fn encapsulate1<
         const K: usize,
         const CIPHERTEXT_SIZE: usize,
@@ -181,7 +181,7 @@ pub(crate) mod alloc {
         }
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     pub(crate) fn encapsulate2<
         const K: usize,
         const PK2_LEN: usize,
@@ -223,7 +223,7 @@ pub(crate) mod alloc {
         }
     }
 
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     pub(crate) fn decapsulate<
         const K: usize,
         const SECRET_KEY_SIZE: usize,
@@ -315,7 +315,7 @@ pub(crate) mod alloc {
     }
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn generate_keypair<
     const K: usize,
     const PK2_LEN: usize,
@@ -369,7 +369,7 @@ pub(crate) fn generate_keypair<
     }
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn generate_keypair_compressed<
     const K: usize,
     const PK2_LEN: usize,
@@ -427,7 +427,7 @@ pub(crate) fn generate_keypair_compressed<
     }
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn validate_pk<const K: usize, const PK_LEN: usize>(
     pk1: &PublicKey1,
     pk2: &[u8],
@@ -445,7 +445,7 @@ pub(crate) fn validate_pk<const K: usize, const PK_LEN: usize>(
     }
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn validate_pk_bytes<const K: usize, const PK_LEN: usize>(
     pk1: &[u8],
     pk2: &[u8],
@@ -463,7 +463,7 @@ pub(crate) fn validate_pk_bytes<const K: usize, const PK_LEN: usize>(
     }
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn encapsulate1<
     const K: usize,
     const CIPHERTEXT_SIZE: usize,
@@ -523,7 +523,7 @@ pub(crate) fn encapsulate1<
     }
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn encapsulate2<
     const K: usize,
     const PK2_LEN: usize,
@@ -565,7 +565,7 @@ pub(crate) fn encapsulate2<
     }
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn decapsulate<
     const K: usize,
     const PK2_LEN: usize,
@@ -656,7 +656,7 @@ pub(crate) fn decapsulate<
     }
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn decapsulate_compressed<
     const K: usize,
     const PK2_LEN: usize,

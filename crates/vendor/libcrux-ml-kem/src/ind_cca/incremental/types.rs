@@ -332,7 +332,7 @@ impl<const K: usize, const PK2_LEN: usize, Vector: Operations> From<KeyPair<K, P
 }
 
 /// Write `value` into `out` at `offset`.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 fn write(out: &mut [u8], value: &[u8], offset: &mut usize) {
     let new_offset = *offset + value.len();
     out[*offset..new_offset].copy_from_slice(value);

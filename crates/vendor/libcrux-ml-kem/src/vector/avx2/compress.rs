@@ -7,7 +7,7 @@ use crate::vector::FIELD_MODULUS;
 // https://ei1333.github.io/library/math/combinatorics/vectorize-mod-int.hpp.html
 //
 // TODO: Optimize this implementation if performance numbers suggest doing so.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 fn mulhi_mm256_epi32(lhs: Vec256, rhs: Vec256) -> Vec256 {
     let prod02 = mm256_mul_epu32(lhs, rhs);
     let prod13 = mm256_mul_epu32(
@@ -21,7 +21,7 @@ fn mulhi_mm256_epi32(lhs: Vec256, rhs: Vec256) -> Vec256 {
     )
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn compress_message_coefficient(vector: Vec256) -> Vec256 {
     let field_modulus_halved = mm256_set1_epi16((FIELD_MODULUS - 1) / 2);
     let field_modulus_quartered = mm256_set1_epi16((FIELD_MODULUS - 1) / 4);
@@ -36,7 +36,7 @@ pub(crate) fn compress_message_coefficient(vector: Vec256) -> Vec256 {
     mm256_srli_epi16::<15>(shifted_to_positive_in_range)
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::requires(fstar!(r#"v $COEFFICIENT_BITS >= 0 /\ v $COEFFICIENT_BITS < bits i32_inttype /\
     range (v ((mk_i32 1) <<! $COEFFICIENT_BITS) - 1) i32_inttype"#)))]
 pub(crate) fn compress_ciphertext_coefficient<const COEFFICIENT_BITS: i32>(
@@ -103,7 +103,7 @@ pub(crate) fn compress_ciphertext_coefficient<const COEFFICIENT_BITS: i32>(
     mm256_permute4x64_epi64::<0b11_01_10_00>(compressed)
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::requires(fstar!(r#"forall i. let x = Seq.index (Libcrux_intrinsics.Avx2_extract.vec256_as_i16x16 $a) i in 
                                       (x == mk_i16 0 \/ x == mk_i16 1)"#)))]
 pub fn decompress_1(a: Vec256) -> Vec256 {
@@ -133,7 +133,7 @@ pub fn decompress_1(a: Vec256) -> Vec256 {
     arithmetic::bitwise_and_with_constant(s, 1665)
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::requires(fstar!(r#"v $COEFFICIENT_BITS >= 0 /\ v $COEFFICIENT_BITS < bits i32_inttype"#)))]
 pub(crate) fn decompress_ciphertext_coefficient<const COEFFICIENT_BITS: i32>(
     vector: Vec256,

@@ -4,7 +4,7 @@ use super::{
     *,
 };
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::requires(input.len() == 24 && output.len() == 16))]
 #[cfg_attr(hax, hax_lib::ensures(|res|
         fstar!(r#"Seq.length $output_future == Seq.length $output /\ v $res <= 16"#)

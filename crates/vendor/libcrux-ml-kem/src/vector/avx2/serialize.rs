@@ -1,7 +1,7 @@
 use super::*;
 use crate::vector::portable::PortableVector;
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::fstar::verification_status(lax))]
 #[cfg_attr(
     hax,
@@ -80,7 +80,7 @@ assert (forall (i: nat {i < 8}). get_bit ($bits_packed >>! (mk_i32 8) <: i32) (s
     result
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::requires(bytes.len() == 2))]
 #[cfg_attr(hax, hax_lib::ensures(|coefficients| fstar!(
         r#"forall (i:nat{i < 256}).
@@ -101,7 +101,7 @@ pub(crate) fn deserialize_1(bytes: &[u8]) -> Vec256 {
 "#
     )))]
     #[cfg_attr(hax, hax_lib::fstar::before(r#"[@@"opaque_to_smt"]"#))]
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     pub(crate) fn deserialize_1_u8s(a: u8, b: u8) -> Vec256 {
         deserialize_1_i16s(a as i16, b as i16)
     }
@@ -114,7 +114,7 @@ pub(crate) fn deserialize_1(bytes: &[u8]) -> Vec256 {
              if i < 128 then get_bit $a (sz j) else get_bit $b (sz (j - 8)))
 "#
     )))]
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     #[cfg_attr(hax, hax_lib::fstar::options("--ext context_pruning"))]
     #[cfg_attr(hax, hax_lib::fstar::before(r#"[@@"opaque_to_smt"]"#))]
     pub(crate) fn deserialize_1_i16s(a: i16, b: i16) -> Vec256 {
@@ -173,7 +173,7 @@ pub(crate) fn deserialize_1(bytes: &[u8]) -> Vec256 {
     hax,
     hax_lib::fstar::replace(interface, "include BitVec.Intrinsics {mm256_concat_pairs_n}")
 )]
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 fn mm256_concat_pairs_n(n: u8, x: Vec256) -> Vec256 {
     let n = 1 << n;
     mm256_madd_epi16(
@@ -192,7 +192,7 @@ fn mm256_concat_pairs_n(n: u8, x: Vec256) -> Vec256 {
     )
 ))]
 #[cfg_attr(hax, hax_lib::ensures(|r| fstar!(r#"forall (i: nat{i < 64}). bit_vec_of_int_t_array $r 8 i == $vector ((i/4) * 16 + i%4)"#)))]
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn serialize_4(vector: Vec256) -> [u8; 8] {
     let mut serialized = [0u8; 16];
 
@@ -245,7 +245,7 @@ assert (forall (i: nat{i < 64}). $combined i == bit_vec_of_int_t_array serialize
     serialized[0..8].try_into().unwrap()
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::requires(bytes.len() == 8))]
 #[cfg_attr(hax, hax_lib::ensures(|result| fstar!(r#"forall (i: nat{i < 256}).
   $result i = (if i % 16 >= 4 then 0
@@ -270,7 +270,7 @@ pub(crate) fn deserialize_4(bytes: &[u8]) -> Vec256 {
         else 0)
 "#
     )))]
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     #[cfg_attr(hax, hax_lib::fstar::before(r#"[@@"opaque_to_smt"]"#))]
     fn deserialize_4_u8s(b0: u8, b1: u8, b2: u8, b3: u8, b4: u8, b5: u8, b6: u8, b7: u8) -> Vec256 {
         deserialize_4_i16s(
@@ -295,7 +295,7 @@ pub(crate) fn deserialize_4(bytes: &[u8]) -> Vec256 {
         else 0)
 "#
     )))]
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     #[cfg_attr(hax, hax_lib::fstar::before(r#"[@@"opaque_to_smt"]"#))]
     fn deserialize_4_i16s(
         b0: i16,
@@ -360,7 +360,7 @@ pub(crate) fn deserialize_4(bytes: &[u8]) -> Vec256 {
     )
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn serialize_5(vector: Vec256) -> [u8; 10] {
     let mut serialized = [0u8; 32];
 
@@ -464,7 +464,7 @@ pub(crate) fn serialize_5(vector: Vec256) -> [u8; 10] {
 /// Luckily, we always call `mm256_castsi128_si256` right after
 /// `mm256_inserti128_si256`: this composition sets the upper bits,
 /// making the whole computation pure again.
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(
     hax,
     hax_lib::fstar::replace(
@@ -476,7 +476,7 @@ fn mm256_si256_from_two_si128(lower: Vec128, upper: Vec128) -> Vec256 {
     mm256_inserti128_si256::<1>(mm256_castsi128_si256(lower), upper)
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::requires(fstar!(r#"Seq.length bytes == 10"#)))]
 pub(crate) fn deserialize_5(bytes: &[u8]) -> Vec256 {
     let coefficients = mm_set_epi8(
@@ -532,7 +532,7 @@ pub(crate) fn deserialize_5(bytes: &[u8]) -> Vec256 {
     mm256_srli_epi16::<11>(coefficients)
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(
     hax,
     hax_lib::fstar::options("--ext context_pruning --split_queries always")
@@ -631,14 +631,14 @@ pub(crate) fn serialize_10(vector: Vec256) -> [u8; 20] {
     serialized[0..20].try_into().unwrap()
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::requires(fstar!(r#"Seq.length bytes == 20"#)))]
 #[cfg_attr(hax, hax_lib::ensures(|result| fstar!(r#"forall (i: nat{i < 256}).
   $result i = (if i % 16 >= 10 then 0
                else let j = (i / 16) * 10 + i % 16 in
                      bit_vec_of_int_t_array ($bytes <: t_Array _ (sz 20)) 8 j)"#)))]
 pub(crate) fn deserialize_10(bytes: &[u8]) -> Vec256 {
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     #[cfg_attr(hax, hax_lib::ensures(|coefficients| fstar!(r#"
 forall (i: nat {i < 256}).
       $coefficients i
@@ -705,7 +705,7 @@ assert_norm(BitVec.Utils.forall256 (fun i ->
     )
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::fstar::verification_status(lax))]
 pub(crate) fn serialize_11(vector: Vec256) -> [u8; 22] {
     let mut array = [0i16; 16];
@@ -714,7 +714,7 @@ pub(crate) fn serialize_11(vector: Vec256) -> [u8; 22] {
     PortableVector::serialize_11(input)
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::fstar::verification_status(lax))]
 pub(crate) fn deserialize_11(bytes: &[u8]) -> Vec256 {
     let output = PortableVector::deserialize_11(bytes);
@@ -722,7 +722,7 @@ pub(crate) fn deserialize_11(bytes: &[u8]) -> Vec256 {
     mm256_loadu_si256_i16(&array)
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(
     hax,
     hax_lib::fstar::options("--ext context_pruning --split_queries always")
@@ -730,7 +730,7 @@ pub(crate) fn deserialize_11(bytes: &[u8]) -> Vec256 {
 #[cfg_attr(hax, hax_lib::requires(fstar!(r#"forall (i: nat{i < 256}). i % 16 < 12 || vector i = 0"#)))]
 #[cfg_attr(hax, hax_lib::ensures(|r| fstar!(r#"forall (i: nat{i < 192}). bit_vec_of_int_t_array r 8 i == vector ((i/12) * 16 + i%12)"#)))]
 pub(crate) fn serialize_12(vector: Vec256) -> [u8; 24] {
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     #[cfg_attr(
         hax,
         hax_lib::fstar::options("--ext context_pruning --split_queries always")
@@ -779,14 +779,14 @@ pub(crate) fn serialize_12(vector: Vec256) -> [u8; 24] {
     serialized[0..24].try_into().unwrap()
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::requires(fstar!(r#"Seq.length bytes == 24"#)))]
 #[cfg_attr(hax, hax_lib::ensures(|result| fstar!(r#"forall (i: nat{i < 256}).
   $result i = (if i % 16 >= 12 then 0
                else let j = (i / 16) * 12 + i % 16 in
                      bit_vec_of_int_t_array ($bytes <: t_Array _ (sz 24)) 8 j)"#)))]
 pub(crate) fn deserialize_12(bytes: &[u8]) -> Vec256 {
-    #[inline]
+    #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     #[cfg_attr(hax, hax_lib::ensures(|coefficients| fstar!(r#"
 forall (i: nat {i < 256}).
       $coefficients i

@@ -2,28 +2,28 @@ use super::vector_type::*;
 use crate::vector::{traits::INVERSE_OF_MODULUS_MOD_MONTGOMERY_R, FIELD_MODULUS};
 use libcrux_intrinsics::arm64::*;
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn add(mut lhs: SIMD128Vector, rhs: &SIMD128Vector) -> SIMD128Vector {
     lhs.low = _vaddq_s16(lhs.low, rhs.low);
     lhs.high = _vaddq_s16(lhs.high, rhs.high);
     lhs
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn sub(mut lhs: SIMD128Vector, rhs: &SIMD128Vector) -> SIMD128Vector {
     lhs.low = _vsubq_s16(lhs.low, rhs.low);
     lhs.high = _vsubq_s16(lhs.high, rhs.high);
     lhs
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn multiply_by_constant(mut v: SIMD128Vector, c: i16) -> SIMD128Vector {
     v.low = _vmulq_n_s16(v.low, c);
     v.high = _vmulq_n_s16(v.high, c);
     v
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn bitwise_and_with_constant(mut v: SIMD128Vector, c: i16) -> SIMD128Vector {
     let c = _vdupq_n_s16(c);
     v.low = _vandq_s16(v.low, c);
@@ -31,7 +31,7 @@ pub(crate) fn bitwise_and_with_constant(mut v: SIMD128Vector, c: i16) -> SIMD128
     v
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn shift_right<const SHIFT_BY: i32>(mut v: SIMD128Vector) -> SIMD128Vector {
     // Should find special cases of this
     // e.g when doing a right shift just to propagate signed bits, use vclezq_s32 instead
@@ -40,14 +40,14 @@ pub(crate) fn shift_right<const SHIFT_BY: i32>(mut v: SIMD128Vector) -> SIMD128V
     v
 }
 
-// #[inline]
+// #[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 // pub(crate) fn shift_left<const SHIFT_BY: i32>(mut lhs: SIMD128Vector) -> SIMD128Vector {
 //     lhs.low = _vshlq_n_s16::<SHIFT_BY>(lhs.low);
 //     lhs.high = _vshlq_n_s16::<SHIFT_BY>(lhs.high);
 //     lhs
 // }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn cond_subtract_3329(mut v: SIMD128Vector) -> SIMD128Vector {
     let c = _vdupq_n_s16(3329);
     let m0 = _vcgeq_s16(v.low, c);
@@ -61,7 +61,7 @@ pub(crate) fn cond_subtract_3329(mut v: SIMD128Vector) -> SIMD128Vector {
 
 const BARRETT_MULTIPLIER: i16 = 20159;
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn barrett_reduce_int16x8_t(v: _int16x8_t) -> _int16x8_t {
     // This is what we are trying to do in portable:
     // let t = (value as i32 * BARRETT_MULTIPLIER) + (BARRETT_R >> 1);
@@ -76,7 +76,7 @@ pub(crate) fn barrett_reduce_int16x8_t(v: _int16x8_t) -> _int16x8_t {
     _vsubq_s16(v, sub)
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn barrett_reduce(mut v: SIMD128Vector) -> SIMD128Vector {
     //let pv = crate::simd::portable::from_i16_array(to_i16_array(v));
     //from_i16_array(crate::simd::portable::to_i16_array(crate::simd::portable::barrett_reduce(pv)))
@@ -91,7 +91,7 @@ pub(crate) fn barrett_reduce(mut v: SIMD128Vector) -> SIMD128Vector {
     v
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn montgomery_reduce_int16x8_t(low: _int16x8_t, high: _int16x8_t) -> _int16x8_t {
     // This is what we are trying to do in portable:
     // let k = low as i16 * INVERSE_OF_MODULUS_MOD_MONTGOMERY_R;
@@ -107,7 +107,7 @@ pub(crate) fn montgomery_reduce_int16x8_t(low: _int16x8_t, high: _int16x8_t) -> 
     _vsubq_s16(high, c)
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn montgomery_multiply_by_constant_int16x8_t(v: _int16x8_t, c: i16) -> _int16x8_t {
     // This is what we are trying to do in portable:
     // let value = v as i16 * c
@@ -122,7 +122,7 @@ pub(crate) fn montgomery_multiply_by_constant_int16x8_t(v: _int16x8_t, c: i16) -
     montgomery_reduce_int16x8_t(v_low, v_high)
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn montgomery_multiply_int16x8_t(v: _int16x8_t, c: _int16x8_t) -> _int16x8_t {
     // This is what we are trying to do in portable:
     // let value = v as i16 * c
@@ -137,14 +137,14 @@ pub(crate) fn montgomery_multiply_int16x8_t(v: _int16x8_t, c: _int16x8_t) -> _in
     montgomery_reduce_int16x8_t(v_low, v_high)
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn montgomery_multiply_by_constant(mut v: SIMD128Vector, c: i16) -> SIMD128Vector {
     v.low = montgomery_multiply_by_constant_int16x8_t(v.low, c);
     v.high = montgomery_multiply_by_constant_int16x8_t(v.high, c);
     v
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn to_unsigned_representative(a: SIMD128Vector) -> SIMD128Vector {
     let t = shift_right::<15>(a);
     let fm = bitwise_and_with_constant(t, FIELD_MODULUS);

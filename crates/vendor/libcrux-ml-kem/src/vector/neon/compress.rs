@@ -2,7 +2,7 @@ use super::vector_type::*;
 use crate::vector::FIELD_MODULUS;
 use libcrux_intrinsics::arm64::*;
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn compress_1(mut v: SIMD128Vector) -> SIMD128Vector {
     // This is what we are trying to do in portable:
     // let shifted: i16 = 1664 - (fe as i16);
@@ -33,7 +33,7 @@ pub(crate) fn compress_1(mut v: SIMD128Vector) -> SIMD128Vector {
     v
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 fn mask_n_least_significant_bits(coefficient_bits: i16) -> i16 {
     match coefficient_bits {
         4 => 0x0f,
@@ -44,7 +44,7 @@ fn mask_n_least_significant_bits(coefficient_bits: i16) -> i16 {
     }
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 fn compress_int32x4_t<const COEFFICIENT_BITS: i32>(v: _uint32x4_t) -> _uint32x4_t {
     // This is what we are trying to do in portable:
     // let mut compressed = (fe as u64) << coefficient_bits;
@@ -63,7 +63,7 @@ fn compress_int32x4_t<const COEFFICIENT_BITS: i32>(v: _uint32x4_t) -> _uint32x4_
     compressed
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn compress<const COEFFICIENT_BITS: i32>(mut v: SIMD128Vector) -> SIMD128Vector {
     // This is what we are trying to do in portable:
     // let mut compressed = (fe as u64) << coefficient_bits;
@@ -93,7 +93,7 @@ pub(crate) fn compress<const COEFFICIENT_BITS: i32>(mut v: SIMD128Vector) -> SIM
     v
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 fn decompress_uint32x4_t<const COEFFICIENT_BITS: i32>(v: _uint32x4_t) -> _uint32x4_t {
     let coeff = _vdupq_n_u32(1 << (COEFFICIENT_BITS - 1));
     let decompressed = _vmulq_n_u32(v, FIELD_MODULUS as u32);
@@ -103,14 +103,14 @@ fn decompress_uint32x4_t<const COEFFICIENT_BITS: i32>(v: _uint32x4_t) -> _uint32
     decompressed
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub fn decompress_1(a: SIMD128Vector) -> SIMD128Vector {
     let z = ZERO();
     let s = super::arithmetic::sub(z, &a);
     super::arithmetic::bitwise_and_with_constant(s, 1665)
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn decompress_ciphertext_coefficient<const COEFFICIENT_BITS: i32>(
     mut v: SIMD128Vector,
 ) -> SIMD128Vector {

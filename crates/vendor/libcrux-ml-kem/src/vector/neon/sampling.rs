@@ -3,7 +3,7 @@
 use super::intrinsics::*;
 use crate::vector::rej_sample_table::REJECTION_SAMPLE_SHUFFLE_TABLE;
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn rej_sample(a: &[u8], out: &mut [i16]) -> usize {
     let neon_bits: [u16; 8] = [0x1, 0x2, 0x4, 0x8, 0x10, 0x20, 0x40, 0x80];
     let bits = _vld1q_u16(&neon_bits);

@@ -2,7 +2,7 @@ use super::*;
 use crate::vector::portable::PortableVector;
 use libcrux_intrinsics::arm64::*;
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn serialize_1(v: SIMD128Vector) -> [u8; 2] {
     let shifter: [i16; 8] = [0, 1, 2, 3, 4, 5, 6, 7];
     let shift = _vld1q_s16(&shifter);
@@ -13,7 +13,7 @@ pub(crate) fn serialize_1(v: SIMD128Vector) -> [u8; 2] {
     [low as u8, high as u8]
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn deserialize_1(a: &[u8]) -> SIMD128Vector {
     let one = _vdupq_n_s16(1);
     let low = _vdupq_n_s16(a[0] as i16);
@@ -28,7 +28,7 @@ pub(crate) fn deserialize_1(a: &[u8]) -> SIMD128Vector {
     }
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn serialize_4(v: SIMD128Vector) -> [u8; 8] {
     let shifter: [i16; 8] = [0, 4, 8, 12, 0, 4, 8, 12];
     let shift = _vld1q_s16(&shifter);
@@ -42,7 +42,7 @@ pub(crate) fn serialize_4(v: SIMD128Vector) -> [u8; 8] {
     sum.to_le_bytes()
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn deserialize_4(v: &[u8]) -> SIMD128Vector {
     let input = PortableVector::deserialize_4(v);
     let input_i16s = PortableVector::to_i16_array(input);
@@ -52,14 +52,14 @@ pub(crate) fn deserialize_4(v: &[u8]) -> SIMD128Vector {
     }
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn serialize_5(v: SIMD128Vector) -> [u8; 10] {
     let out_i16s = to_i16_array(v);
     let out = PortableVector::from_i16_array(&out_i16s);
     PortableVector::serialize_5(out)
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn deserialize_5(v: &[u8]) -> SIMD128Vector {
     let output = PortableVector::deserialize_5(v);
     let array = PortableVector::to_i16_array(output);
@@ -69,7 +69,7 @@ pub(crate) fn deserialize_5(v: &[u8]) -> SIMD128Vector {
     }
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn serialize_10(v: SIMD128Vector) -> [u8; 20] {
     let low0 = _vreinterpretq_s32_s16(_vtrn1q_s16(v.low, v.low)); // a0, a0, a2, a2, a4, a4, a6, a6
     let low1 = _vreinterpretq_s32_s16(_vtrn2q_s16(v.low, v.low)); // a1, a1, a3, a3, a5, a5, a7, a7
@@ -98,7 +98,7 @@ pub(crate) fn serialize_10(v: SIMD128Vector) -> [u8; 20] {
     result
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn deserialize_10(v: &[u8]) -> SIMD128Vector {
     let output = PortableVector::deserialize_10(v);
     let array = PortableVector::to_i16_array(output);
@@ -108,14 +108,14 @@ pub(crate) fn deserialize_10(v: &[u8]) -> SIMD128Vector {
     }
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn serialize_11(v: SIMD128Vector) -> [u8; 22] {
     let out_i16s = to_i16_array(v);
     let out = PortableVector::from_i16_array(&out_i16s);
     PortableVector::serialize_11(out)
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn deserialize_11(v: &[u8]) -> SIMD128Vector {
     let output = PortableVector::deserialize_11(v);
     let array = PortableVector::to_i16_array(output);
@@ -125,7 +125,7 @@ pub(crate) fn deserialize_11(v: &[u8]) -> SIMD128Vector {
     }
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn serialize_12(v: SIMD128Vector) -> [u8; 24] {
     let low0 = _vreinterpretq_s32_s16(_vtrn1q_s16(v.low, v.low)); // a0, a0, a2, a2, a4, a4, a6, a6
     let low1 = _vreinterpretq_s32_s16(_vtrn2q_s16(v.low, v.low)); // a1, a1, a3, a3, a5, a5, a7, a7
@@ -154,7 +154,7 @@ pub(crate) fn serialize_12(v: SIMD128Vector) -> [u8; 24] {
     result
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn deserialize_12(v: &[u8]) -> SIMD128Vector {
     let indexes: [u8; 16] = [0, 1, 1, 2, 3, 4, 4, 5, 6, 7, 7, 8, 9, 10, 10, 11];
     let index_vec = _vld1q_u8(&indexes);

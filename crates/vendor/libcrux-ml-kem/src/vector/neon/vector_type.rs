@@ -10,7 +10,7 @@ pub struct SIMD128Vector {
     pub high: _int16x8_t,
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::ensures(|result| fstar!("${result} == repr ${v}")))]
 pub(crate) fn to_i16_array(v: SIMD128Vector) -> [i16; 16] {
     let mut out = [0i16; 16];
@@ -19,7 +19,7 @@ pub(crate) fn to_i16_array(v: SIMD128Vector) -> [i16; 16] {
     out
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::ensures(|result| fstar!("repr ${result} == $array")))]
 pub(crate) fn from_i16_array(array: &[i16]) -> SIMD128Vector {
     SIMD128Vector {
@@ -28,13 +28,13 @@ pub(crate) fn from_i16_array(array: &[i16]) -> SIMD128Vector {
     }
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn to_bytes(v: SIMD128Vector, bytes: &mut [u8]) {
     _vst1q_bytes(&mut bytes[0..16], v.low);
     _vst1q_bytes(&mut bytes[16..32], v.high);
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn from_bytes(array: &[u8]) -> SIMD128Vector {
     SIMD128Vector {
         low: _vld1q_bytes(&array[0..16]),
@@ -43,7 +43,7 @@ pub(crate) fn from_bytes(array: &[u8]) -> SIMD128Vector {
 }
 
 #[allow(non_snake_case)]
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::ensures(|result| fstar!("repr result == Seq.create 16 (mk_i16 0)")))]
 pub(crate) fn ZERO() -> SIMD128Vector {
     SIMD128Vector {

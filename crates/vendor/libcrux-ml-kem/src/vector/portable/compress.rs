@@ -129,7 +129,7 @@ pub(crate) fn compress_ciphertext_coefficient(coefficient_bits: u8, fe: U16) -> 
     get_n_least_significant_bits(coefficient_bits, compressed.as_u32()).as_i16()
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(
     hax,
     hax_lib::fstar::before(
@@ -190,7 +190,7 @@ pub(crate) fn compress_1(mut a: PortableVector) -> PortableVector {
     a
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::fstar::options("--fuel 0 --ifuel 0 --z3rlimit 500"))]
 #[cfg_attr(hax, hax_lib::requires(fstar!(r#"(v $COEFFICIENT_BITS == 4 \/
         v $COEFFICIENT_BITS == 5 \/
@@ -253,7 +253,7 @@ pub(crate) fn compress<const COEFFICIENT_BITS: i32>(mut a: PortableVector) -> Po
 #[cfg_attr(hax, hax_lib::ensures(|result| fstar!(r#"forall (i:nat). i < 16 ==> 
         (let res_i = v (Seq.index ${result}.f_elements i) in
          res_i == 0 \/ res_i == 1665)"#)))]
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn decompress_1(a: PortableVector) -> PortableVector {
     let z = zero();
 
@@ -290,7 +290,7 @@ pub(crate) fn decompress_1(a: PortableVector) -> PortableVector {
     res
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::fstar::options("--z3rlimit 300 --ext context_pruning"))]
 #[cfg_attr(hax, hax_lib::requires(fstar!(r#"(v $COEFFICIENT_BITS == 4 \/
         v $COEFFICIENT_BITS == 5 \/

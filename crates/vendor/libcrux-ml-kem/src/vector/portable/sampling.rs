@@ -1,6 +1,6 @@
 use crate::vector::FIELD_MODULUS;
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::requires(a.len() == 24 && result.len() == 16))]
 #[cfg_attr(hax, hax_lib::ensures(|res|
         fstar!(r#"Seq.length $result_future == Seq.length $result /\ v $res <= 16"#)

@@ -73,7 +73,7 @@ val serialize_1_lemma (inputs: Libcrux_ml_kem.Vector.Portable.Vector_type.t_Port
   (requires (forall i. Rust_primitives.bounded (Seq.index inputs.f_elements i) 1)) 
   (ensures bit_vec_of_int_t_array (${serialize_1} inputs) 8 == bit_vec_of_int_t_array inputs.f_elements 1)
 "))]
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn serialize_1(v: PortableVector) -> [U8; 2] {
     let result0 = (v.elements[0].as_u8())
         | ((v.elements[1].as_u8()) << 1)
@@ -145,7 +145,7 @@ let deserialize_1_lemma inputs =
 #[cfg_attr(hax, hax_lib::requires(fstar!(r#"
      ${v.len() == 2}
 "#)))]
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn deserialize_1(v: &[U8]) -> PortableVector {
     let result0 = (v[0] & 0x1).as_i16();
     let result1 = ((v[0] >> 1) & 0x1).as_i16();
@@ -171,7 +171,7 @@ pub(crate) fn deserialize_1(v: &[U8]) -> PortableVector {
     }
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::requires(fstar!(r#"
      ${v.len() == 8}
 "#)))]
@@ -222,7 +222,7 @@ val serialize_4_lemma (inputs: Libcrux_ml_kem.Vector.Portable.Vector_type.t_Port
   (requires (forall i. Rust_primitives.bounded (Seq.index inputs.f_elements i) 4)) 
   (ensures bit_vec_of_int_t_array (${serialize_4} inputs) 8 == bit_vec_of_int_t_array inputs.f_elements 4)
 "))]
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn serialize_4(v: PortableVector) -> [U8; 8] {
     let result0_3 = serialize_4_int(&v.elements[0..8]);
     let result4_7 = serialize_4_int(&v.elements[8..16]);
@@ -238,7 +238,7 @@ pub(crate) fn serialize_4(v: PortableVector) -> [U8; 8] {
     ]
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::requires(fstar!(r#"
      ${bytes.len() == 4}
 "#)))]
@@ -312,7 +312,7 @@ let deserialize_4_lemma inputs =
 #[cfg_attr(hax, hax_lib::requires(fstar!(r#"
      ${bytes.len() == 8}
 "#)))]
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn deserialize_4(bytes: &[U8]) -> PortableVector {
     let v0_7 = deserialize_4_int(&bytes[0..4]);
     let v8_15 = deserialize_4_int(&bytes[4..8]);
@@ -324,7 +324,7 @@ pub(crate) fn deserialize_4(bytes: &[U8]) -> PortableVector {
     }
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::requires(fstar!(r#"
      ${v.len() == 8}
 "#)))]
@@ -337,7 +337,7 @@ pub(crate) fn serialize_5_int(v: &[I16]) -> (U8, U8, U8, U8, U8) {
     (r0, r1, r2, r3, r4)
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn serialize_5(v: PortableVector) -> [U8; 10] {
     let r0_4 = serialize_5_int(&v.elements[0..8]);
     let r5_9 = serialize_5_int(&v.elements[8..16]);
@@ -346,7 +346,7 @@ pub(crate) fn serialize_5(v: PortableVector) -> [U8; 10] {
     ]
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::requires(fstar!(r#"
      ${bytes.len() == 5}
 "#)))]
@@ -365,7 +365,7 @@ pub(crate) fn deserialize_5_int(bytes: &[U8]) -> (I16, I16, I16, I16, I16, I16, 
 #[cfg_attr(hax, hax_lib::requires(fstar!(r#"
      ${bytes.len() == 10}
 "#)))]
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn deserialize_5(bytes: &[U8]) -> PortableVector {
     let v0_7 = deserialize_5_int(&bytes[0..5]);
     let v8_15 = deserialize_5_int(&bytes[5..10]);
@@ -377,7 +377,7 @@ pub(crate) fn deserialize_5(bytes: &[U8]) -> PortableVector {
     }
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::requires(fstar!(r#"
      ${v.len() == 4}
 "#)))]
@@ -429,7 +429,7 @@ let serialize_10_lemma inputs =
 "#
     )
 )]
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn serialize_10(v: PortableVector) -> [U8; 20] {
     let r0_4 = serialize_10_int(&v.elements[0..4]);
     let r5_9 = serialize_10_int(&v.elements[4..8]);
@@ -441,7 +441,7 @@ pub(crate) fn serialize_10(v: PortableVector) -> [U8; 20] {
     ]
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::requires(fstar!(r#"
      ${bytes.len() == 10}
 "#)))]
@@ -516,7 +516,7 @@ let deserialize_10_lemma inputs =
 #[cfg_attr(hax, hax_lib::requires(fstar!(r#"
      ${bytes.len() == 20}
 "#)))]
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn deserialize_10(bytes: &[U8]) -> PortableVector {
     let v0_7 = deserialize_10_int(&bytes[0..10]);
     let v8_15 = deserialize_10_int(&bytes[10..20]);
@@ -528,7 +528,7 @@ pub(crate) fn deserialize_10(bytes: &[U8]) -> PortableVector {
     }
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::requires(fstar!(r#"
      ${v.len() == 8}
 "#)))]
@@ -547,7 +547,7 @@ pub(crate) fn serialize_11_int(v: &[I16]) -> (U8, U8, U8, U8, U8, U8, U8, U8, U8
     (r0, r1, r2, r3, r4, r5, r6, r7, r8, r9, r10)
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn serialize_11(v: PortableVector) -> [U8; 22] {
     let r0_10 = serialize_11_int(&v.elements[0..8]);
     let r11_21 = serialize_11_int(&v.elements[8..16]);
@@ -558,7 +558,7 @@ pub(crate) fn serialize_11(v: PortableVector) -> [U8; 22] {
     ]
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::requires(fstar!(r#"
      ${bytes.len() == 11}
 "#)))]
@@ -579,7 +579,7 @@ pub(crate) fn deserialize_11_int(bytes: &[U8]) -> (I16, I16, I16, I16, I16, I16,
 #[cfg_attr(hax, hax_lib::requires(fstar!(r#"
      ${bytes.len() == 22}
 "#)))]
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn deserialize_11(bytes: &[U8]) -> PortableVector {
     let v0_7 = deserialize_11_int(&bytes[0..11]);
     let v8_15 = deserialize_11_int(&bytes[11..22]);
@@ -591,7 +591,7 @@ pub(crate) fn deserialize_11(bytes: &[U8]) -> PortableVector {
     }
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::requires(fstar!(r#"
      ${v.len() == 2}
 "#)))]
@@ -641,7 +641,7 @@ let serialize_12_lemma inputs =
 "
     )
 )]
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn serialize_12(v: PortableVector) -> [U8; 24] {
     let r0_2 = serialize_12_int(&v.elements[0..2]);
     let r3_5 = serialize_12_int(&v.elements[2..4]);
@@ -658,7 +658,7 @@ pub(crate) fn serialize_12(v: PortableVector) -> [U8; 24] {
     ]
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::requires(fstar!(r#"
      ${bytes.len() == 3}
 "#)))]
@@ -730,7 +730,7 @@ let deserialize_12_lemma inputs =
 #[cfg_attr(hax, hax_lib::requires(fstar!(r#"
      ${bytes.len() == 24}
 "#)))]
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn deserialize_12(bytes: &[U8]) -> PortableVector {
     let v0_1 = deserialize_12_int(&bytes[0..3]);
     let v2_3 = deserialize_12_int(&bytes[3..6]);

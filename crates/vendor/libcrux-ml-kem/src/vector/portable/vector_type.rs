@@ -11,7 +11,7 @@ pub struct PortableVector {
     pub(crate) elements: [FieldElement; FIELD_ELEMENTS_IN_VECTOR],
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::ensures(|result| fstar!(r#"${result}.f_elements == Seq.create 16 (mk_i16 0)"#)))]
 pub fn zero() -> PortableVector {
     PortableVector {
@@ -19,13 +19,13 @@ pub fn zero() -> PortableVector {
     }
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::ensures(|result| fstar!(r#"${result} == ${x}.f_elements"#)))]
 pub fn to_i16_array(x: PortableVector) -> [I16; 16] {
     x.elements
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::requires(array.len() == 16))]
 #[cfg_attr(hax, hax_lib::ensures(|result| fstar!(r#"${result}.f_elements == $array"#)))]
 #[cfg_attr(hax, hax_lib::fstar::verification_status(lax))]
@@ -35,7 +35,7 @@ pub fn from_i16_array(array: &[I16]) -> PortableVector {
     }
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::requires(array.len() >= 32))]
 pub(super) fn from_bytes(array: &[U8]) -> PortableVector {
     let mut elements = [I16(0); FIELD_ELEMENTS_IN_VECTOR];
@@ -45,7 +45,7 @@ pub(super) fn from_bytes(array: &[U8]) -> PortableVector {
     PortableVector { elements }
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[cfg_attr(hax, hax_lib::requires(bytes.len() >= 32))]
 #[cfg_attr(hax, hax_lib::ensures(|_| future(bytes).len() == bytes.len()))]
 pub(super) fn to_bytes(x: PortableVector, bytes: &mut [U8]) {

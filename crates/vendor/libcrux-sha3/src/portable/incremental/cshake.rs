@@ -5,14 +5,14 @@ fn zero_bytes(num: usize) -> u8 {
     zero_bits / 8
 }
 
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 /// Left-encode a single byte.
 pub fn left_encode_byte(num: u8) -> [u8; 2] {
     [1u8, num]
 }
 
 #[cfg_attr(hax, hax_lib::ensures(|result| result.len() <= 9))]
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(crate) fn encode(num: usize, buffer: &mut [u8; 9], left_encode: bool) -> &[u8] {
     let zero_size = zero_bytes(num);
     let zero_length = zero_size as usize;
@@ -34,14 +34,14 @@ pub(crate) fn encode(num: usize, buffer: &mut [u8; 9], left_encode: bool) -> &[u
 }
 
 #[cfg_attr(hax, hax_lib::ensures(|result| result.len() <= 9))]
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 /// Left-encode any `num < u64::MAX`.
 pub fn left_encode(num: usize, buffer: &mut [u8; 9]) -> &[u8] {
     encode(num, buffer, true)
 }
 
 #[cfg_attr(hax, hax_lib::ensures(|result| result.len() <= 9))]
-#[inline]
+#[cfg_attr(target_arch = "wasm32", inline)] #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 /// Right-encode any `num < u64::MAX`.
 pub fn right_encode(num: usize, buffer: &mut [u8; 9]) -> &[u8] {
     encode(num, buffer, false)
