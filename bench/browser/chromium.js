@@ -63,3 +63,22 @@ export async function coldPage(browser, { cpuRate = 4, latencyMs = 50 } = {}) {
   await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: latencyMs, downloadThroughput: -1, uploadThroughput: -1 });
   return { page, cdp, close: () => context.close().catch(() => {}) };
 }
+
+/**
+ * One cold load of a cold-target page (./cold-target.js: it sets NEN_DONE with its resource
+ * timeline): the page's NEN_DONE plus its handshake (`/api/nen/*`) and request
+ * `[path, start, end]` entries, ms from navigation. Throws when the page failed or echoed wrong.
+ */
+export async function coldLoad(browser, url, cpu, latency) {
+  const p = await coldPage(browser, { cpuRate: cpu, latencyMs: latency });
+  try {
+    await p.page.goto(url, { timeout: 30_000 });
+    const d = await waitForGlobal(p, 'NEN_DONE', 30_000);
+    if (d.error || !d.ok) throw new Error(`cold load failed: ${d.error ?? 'wrong echo'}`);
+    const hs = d.timeline.find(([u]) => u.startsWith('/api/nen/'));
+    const req = d.timeline.find(([u]) => !u.startsWith('/api/nen/'));
+    return { d, hs, req };
+  } finally {
+    await p.close();
+  }
+}

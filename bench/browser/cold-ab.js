@@ -33,7 +33,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { bundleClient } from './bundle.js';
-import { coldPage, launchChromium, waitForGlobal } from './chromium.js';
+import { coldLoad, launchChromium } from './chromium.js';
 import { BODY_1K, COLD_ENTRY, OHTTP_ENTRY, OHTTP_GATEWAY, coldHtml, gatewayKeyConfig, startHonoTarget } from './cold-target.js';
 import { startHarness } from './harness.js';
 
@@ -51,17 +51,8 @@ const median = (xs) => {
 
 /** One cold load; returns { ms, evaluated, hsSent, hsAnswered, reqSent, reqAnswered }. */
 async function load(browser, url, cpu, latency) {
-  const p = await coldPage(browser, { cpuRate: cpu, latencyMs: latency });
-  try {
-    await p.page.goto(url, { timeout: 30_000 });
-    const d = await waitForGlobal(p, 'NEN_DONE', 30_000);
-    if (d.error || !d.ok) throw new Error(`cold load failed: ${d.error ?? 'wrong echo'}`);
-    const hs = d.timeline.find(([u]) => u.startsWith('/api/nen/'));
-    const req = d.timeline.find(([u]) => !u.startsWith('/api/nen/'));
-    return { ms: d.ms, evaluated: d.evaluated, hsSent: hs?.[1], hsAnswered: hs?.[2], reqSent: req?.[1], reqAnswered: req?.[2] };
-  } finally {
-    await p.close();
-  }
+  const { d, hs, req } = await coldLoad(browser, url, cpu, latency);
+  return { ms: d.ms, evaluated: d.evaluated, hsSent: hs?.[1], hsAnswered: hs?.[2], reqSent: req?.[1], reqAnswered: req?.[2] };
 }
 
 export async function compareCold({ a, b, rounds = 12, cpu = 4, latency = 50, target, serverDist, clientDist, clientDistB, plain = false, ohttp = false }) {

@@ -22,7 +22,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { benchDir } from '../lib/env.js';
 import { bundleClient } from './bundle.js';
-import { coldPage, launchChromium, waitForGlobal } from './chromium.js';
+import { coldLoad, launchChromium } from './chromium.js';
 import { BODY_1K, COLD_ENTRY, coldHtml, startHonoTarget } from './cold-target.js';
 import { startHarness } from './harness.js';
 
@@ -83,18 +83,9 @@ const median = (xs) => {
 
 /** One cold page: the marks plus the page's own phases, ms from navigation. */
 async function load(browser, url, cpu, latency) {
-  const p = await coldPage(browser, { cpuRate: cpu, latencyMs: latency });
-  try {
-    await p.page.goto(url, { timeout: 30_000 });
-    const d = await waitForGlobal(p, 'NEN_DONE', 30_000);
-    if (d.error || !d.ok) throw new Error(`cold load failed: ${d.error ?? 'wrong echo'}`);
-    const hs = d.timeline.find(([u]) => u.startsWith('/api/nen/'));
-    const req = d.timeline.find(([u]) => !u.startsWith('/api/nen/'));
-    const extra = { evaluated: d.evaluated, 'HS sent': hs?.[1], 'HS answered': hs?.[2], 'REQ sent': req?.[1], 'REQ answered': req?.[2], read: d.ms };
-    return { ...Object.fromEntries(d.marks), ...extra };
-  } finally {
-    await p.close();
-  }
+  const { d, hs, req } = await coldLoad(browser, url, cpu, latency);
+  const extra = { evaluated: d.evaluated, 'HS sent': hs?.[1], 'HS answered': hs?.[2], 'REQ sent': req?.[1], 'REQ answered': req?.[2], read: d.ms };
+  return { ...Object.fromEntries(d.marks), ...extra };
 }
 
 function report(builds, res) {
