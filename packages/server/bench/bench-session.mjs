@@ -61,3 +61,22 @@ export function echoBench({ formatRequestHeader, requestAad, sealMessage }, { ne
     });
   return { demo, plain, encryptedRequest, plainRequest };
 }
+
+/**
+ * A static X-Wing server key `k1` (from `kp`, on `backend`) and 64 ClientHellos to it made
+ * beforehand, unpinned and pinned (the callers cycle them: the client's work stays out of the
+ * timed loop), for handshake-micro.mjs and handshake-split.mjs.
+ */
+export function handshakeFixture(core, backend, kp) {
+  const key = backend.createRecipientKey(core.KEM_ID.XWING, kp.privateKey);
+  const keys = new Map([['k1', key]]);
+  const pin = core.parseServerKeyPin(core.formatServerKeyPin('k1', kp.publicKey));
+  const hellos = (pinned) =>
+    Array.from({ length: 64 }, () => {
+      const st = core.clientHandshakeStart(backend, pinned ? { pin } : {});
+      const h = st.hello;
+      st.dispose();
+      return h;
+    });
+  return { key, keys, pin, unpinned: hellos(false), pinned: hellos(true) };
+}

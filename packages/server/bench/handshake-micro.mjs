@@ -18,6 +18,7 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { handshakeFixture } from './bench-session.mjs';
 
 const { values: v } = parseArgs({
   options: {
@@ -36,18 +37,7 @@ async function setup(dir) {
   const core = await import(pathToFileURL(path.resolve(dir, 'index.js')).href);
   const backend = await core.loadBackend(v.backend);
   const kp = backend.generateKeyPair(core.KEM_ID.XWING);
-  const key = backend.createRecipientKey(core.KEM_ID.XWING, kp.privateKey);
-  const keys = new Map([['k1', key]]);
-  const pin = core.parseServerKeyPin(core.formatServerKeyPin('k1', kp.publicKey));
-  const hellos = (pinned) =>
-    Array.from({ length: 64 }, () => {
-      const st = core.clientHandshakeStart(backend, pinned ? { pin } : {});
-      const h = st.hello;
-      st.dispose();
-      return h;
-    });
-  const unpinned = hellos(false);
-  const pinned = hellos(true);
+  const { keys, pin, unpinned, pinned } = handshakeFixture(core, backend, kp);
   const sessionId = new Uint8Array(16);
   let i = 0;
   const run = (list) => () => {

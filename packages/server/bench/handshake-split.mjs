@@ -18,6 +18,7 @@ import { createPrivateKey, createPublicKey, diffieHellman } from 'node:crypto';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { handshakeFixture } from './bench-session.mjs';
 
 const { values: v } = parseArgs({
   options: {
@@ -55,18 +56,7 @@ const pubJwk = () => createPublicKey({ key: { kty: 'OKP', crv: 'X25519', x: b64(
 const pkXKey = pubJwk();
 
 // protocol: a server key, ClientHellos made beforehand (64 each, cycled)
-const key = auto.createRecipientKey(X, xk.privateKey);
-const keys = new Map([['k1', key]]);
-const pin = core.parseServerKeyPin(core.formatServerKeyPin('k1', xk.publicKey));
-const hellos = (p) =>
-  Array.from({ length: 64 }, () => {
-    const st = core.clientHandshakeStart(auto, p ? { pin } : {});
-    const h = st.hello;
-    st.dispose();
-    return h;
-  });
-const unpinned = hellos(false);
-const pinned = hellos(true);
+const { key, keys, unpinned, pinned } = handshakeFixture(core, auto, xk);
 const sessionId = new Uint8Array(16);
 const params = { keys, sessionId, maxLifetime: 3600, idleTimeout: 600, now: Date.now() };
 const sh = core.serverHandshake(auto, unpinned[0], params);
