@@ -23,7 +23,9 @@
  * Pitfalls: sampling attributes native work (zlib, node:crypto) to the calling JS frame or
  * "(program)"; the load generator runs on the same machine (pin with taskset for steadier
  * figures); build first (`pnpm turbo run build`). `NEXT_DIST_DIR=.next-x` (env) serves the demo
- * built into apps/demo/.next-x instead (A/B of two builds while others use .next).
+ * built into apps/demo/.next-x instead (A/B of two builds while others use .next). The server
+ * runs with the per-instance handshake ceiling off (NEN_HANDSHAKES_PER_SECOND=0), and a mode with
+ * errors gets no per-request figures ('–'): its cheap error answers would dilute them (issue 21).
  */
 import { spawn, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -123,7 +125,7 @@ async function profileMode(mode, { requests, concurrency, body, outDir, pin, ser
   // --pin: the server on core 0 (taskset execs node: same pid), this process on core 1
   const child = spawn(pin ? 'taskset' : process.execPath, pin ? ['-c', '0', process.execPath, ...nodeArgs] : nodeArgs, {
     cwd: appDir,
-    env: { ...process.env, NEN_BENCH_METRICS: '1', NEN_HANDSHAKE_RATE: '100000000', NODE_ENV: 'production', NEN_LOG: 'silent' },
+    env: { ...process.env, NEN_BENCH_METRICS: '1', NEN_HANDSHAKE_RATE: '100000000', NEN_HANDSHAKES_PER_SECOND: '0', NODE_ENV: 'production', NEN_LOG: 'silent' },
     stdio: ['ignore', logFile, logFile],
   });
   const agent = createAgent({ connections: concurrency + 4 });
@@ -202,11 +204,12 @@ async function profileMode(mode, { requests, concurrency, body, outDir, pin, ser
     const file = fs.readdirSync(profDir).filter((f) => f.endsWith('.cpuprofile') && f.includes(`.${metrics.pid}.`))[0];
     if (!file) throw new Error(`no .cpuprofile of pid ${metrics.pid} in ${profDir} (did next start exit cleanly?)`);
     const summary = summarizeProfile(JSON.parse(fs.readFileSync(path.join(profDir, file), 'utf8')), 15, { fromUs: t0, toUs: t1 });
-    const procCpuUsPerRequest = cpu0 !== null && cpu1 !== null && r.requests ? Math.round(((cpu1 - cpu0) * 1000) / r.requests) : null;
+    const ok = r.requests > 0 && r.errors === 0; // errors: no per-request figure (see the header)
+    const procCpuUsPerRequest = cpu0 !== null && cpu1 !== null && ok ? Math.round(((cpu1 - cpu0) * 1000) / r.requests) : null;
     // The load generator's own CPU per request and the server's idle share: a server that idles
     // while this process is busy is waiting for the generator (then req/s and the batching of
     // requests per event-loop turn, hence server CPU per request, say more about the client).
-    const clientCpuUsPerRequest = r.requests ? Math.round((acc.cpuUserUs + acc.cpuSystemUs) / r.requests) : null;
+    const clientCpuUsPerRequest = ok ? Math.round((acc.cpuUserUs + acc.cpuSystemUs) / r.requests) : null;
     const idle = summary.components.find((c) => c.component === 'idle')?.ms ?? 0;
     const serverIdlePct = summary.totalMs ? Math.round((idle / summary.totalMs) * 1000) / 10 : null;
     return {
@@ -217,7 +220,7 @@ async function profileMode(mode, { requests, concurrency, body, outDir, pin, ser
       procCpuUsPerRequest,
       clientCpuUsPerRequest,
       serverIdlePct,
-      perRequestUs: perRequestGroups(summary, r.requests, procCpuUsPerRequest),
+      perRequestUs: perRequestGroups(summary, ok ? r.requests : 0, procCpuUsPerRequest),
       profile: summary,
       // the measurement window on the profile's clock, to re-summarise the .cpuprofile (e.g. more functions)
       window: { fromUs: t0, toUs: t1, file: path.join(mode, file) },

@@ -17,7 +17,8 @@
  * with the 1 KB plain echo at c=50: handshakes/s vs plain req/s and the server CPU per handshake
  * against per plain request (issue 11: ≥ 0.75×, ≤ plain + 0.3 ms), and how busy each side's core
  * was (`coresBusy`: the server's and this load generator's CPU in cores, so a run says which side
- * bounded the handshakes/s; issue 21). They run after the memory
+ * bounded the handshakes/s; issue 21); a window with errors (e.g. 429s from the server's
+ * per-instance ceiling) gives no server CPU per handshake, only its errors. They run after the memory
  * windows: their thousands of unconfirmed sessions (alive for NEN_UNCONFIRMED_TTL) would otherwise
  * show up as heap growth there.
  *
@@ -176,14 +177,16 @@ export async function runHandshakeVariants(ctx) {
     const measure = () =>
       runInterleaved({ modes, concurrency: v.concurrency, durationMs: seconds * 1000, sliceMs: slice * 1000, cores: ctx.cores, serverCpu: ctx.serverCpu });
     const r = cores === 'pinned' ? await withPinning({ pids }, measure) : await measure();
-    const hs = r.encrypted.server?.cpuMsPerRequest;
-    const pl = r.plain.server?.cpuMsPerRequest;
+    // no per-handshake figure from a window with errors (the driver divides by completed + errors,
+    // and an error answer, e.g. a 429 from the server's ceiling, is cheaper than a handshake)
+    const hs = r.encrypted.errors ? null : r.encrypted.server?.cpuMsPerRequest;
+    const pl = r.plain.errors ? null : r.plain.server?.cpuMsPerRequest;
     const busy = { encrypted: coresBusy(r.encrypted, ctx.cores), plain: coresBusy(r.plain, ctx.cores) };
     const rec = {
       ...v,
       encrypted: r.encrypted,
       plain: r.plain,
-      ratio: modeRatios(r),
+      ratio: { ...modeRatios(r), ...(hs === null || pl === null ? { serverCpuPerRequest: null } : {}) },
       serverCpuMsOverPlain: typeof hs === 'number' && typeof pl === 'number' ? round(hs - pl, 3) : null,
       coresBusy: busy,
       bytes: null,
@@ -193,7 +196,10 @@ export async function runHandshakeVariants(ctx) {
     out.push(rec);
     ctx.progress?.log(
       `  variant ${v.id} (c=${v.concurrency}): ${r.encrypted.rps} handshakes/s | plain ${r.plain.rps} req/s | ratio ${rec.ratio.rps}` +
-        (hs !== undefined ? ` | server CPU ms per handshake ${hs} vs per plain request ${pl} (+${rec.serverCpuMsOverPlain})` : '') +
+        (typeof hs === 'number' ? ` | server CPU ms per handshake ${hs} vs per plain request ${pl ?? '–'} (+${rec.serverCpuMsOverPlain ?? '–'})` : '') +
+        (r.encrypted.errors || r.plain.errors
+          ? ` | errors ${r.encrypted.errors}/${r.plain.errors} (no CPU per op) ${JSON.stringify(r.encrypted.errorKinds)}`
+          : '') +
         ` | cores busy, server / load generator: handshakes ${busy.encrypted.server ?? '–'} / ${busy.encrypted.generator ?? '–'}, plain ${busy.plain.server ?? '–'} / ${busy.plain.generator ?? '–'}`,
     );
   }

@@ -187,7 +187,9 @@ async function handshakeWindow(ctx) {
   const redisAfter = ctx.redis ? await ctx.redis.read().catch(() => null) : null;
   const memAfter = await memorySnapshot(ctx);
   const r = finish(acc, { cores: ctx.cores });
-  const n = r.requests || null;
+  // per-handshake figures only from a window without errors (an error answer, e.g. a 429 from the
+  // server's ceiling, costs less than a handshake; the errors fail the stage below)
+  const n = r.errors ? null : r.requests || null;
   const redisCmds = commandsBetween(redisBefore, redisAfter);
   const out = {
     concurrency,

@@ -24,6 +24,11 @@
  * default both servers are pinned to core 0 and this process to core 1 (`taskset`), so server CPU
  * per request is not inflated by the load generator's preemption (`--no-pin`: shared cores);
  * the /proc tick is 10 ms, so use slices of ≥ 1 s. Servers are stopped (SIGTERM) at the end.
+ * The servers run with the per-instance handshake ceiling off (NEN_HANDSHAKES_PER_SECOND=0 unless set here: the
+ * bench is not testing it, the flood stage does); a mode with any error (a 429, a mismatch) prints
+ * no per-operation figure ('–', null in the JSON) and its errors apart, and the run exits 1: its
+ * cheap error answers once counted as operations (issue 21: Node 24 Hono handshakes read 124-136
+ * µs/op with ~16,000 429s, 190-198 µs with the ceiling off).
  * `--target next` read 2.3-3.5 ms of server CPU per 100 KB request at load 6-13 where
  * bench/profile-requests.js read 1.6-1.9 ms in the same hour (issue 21): not yet explained, so
  * check its plain figures against profile-requests.js before reading a ratio from it.
@@ -88,7 +93,14 @@ async function start(name, dist) {
     : [path.join(here, `${target}.mjs`), '--port', String(port), '--server-dist', path.resolve(dist)];
   const nextEnv = next ? { NEXT_DIST_DIR: dist, NEN_BENCH_METRICS: '1', NODE_ENV: 'production' } : {};
   const child = spawn(pin ? 'taskset' : process.execPath, pin ? ['-c', '0', process.execPath, ...args] : args, {
-    env: { ...process.env, NEN_HANDSHAKE_RATE: '100000000', NEN_LOG: 'silent', ...nextEnv },
+    // the per-instance handshake ceiling off: its cheap 429s would count as handshakes (issue 21)
+    env: {
+      ...process.env,
+      NEN_HANDSHAKE_RATE: '100000000',
+      NEN_HANDSHAKES_PER_SECOND: process.env.NEN_HANDSHAKES_PER_SECOND ?? '0',
+      NEN_LOG: 'silent',
+      ...nextEnv,
+    },
     ...(next ? { cwd: demoDir } : {}),
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -150,7 +162,7 @@ async function main() {
   try {
     servers.push(await start('A', v.a));
     servers.push(await start('B', v.b));
-    const cells = servers.flatMap((s) => modes.map((mode) => ({ s, mode, rps: [], serverUs: [], clientUs: [], errors: 0 })));
+    const cells = servers.flatMap((s) => modes.map((mode) => ({ s, mode, rps: [], serverUs: [], clientUs: [], errors: 0, errorKinds: {} })));
     for (const c of cells) await runSlice({ op: c.s.ops[c.mode], concurrency, requests: 1500 }); // warm-up (JIT)
     for (let r = 0; r < rounds; r++) {
       for (let k = 0; k < cells.length; k++) {
@@ -159,25 +171,30 @@ async function main() {
         const cpu0 = readProcCpuMs(c.s.pid);
         await runSlice({ op: c.s.ops[c.mode], concurrency, durationMs: sliceMs, acc });
         const cpu1 = readProcCpuMs(c.s.pid);
-        const n = acc.completed + acc.errors;
+        const n = acc.completed;
         c.errors += acc.errors;
+        for (const [k, x] of Object.entries(acc.errorKinds)) c.errorKinds[k] = (c.errorKinds[k] ?? 0) + x;
         c.rps.push(acc.completed / (acc.busyMs / 1000));
-        c.serverUs.push(((cpu1 - cpu0) * 1000) / n);
-        c.clientUs.push((acc.cpuUserUs + acc.cpuSystemUs) / n);
+        // a slice with errors gives no per-operation figure (an error answer costs less than the operation)
+        c.serverUs.push(acc.errors ? Number.NaN : ((cpu1 - cpu0) * 1000) / n);
+        c.clientUs.push(acc.errors ? Number.NaN : (acc.cpuUserUs + acc.cpuSystemUs) / n);
       }
     }
+    // NaN (a slice with errors) poisons its cell's median: printed as '–', null in the JSON
+    const fig = (x) => (Number.isFinite(x) ? Math.round(x) : null);
     const rows = cells.map((c) => ({
       build: c.s.name,
       dist: c.s.dist,
       mode: c.mode,
       rps: Math.round(median(c.rps)),
-      serverUsPerRequest: Math.round(median(c.serverUs)),
-      clientUsPerRequest: Math.round(median(c.clientUs)),
+      serverUsPerRequest: c.errors ? null : fig(median(c.serverUs)),
+      clientUsPerRequest: c.errors ? null : fig(median(c.clientUs)),
       errors: c.errors,
+      errorKinds: c.errorKinds,
     }));
     const ratios = servers.map((s) => {
       const [p, e] = ['plain', 'encrypted'].map((m) => cells.find((c) => c.s === s && c.mode === m));
-      if (!p || !e) return { build: s.name };
+      if (!p || !e || p.errors || e.errors) return { build: s.name };
       // per round (adjacent slices), then the median
       return {
         build: s.name,
@@ -190,7 +207,11 @@ async function main() {
       `${target}: ${size} B JSON echo, c=${concurrency}, ${rounds} rounds × ${sliceMs / 1000} s slices, ${pin ? 'servers pinned to core 0, load generator core 1' : 'shared cores'}`,
     );
     console.log('| build | mode | req/s | server µs/req | client µs/req | errors |\n|---|---|---|---|---|---|');
-    for (const r of rows) console.log(`| ${r.build} | ${r.mode} | ${r.rps} | ${r.serverUsPerRequest} | ${r.clientUsPerRequest} | ${r.errors} |`);
+    const cell = (x) => x ?? '–';
+    for (const r of rows)
+      console.log(
+        `| ${r.build} | ${r.mode} | ${r.rps} | ${cell(r.serverUsPerRequest)} | ${cell(r.clientUsPerRequest)} | ${r.errors ? `${r.errors} ${JSON.stringify(r.errorKinds)}` : 0} |`,
+      );
     console.log('\n| build | encrypted/plain req/s | server CPU/request | server µs added |\n|---|---|---|---|');
     for (const r of ratios) if (r.rpsRatio !== undefined) console.log(`| ${r.build} | ${r.rpsRatio}× | ${r.serverCpuRatio}× | +${r.serverUsAdded} |`);
     console.log(JSON.stringify({ concurrency, rounds, sliceMs, pin, rows, ratios }));

@@ -19,7 +19,8 @@
  * packages/server so that its own imports resolve), to run two builds side by side.
  *
  * Configuration as any Nen server (NEN_SERVER_KEYS, NEN_HANDSHAKE_RATE, ...); without
- * NEN_SERVER_KEYS the key is generated at start (fine for a bench: its clients run unpinned).
+ * NEN_SERVER_KEYS the key is generated at start (fine for a bench: its clients run unpinned);
+ * NEN_HANDSHAKES_PER_SECOND defaults to 0 here (ceiling off: a bench measures handshakes, not 429s).
  * Pitfalls: listens on 127.0.0.1 only; SIGINT/SIGTERM close the server and release Nen's keys.
  */
 import path from 'node:path';
@@ -36,6 +37,8 @@ const port = Number(values.port ?? process.env.PORT ?? 3100);
 const dist = values['server-dist'] ? (f) => pathToFileURL(path.resolve(values['server-dist'], f)).href : null;
 const { createNen } = await import(dist ? dist('index.js') : '@nen/server');
 const { nenMiddleware, nenSessionRoutes, nenStreamMiddleware } = await import(dist ? dist('adapters/hono.js') : '@nen/server/hono');
+// a bench target: the per-instance handshake ceiling off unless set (its 429s are not handshakes; issue 21)
+process.env.NEN_HANDSHAKES_PER_SECOND ??= '0';
 const nen = createNen({ logger: (e) => (e.level === 'error' ? console.error(`nen: ${e.event} ${e.code ?? ''} ${e.reason ?? ''}`) : undefined) });
 const clamp = (v, min, max, fallback) => (v !== undefined && /^\d{1,9}$/.test(v) ? Math.min(max, Math.max(min, Number(v))) : fallback);
 

@@ -13,6 +13,7 @@
  *   node bench/targets/hono-ab.mjs --target node-http --a <dist> --b packages/server/dist
  *   NEN_BENCH_PLAIN_ECHO=web node bench/targets/hono-ab.mjs --target node-http --a <dist> --b <dist>
  *
+ * NEN_HANDSHAKES_PER_SECOND defaults to 0 here (the per-instance ceiling off: its 429s are not handshakes).
  * Pitfalls: listens on 127.0.0.1 only; SIGINT/SIGTERM close the server and release Nen's keys;
  * `--server-dist` must sit inside packages/server (its own imports resolve from there).
  */
@@ -26,6 +27,8 @@ const port = Number(values.port ?? process.env.PORT ?? 3100);
 const dist = values['server-dist'] ? (f) => pathToFileURL(path.resolve(values['server-dist'], f)).href : null;
 const { createNen } = await import(dist ? dist('index.js') : '@nen/server');
 const { toNodeHandler, nodeSessionRoutes } = await import(dist ? dist('adapters/node-http.js') : '@nen/server/node');
+// a bench target: the per-instance handshake ceiling off unless set (its 429s are not handshakes; issue 21)
+process.env.NEN_HANDSHAKES_PER_SECOND ??= '0';
 const nen = createNen({ logger: (e) => (e.level === 'error' ? console.error(`nen: ${e.event} ${e.code ?? ''} ${e.reason ?? ''}`) : undefined) });
 const MAX_PLAIN = 4 * 1024 * 1024;
 const plainKind = process.env.NEN_BENCH_PLAIN_ECHO ?? 'bare';

@@ -94,7 +94,14 @@ const instances = {};
 for (const [side, mod] of Object.entries(sides)) {
   const { SessionKeys, clientHandshakeStart, formatRequestHeader, loadBackend, parseServerKeyPin, requestAad, sealMessage } = cores[side];
   const backend = await loadBackend('auto');
-  const nen = mod.createNen({ backend: 'auto', store: mod.memoryStore({ shared: false }), serverKeys: SEED, logger: () => {}, handshakeRateLimit: 0 });
+  const nen = mod.createNen({
+    backend: 'auto',
+    store: mod.memoryStore({ shared: false }),
+    serverKeys: SEED,
+    logger: () => {},
+    handshakeRateLimit: 0,
+    handshakesPerSecond: 0,
+  });
   const pin = (await nen.publicKeys())[0].pin;
   const c = clientHandshakeStart(backend, { pin: parseServerKeyPin(pin) });
   const hs = await nen.routes.POST(

@@ -6,7 +6,7 @@
  * The modules are passed in, so a bench can load them from another build (`--dist`).
  */
 
-/** createNen with the benches' options: memory store, fixed key, no log, no handshake rate limit. */
+/** createNen with the benches' options: memory store, fixed key, no log, no handshake rate limit or ceiling. */
 export function benchNen({ createNen, memoryStore }, { toBase64Url }) {
   return createNen({
     backend: 'auto',
@@ -14,6 +14,7 @@ export function benchNen({ createNen, memoryStore }, { toBase64Url }) {
     serverKeys: `k1:${toBase64Url(new Uint8Array(32).fill(5))}`,
     logger: () => {},
     handshakeRateLimit: 0,
+    handshakesPerSecond: 0,
   });
 }
 

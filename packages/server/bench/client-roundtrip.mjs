@@ -242,7 +242,7 @@ async function startServer(pin) {
   const args = [path.join(repo, 'bench/targets/hono.mjs'), '--port', String(port)];
   if (v['server-dist']) args.push('--server-dist', path.resolve(v['server-dist']));
   const child = spawn(pin ? 'taskset' : process.execPath, pin ? ['-c', '0', process.execPath, ...args] : args, {
-    env: { ...process.env, NEN_HANDSHAKE_RATE: '100000000', NEN_LOG: 'silent' },
+    env: { ...process.env, NEN_HANDSHAKE_RATE: '100000000', NEN_HANDSHAKES_PER_SECOND: '0', NEN_LOG: 'silent' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const base = `http://127.0.0.1:${port}`;

@@ -37,7 +37,14 @@ const KEY = `k1:${core.toBase64Url(new Uint8Array(32).fill(5))}`;
 
 async function setupRoute(dir) {
   const server = await import(pathToFileURL(path.resolve(dir, 'index.js')).href);
-  const nen = server.createNen({ backend: 'auto', store: server.memoryStore({ shared: false }), serverKeys: KEY, logger: () => {}, handshakeRateLimit: 0 });
+  const nen = server.createNen({
+    backend: 'auto',
+    store: server.memoryStore({ shared: false }),
+    serverKeys: KEY,
+    logger: () => {},
+    handshakeRateLimit: 0,
+    handshakesPerSecond: 0,
+  });
   const pin = core.parseServerKeyPin((await nen.publicKeys())[0].pin);
   return { nen, pin };
 }

@@ -83,7 +83,7 @@ const child = spawn(
     dist,
   ],
   {
-    env: { ...process.env, NEN_HANDSHAKE_RATE: '100000000', NEN_LOG: 'silent' },
+    env: { ...process.env, NEN_HANDSHAKE_RATE: '100000000', NEN_HANDSHAKES_PER_SECOND: '0', NEN_LOG: 'silent' },
     stdio: ['ignore', v.gc ? 'pipe' : 'ignore', 'inherit'],
   },
 );
@@ -154,6 +154,8 @@ try {
   const why1 = { ...gcReasons };
   const r = finish(acc);
   child.kill('SIGTERM');
+  // an error answer (e.g. a 429) is cheaper than the operation: no per-request figure from such a run
+  if (r.errors > 0) throw new Error(`profile-target: ${r.errors} errors ${JSON.stringify(r.errorKinds)}: no per-request figure`);
   for (let i = 0; i < 100 && child.exitCode === null; i++) await sleep(100);
   const file = fs.readdirSync(profDir).find((f) => f.endsWith('.cpuprofile'));
   if (!file) throw new Error('profile-target: no profile written');

@@ -184,6 +184,7 @@ if (fastKinds.length > 0) {
       serverKeys: `k1:${toBase64Url(seed)}`,
       logger: () => {},
       handshakeRateLimit: 0,
+      handshakesPerSecond: 0,
     });
     cfg[kind] = { backend, sk, hellos, info, ctx, keys: new Map([['k1', sk]]), nen };
   }
@@ -288,7 +289,14 @@ for (const kind of ['node', 'wasm', 'noble']) {
 {
   const backend = await loadBackend('auto');
   const store = memoryStore({ shared: false });
-  const nen = createNen({ backend, store, serverKeys: `k1:${toBase64Url(new Uint8Array(32).fill(5))}`, logger: () => {}, handshakeRateLimit: 0 });
+  const nen = createNen({
+    backend,
+    store,
+    serverKeys: `k1:${toBase64Url(new Uint8Array(32).fill(5))}`,
+    logger: () => {},
+    handshakeRateLimit: 0,
+    handshakesPerSecond: 0,
+  });
   const pin = (await nen.publicKeys())[0].pin;
   const c = clientHandshakeStart(backend, { pin: parseServerKeyPin(pin) });
   const hsRes = await nen.routes.POST(
