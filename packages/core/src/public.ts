@@ -5,7 +5,8 @@
  * adds its own `loadBackend`, the only name that differs per runtime.
  *
  * Pitfall: named exports only here (test/entries.test.ts): byte helpers (u8, utf8, toHex, ...) stay
- * internal; `concatBytes` is exported only until bench/stages/regression.js stops importing it.
+ * internal, except the joiner (`concatBytes`, `joinChunks`) that @nen/client, @nen/server and
+ * @nen/seal import instead of writing their own.
  */
 export {
   NenError,
@@ -119,6 +120,7 @@ export {
   toBase64Url,
   fromBase64Url,
   concatBytes,
+  joinChunks,
 } from './protocol/bytes.js';
 export {
   KEM_ID,

@@ -14,9 +14,8 @@
  *    mlkem768x25519 one would void the post-quantum guarantee); scrypt must be alone.
  *  - The header is bounded (maxHeaderBytes), so a stream without a header end cannot grow memory.
  */
-import { loadBackend, type Backend } from '@nen/core';
+import { joinChunks, loadBackend, type Backend } from '@nen/core';
 import { ArmorDecoder, ArmorEncoder, looksArmored } from './armor.js';
-import { concatAll } from './bytes.js';
 import { NenSealError, headerError } from './errors.js';
 import { findHeaderEnd, lastLineStart, parseHeader, serializeHeader, verifyHeaderMac } from './header.js';
 import { parseIdentities, parseRecipient } from './keys.js';
@@ -144,7 +143,7 @@ export class Opener {
 
   push(data: Uint8Array, out: Uint8Array[]): void {
     if (this.mode === 'detect') {
-      this.buf = concatAll([this.buf, data]);
+      this.buf = joinChunks([this.buf, data]);
       const firstNonSpace = this.buf.findIndex((c) => c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d);
       if (firstNonSpace < 0 || this.buf.length < firstNonSpace + 2) {
         if (this.buf.length > 2048) throw headerError('no data');
@@ -248,7 +247,7 @@ export async function seal(data: Uint8Array | string, recipients: RecipientInput
   const out: Uint8Array[] = [];
   s.push(typeof data === 'string' ? new TextEncoder().encode(data) : data, out);
   s.finish(out);
-  return concatAll(out);
+  return joinChunks(out);
 }
 
 /** Seals and returns the ASCII-armored text. */
@@ -267,7 +266,7 @@ export async function open(data: Uint8Array | string, identities: IdentityInput 
   } finally {
     o.dispose();
   }
-  return concatAll(out);
+  return joinChunks(out);
 }
 
 /** open() decoded as UTF-8 (fatal on invalid UTF-8). */

@@ -1,5 +1,6 @@
 /**
- * Byte helpers local to @nen/seal; concatenating a few arrays is @nen/core's `concatBytes`.
+ * Byte helpers local to @nen/seal; joining arrays is @nen/core's `concatBytes` (a few, named) or
+ * `joinChunks` (a list of any length, one argument).
  * Pitfall: timingSafeEqual must not exit early on the first differing byte.
  */
 const ENCODER = new TextEncoder();
@@ -8,19 +9,6 @@ export const utf8 = (s: string): Uint8Array => ENCODER.encode(s);
 
 export function u16(v: number): Uint8Array {
   return new Uint8Array([(v >> 8) & 0xff, v & 0xff]);
-}
-
-/** @nen/core's concatBytes for a list of any length (no spread: a long stream's chunk list stays one argument). */
-export function concatAll(parts: readonly Uint8Array[]): Uint8Array {
-  let n = 0;
-  for (const p of parts) n += p.length;
-  const out = new Uint8Array(n);
-  let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
-  }
-  return out;
 }
 
 export function timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean {

@@ -20,12 +20,12 @@
  * (an HMAC secret is shared, so the receiver could forge; ML-DSA-65 is not). The id is claimed
  * only after the signature verifies, so forged requests cannot burn ids.
  */
-import type { Backend } from '@nen/core';
+import { type Backend, joinChunks } from '@nen/core';
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { ml_dsa65 } from '@noble/post-quantum/ml-dsa.js';
 import { getBackend, open, seal, toIdentities, type IdentityInput, type RecipientInput } from './age.js';
-import { concatAll, timingSafeEqual, utf8 } from './bytes.js';
+import { timingSafeEqual, utf8 } from './bytes.js';
 import { decodeBase64, encodeBase64 } from './encoding.js';
 import { NenSealError, type SealErrorCode } from './errors.js';
 import type { ReplayStore } from './replay.js';
@@ -182,7 +182,7 @@ async function readBounded(request: Request, max: number): Promise<string> {
       chunks.push(c);
     }
   }
-  return new TextDecoder().decode(concatAll(chunks));
+  return new TextDecoder().decode(joinChunks(chunks));
 }
 
 async function verifyDelivery(o: WebhookReceiverOptions, request: Request): Promise<{ id: string; timestamp: number; body: string }> {

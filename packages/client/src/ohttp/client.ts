@@ -22,7 +22,7 @@
  *  - The inner request carries the application's headers (cookies included: they go to the
  *    gateway encrypted, never to the relay) plus `date`; the outer request carries only the media type.
  */
-import { NenProtocolError, WIRE_ERRORS, clientError, isWireErrorCode } from '@nen/core';
+import { NenProtocolError, WIRE_ERRORS, clientError, isWireErrorCode, joinChunks } from '@nen/core';
 import {
   type FieldLine,
   OHTTP_MEDIA,
@@ -166,7 +166,7 @@ export class ObliviousTransport {
     let o = 0;
     for (; bhttp.length - o > REQUEST_PIECE; o += REQUEST_PIECE) parts.push(c.sealChunk(bhttp.subarray(o, o + REQUEST_PIECE)));
     parts.push(c.sealChunk(bhttp.subarray(o), true));
-    const wire = concat(parts);
+    const wire = joinChunks(parts);
     const res = await this.#post(OHTTP_MEDIA.CHUNKED_REQUEST, wire, signal);
     await expectMedia(res, OHTTP_MEDIA.CHUNKED_RESPONSE);
     return openChunked(res.body as ReadableStream<Uint8Array>, c.responseOpener());
@@ -314,16 +314,4 @@ function withDeadline(res: Response, dl: { done(): void }): Response {
 async function collect(s: ReadableStream<Uint8Array>, max: number): Promise<Uint8Array> {
   const body = await readBodyLimited(new Response(s), max, () => clientError('NEN_BAD_INPUT', 'request body over maxResponseBytes'));
   return body;
-}
-
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  let n = 0;
-  for (const p of parts) n += p.length;
-  const out = new Uint8Array(n);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
 }

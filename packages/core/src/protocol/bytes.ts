@@ -1,11 +1,15 @@
 /**
  * Byte helpers for the Nen wire format: big-endian integers (network byte order, as in RFC 9180
- * I2OSP), strict base64url without padding (RFC 4648 §5), UTF-8, constant-time comparison.
+ * I2OSP), strict base64url without padding (RFC 4648 §5), UTF-8, constant-time comparison, and
+ * the one byte-array joiner of the packages (concatBytes / joinChunks: @nen/client, @nen/server
+ * and @nen/seal import it from @nen/core).
  *
  * Pitfalls:
  *  - base64url decoding is strict: any character outside the alphabet, padding, or non-canonical
  *    trailing bits is rejected (returns null), so two encodings never name the same bytes.
  *  - u64 values are bigint; callers must range-check before encoding.
+ *  - joinChunks with a `total` smaller than the chunks' sum throws (RangeError from set()); a larger
+ *    one leaves zero bytes at the end: pass the sum counted while reading, or nothing.
  */
 
 const textEncoder = new TextEncoder();
@@ -20,16 +24,30 @@ export function fromUtf8(b: Uint8Array): string {
   return textDecoder.decode(b);
 }
 
+/** The parts copied into one new array, for a few arrays named at the call (joinChunks for a list). */
 export function concatBytes(...parts: readonly Uint8Array[]): Uint8Array {
-  let n = 0;
-  for (const p of parts) n += p.length;
-  const out = new Uint8Array(n);
+  return joinChunks(parts);
+}
+
+/**
+ * The chunks copied into one new array of `total` bytes (their summed length by default): a body's
+ * or a stream's chunks, passed as one list (never spread: there may be very many). Always a new
+ * array, even for one chunk; a caller whose lone chunk is its own may skip the copy itself.
+ */
+export function joinChunks(chunks: readonly Uint8Array[], total = byteLength(chunks)): Uint8Array {
+  const out = new Uint8Array(total);
   let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
+  for (const c of chunks) {
+    out.set(c, o);
+    o += c.length;
   }
   return out;
+}
+
+function byteLength(chunks: readonly Uint8Array[]): number {
+  let n = 0;
+  for (const c of chunks) n += c.length;
+  return n;
 }
 
 export function u8(v: number): Uint8Array {
