@@ -13,6 +13,14 @@
 //!
 //! Every failure is an [`Error`] with a stable code; secrets zeroize on drop and never print.
 //! Deterministic entry points (caller-given randomness) exist only with the `hazmat` feature.
+//!
+//! Pitfalls:
+//!  - `hazmat` is for tests and the test-only Wasm build (packages/core/wasm-hazmat); a shipped
+//!    build never enables it: a caller-chosen seed is a caller-chosen key.
+//!  - The `wasm` module compiles on wasm32 only, so lint both targets (scripts/test.sh runs clippy twice);
+//!    code behind `cfg(target_arch)` is otherwise never checked.
+//!  - ML-KEM comes from the vendored libcrux (crates/vendor: the crates.io package plus an
+//!    attribute-only inline patch, `derive.sh --check`); do not edit it by hand.
 
 pub mod aead;
 pub mod error;

@@ -1,5 +1,11 @@
 //! Fuzzes HPKE DeserializePublicKey (length, ML-KEM modulus check, X25519 part) and, for keys that
 //! parse, SetupBaseS + Export: never a panic; errors are typed.
+//!
+//! Pitfalls:
+//!  - Random bytes almost never have the exact key length: the selector's bit 1 pads the input to
+//!    it, or the fuzzer would only ever exercise the length check.
+//!  - SetupBaseS draws fresh randomness (the OS generator): a crash may not reproduce from the
+//!    saved input alone when it depends on the ephemeral key.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;

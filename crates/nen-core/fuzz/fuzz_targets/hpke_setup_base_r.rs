@@ -1,5 +1,12 @@
 //! Fuzzes SetupBaseR with attacker-chosen `enc` (X-Wing and ML-KEM-768 decapsulation, key
 //! schedule, export) and a Context.Open of attacker-chosen bytes: never a panic.
+//!
+//! Pitfalls:
+//!  - The recipient keys are derived once (OnceLock) from a fixed IKM: deriving per input would
+//!    spend the time budget on key generation instead of decapsulation.
+//!  - An `enc` of the right length decapsulates to *some* key (ML-KEM implicit rejection), so
+//!    SetupBaseR mostly succeeds and the failure shows only at Open, as `Authentication`; only a
+//!    low-order X25519 share in an X-Wing `enc` is refused up front (`InvalidKey`).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;

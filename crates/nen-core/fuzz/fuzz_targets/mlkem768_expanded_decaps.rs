@@ -2,6 +2,11 @@
 //! and decapsulating attacker-chosen ciphertexts: never a panic. The key is a valid one with one
 //! fuzzer-chosen byte changed (changes in `s` or `z` pass the hash check; in `ek` / `H(ek)` they
 //! must be rejected), so decapsulation runs on corrupted key material too.
+//!
+//! Pitfalls:
+//!  - The offsets of `ek` ‖ `H(ek)` (1152..2368) are FIPS 203's expanded-key layout for ML-KEM-768:
+//!    they change with the parameter set, and the assertions with them.
+//!  - An XOR with 0 changes nothing: only a non-zero byte counts as a change to `ek` / `H(ek)`.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;

@@ -4,9 +4,11 @@
  * 'auto' picks the backend each runtime is best served by: on Node.js the node backend
  * (node:crypto AEAD/HKDF + Wasm KEM/HPKE), on Edge runtimes the Wasm backend (if Wasm cannot
  * load, e.g. a Content-Security-Policy without 'wasm-unsafe-eval', it falls back to @noble with a
- * one-time console.warn), in browsers @noble (`auto: 'noble'`: the page pays ~38 KB gzip of JS
- * instead of ~190 KB with the .wasm; 'wasm' stays available on request, for large bodies and
- * streams: bench/README.md "Browser"). All backends are byte-identical (cross-tested).
+ * one-time console.warn), in browsers @noble (`auto: 'noble'`: the page pays ~31 KB gzip of JS
+ * before its first encrypted response, ~39 KB where WebCrypto lacks ML-KEM, `node
+ * bench/browser/size.js`; the .wasm would add ~91 KB gzip; 'wasm' stays available on request,
+ * for large bodies and streams: bench/README.md "Browser"). All backends are byte-identical
+ * (cross-tested).
  *
  * Pitfalls:
  *  - Results are cached per kind and `syncKem` (at most eight entries), a failed load is not
