@@ -12,6 +12,9 @@
  *
  * Runtime exports (6): createNenClient, defaultNenClient, nenFetch, nenStream, handshake,
  * NenProtocolError (every client error is one, with a `code` from ERROR_CODES.md).
+ *
+ * Pitfall: the default client's pin is read from NEXT_PUBLIC_NEN_SERVER_KEY when the bundle is
+ * built (Next.js inlines it): setting the variable at run time changes nothing in a browser page.
  */
 import { createNenClient, type NenClient, type NenClientOptions, type NenSessionInfo } from './client.js';
 import { NenProtocolError, clientError } from './errors.js';

@@ -8,7 +8,7 @@
  * `nen keygen`). KEYFILE: AGE-SECRET-KEY-PQ-1… / AGE-SECRET-KEY-1… lines, or the
  * NEN_SERVER_KEYS=… line of `nen keygen` (X-Wing keys), # comments allowed.
  *
- * Failure behaviour (exit 1, `nen: <message> [NEN_SEAL_…]` on stderr):
+ * Pitfalls, the failure behaviour (exit 1, `nen: <message> [NEN_SEAL_…]` on stderr):
  *  - wrong key, damaged header, bad MAC: detected before any plaintext, nothing is written;
  *  - damaged payload with -o: the output is written to a temporary file renamed into place only
  *    after the last chunk authenticates, so nothing is written;

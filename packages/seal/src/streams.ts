@@ -2,7 +2,7 @@
  * Web Streams over the age Sealer / Opener: constant memory for any input size (one 64 KiB chunk
  * in flight plus the header), back-pressure through TransformStream.
  *
- * openStream releases each STREAM chunk only after its tag verifies. Truncation, reordering,
+ * Pitfall: openStream releases each STREAM chunk only after its tag verifies. Truncation, reordering,
  * duplication or trailing data make the output stream error (NEN_SEAL_PAYLOAD) — after the
  * verified chunks before the damage have been delivered. A consumer that must not act on a
  * partial result must treat the plaintext as complete only when the stream closes without error.

@@ -2,6 +2,11 @@
  * Nen protocol version 1 constants: labels, header names, flags, media types and limits.
  * Every value here is part of the wire format documented in PROTOCOL.md; changing one is a
  * protocol version change.
+ *
+ * Pitfalls:
+ *  - The other languages' clients (clients/go, python, jvm, rust) and the conformance vectors carry
+ *    their own copies of these values: a change here is a change there, in the same commit.
+ *  - LABEL's entries are shared Uint8Arrays, built once: pass them, never write into them.
  */
 import { utf8 } from './bytes.js';
 

@@ -3,7 +3,7 @@
  * wraps session secrets at rest, and a console logger (Node only: this module uses node:crypto and
  * is reached only from the `@nen/server/redis` entry, never from the main entry).
  *
- * Wrap key: NEN_STORE_KEY (32+ random characters from `nen keygen`, the same on every instance,
+ * Pitfall, the wrap key: NEN_STORE_KEY (32+ random characters from `nen keygen`, the same on every instance,
  * kept across server key rotations), else derived from the whole server key set (`serverKeys`
  * option or NEN_SERVER_KEYS). The fallback is kept for compatibility but warned about: any change
  * of the server key set changes it. (A default from one "stable" server key is not safe either:

@@ -7,7 +7,7 @@
  * (an evicted or restarted object loads its rows back, so sessions, their windows and tombstones
  * survive eviction and deploys) and eviction keeps a confirmed session's window in the table.
  *
- * Atomicity: every method is synchronous. The object's input gate delivers one event at a time, and
+ * Pitfall (atomicity): every method is synchronous. The object's input gate delivers one event at a time, and
  * a commit checks the window in memory and writes its row (`sql.exec`, synchronous) with no await
  * in between, so two requests can never both accept one (session, seq).
  *
