@@ -2,11 +2,12 @@
 /**
  * `node bench/browser/cold-trace.js [--target URL | --server-dist DIR] [--core-dist DIR]
  * [--client-dist DIR] [--runs 5] [--cpu 4] [--latency 50] [--interval 50] [--top 12] [--save DIR]
- * [--unminified] [--json]`: the cold session page's main thread per phase (issue 21), from a CDP
+ * [--unminified] [--hint] [--json]`: the cold session page's main thread per phase (issue 21), from a CDP
  * trace and a CPU profile taken together. Each run is the cold-browser stage's `nen` page (fresh
  * context, 4x CPU, +50 ms RTT, the default @nen/client pinned, one 1 KB POST), bundled with
  * whitespace and syntax minified but names kept (`--unminified`: not minified at all), its static
- * chunks modulepreloaded as the stage does. The phases are the page's own marks (ms from
+ * chunks modulepreloaded as the stage does (`--hint`: every chunk opens with V8's explicit compile
+ * hint `//# allFunctionsCalledOnLoad`, as ./cold-floor.js measures it). The phases are the page's own marks (ms from
  * navigation): scripts loaded, module evaluated, handshake sent / answered, request sent /
  * answered, response read. Per phase it prints medians over the runs of: the main thread's time by
  * trace event (self time: parse / compile per script, module evaluation, GC, microtasks, timers,
@@ -24,6 +25,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { bundleClient } from './bundle.js';
 import { coldPage, launchChromium, waitForGlobal } from './chromium.js';
+import { HINT } from './cold-floor.js';
 import { BODY_1K, COLD_ENTRY, coldHtml, startHonoTarget } from './cold-target.js';
 import { startHarness } from './harness.js';
 
@@ -71,6 +73,7 @@ function options() {
       top: { type: 'string', default: '12' },
       save: { type: 'string' },
       unminified: { type: 'boolean', default: false },
+      hint: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
     },
   }).values;
@@ -238,6 +241,9 @@ function report(runs, top) {
 async function main() {
   const v = options();
   const bundle = await bundleClient({ entry: ENTRY, minify: v.unminified ? false : 'keep-names', coreDist: v['core-dist'], clientDist: v['client-dist'] });
+  if (v.hint)
+    for (const f of bundle.files)
+      if (f.name.endsWith('.js')) fs.writeFileSync(path.join(bundle.dir, f.name), HINT + fs.readFileSync(path.join(bundle.dir, f.name), 'utf8'));
   const target = v.target ? { url: v.target, stop: () => {} } : await startHonoTarget({ serverDist: v['server-dist'] });
   let browser;
   let harness;
