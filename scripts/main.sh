@@ -10,7 +10,7 @@
 #                                        # free loopback ports, redis-cli --cluster create, no replicas)
 #                                        # + TWO instances with REDIS_URL = the comma-separated seed list
 #   bash scripts/main.sh --quick         # any other flag goes to bench/run-all.js (--quick, --levels, --only ...)
-#   bash scripts/main.sh --grid          # the scale grid (opt-in, ~20-30 min): instances {1,2,4} x KEM
+#   bash scripts/main.sh --grid          # the scale grid (opt-in, ~15 min: docs/scaling.md): instances {1,2,4} x KEM
 #                                        # {X-Wing, ML-KEM-768} x store {memory, Redis, Redis Cluster}, each
 #                                        # server set started here, the saturation stage (payloads 1 KB and
 #                                        # 100 KB) run per cell; bench/grid.js assembles grid.json + report.html.
