@@ -17,9 +17,10 @@
  *    out and the buffer wiped here.
  *  - SetupBaseS ahead (issue 23, the cold first request; as ./xwing-split-sender.ts does for its
  *    split Encap): after each SetupBaseS the next one for the same (suite_id, info, Nk) is computed
- *    in an unref'd `setImmediate` and held in the sender's entry, handed out once and only for the
- *    same inputs (else wiped), at most one held or pending per key, wiped on eviction. Encap needs
- *    no message, so no byte or distribution changes; the same CPU, off the request's critical path.
+ *    after the next I/O poll (./after-io.ts: behind a fresh connection's first write, which a
+ *    single `setImmediate` preceded) and held in the sender's entry, handed out once and only for
+ *    the same inputs (else wiped), at most one held or pending per key, wiped on eviction. Encap
+ *    needs no message, so no byte or distribution changes; the same CPU, off the critical path.
  *  - Errors keep the codes of every other path: a bad public key NEN_CRYPTO_KEY (ML-KEM modulus
  *    check, X-Wing low-order X25519 half), wrong lengths NEN_CRYPTO_LENGTH.
  */
@@ -28,6 +29,7 @@ import { disposedError, wipe } from '../backend/util.js';
 import { callWasm, registry } from '../backend/wasm.js';
 import { loadWasmGlueInBackground, wasmGlueIfLoaded } from '../backend/wasm-loaded.js';
 import { NenCryptoError } from '../errors.js';
+import { afterIo } from './after-io.js';
 
 type WasmGlue = typeof Glue;
 const SS_LEN = 32;
@@ -70,7 +72,6 @@ interface Sender {
   freed: boolean;
 }
 const senders = new Map<string, Sender>();
-const later = (globalThis as { setImmediate?: (f: () => void) => { unref?: () => void } }).setImmediate;
 
 function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
@@ -117,10 +118,9 @@ function takeAhead(s: Sender, suiteId: Uint8Array, info: Uint8Array, nk: number)
 
 /** Schedules the sender's next SetupBaseS for the same inputs (one held or pending at most). */
 function computeAhead(s: Sender, suiteId: Uint8Array, info: Uint8Array, nk: number): void {
-  if (s.pending || s.ahead || !later) return;
-  s.pending = true;
+  if (s.pending || s.ahead) return;
   const a = { suiteId: suiteId.slice(), info: info.slice(), nk };
-  later(() => {
+  s.pending = afterIo(() => {
     s.pending = false;
     if (s.freed || s.ahead) return;
     try {
@@ -128,7 +128,7 @@ function computeAhead(s: Sender, suiteId: Uint8Array, info: Uint8Array, nk: numb
     } catch {
       // the next request runs it inline and reports the error there
     }
-  }).unref?.();
+  });
 }
 
 /** RFC 9180 §5.1 KeySchedule output (secret): the AEAD key (Nk), base_nonce (12), exporter_secret (32). */

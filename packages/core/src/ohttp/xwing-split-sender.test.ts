@@ -67,7 +67,7 @@ describe('X-Wing Encap with the X25519 half in OpenSSL', () => {
     if (!FAST) return;
     const rk = new g.RecipientKey(OHTTP_KEM.XWING, generateOhttpPrivateKey(OHTTP_KEM.XWING));
     const pk = rk.public_key;
-    const tick = () => new Promise((r) => setImmediate(r));
+    const tick = () => new Promise((r) => setImmediate(() => setImmediate(r))); // ./after-io.ts: after the next poll
     const seen = new Set<string>();
     for (let i = 0; i < 6; i++) {
       const held = splitSenderHeld(pk);

@@ -23,19 +23,21 @@
  *  - A bad public key keeps the Wasm path's codes: the ML-KEM modulus check NEN_CRYPTO_KEY (from
  *    the Wasm), a low-order pk_X NEN_CRYPTO_KEY (OpenSSL refuses the all-zero ss_X).
  *  - Encapsulation ahead (issue 23, the cold first request): after each Encap for a config the next
- *    one is computed in an unref'd `setImmediate` (after the caller's I/O, never keeping a process
- *    alive) and held in the config's entry, so a later request, e.g. a fresh client's after an idle
- *    spell, finds it ready instead of running ML-KEM and two X25519 ladders on cold caches. Encap
- *    takes no input but pk, so this changes no byte or distribution. Each held one is handed out
- *    once (taken out of the entry before it is returned), at most one per config is held or
- *    pending, and an evicted entry wipes its held secret. Same CPU per request, off the critical
- *    path; never for derandomized vectors (they do not come here).
+ *    one is computed after the next I/O poll (./after-io.ts: behind a fresh connection's first
+ *    write, which a single `setImmediate` preceded; never keeping a process alive) and held in
+ *    the config's entry, so a later request, e.g. a fresh client's after an idle spell, finds it
+ *    ready instead of running ML-KEM and two X25519 ladders on cold caches. Encap takes no input
+ *    but pk, so this changes no byte or distribution. Each held one is handed out once (taken out
+ *    of the entry before it is returned), at most one per config is held or pending, and an
+ *    evicted entry wipes its held secret. Same CPU per request, off the critical path; never for
+ *    derandomized vectors (they do not come here).
  */
 import type * as Glue from '../../wasm/nen_core.js';
 import { randomBytes } from '../backend/random.js';
 import { wipe } from '../backend/util.js';
 import { callWasm } from '../backend/wasm.js';
 import { NenCryptoError } from '../errors.js';
+import { afterIo } from './after-io.js';
 import { type NodeModules, nodeModules } from './node-x25519.js';
 
 type WasmGlue = typeof Glue;
@@ -54,8 +56,6 @@ interface Entry {
   /** Evicted: its Wasm key is freed, nothing more is computed on it. */
   freed: boolean;
 }
-type Immediate = { unref?: () => void };
-const later = (globalThis as { setImmediate?: (f: () => void) => Immediate }).setImmediate;
 
 const KEM_XWING = 0x647a;
 const KEM_MLKEM768 = 0x0041;
@@ -115,9 +115,8 @@ function release(e: Entry): void {
 
 /** Schedules the entry's next encapsulation (one held or pending at most); a failure leaves it to the next request, which throws its own error. */
 function computeAhead(m: NodeModules, e: Entry): void {
-  if (e.pending || e.ahead || !later) return;
-  e.pending = true;
-  later(() => {
+  if (e.pending || e.ahead) return;
+  e.pending = afterIo(() => {
     e.pending = false;
     if (e.freed || e.ahead) return;
     try {
@@ -125,7 +124,7 @@ function computeAhead(m: NodeModules, e: Entry): void {
     } catch {
       // the next request encapsulates inline and reports the error there
     }
-  }).unref?.();
+  });
 }
 
 function encapWith(m: NodeModules, e: Entry): Encapsulation {

@@ -1,0 +1,249 @@
+/**
+ * Where the stage's cold OHTTP request spends its time over the cold plain one (issue 23), with
+ * timestamps on every side of the same fresh-connection path as bench/stages/ohttp.js: a fresh
+ * undici Agent (and, for OHTTP, a fresh client) per sample through a delaying TCP proxy adding
+ * RTT_MS per round trip, modes interleaved. One clock for all: process.hrtime (CLOCK_MONOTONIC,
+ * shared by the processes of one machine).
+ *   client marks  t0 (before the client is made), the outer fetch called, its Response
+ *                 resolved, the body read (end);
+ *   proxy log     every chunk it reads from either side (time, bytes) and when it writes it on;
+ *   server marks  the stage's server (./server.mjs) with a preload (this file, role `server`):
+ *                 the connection accepted, the 'request' event, each write of the socket
+ *                 (time, bytes, buffers), the response's 'finish'.
+ * Printed per mode (medians over N samples, ms from t0): the client's work before its first
+ * byte, request chunks and their spread, the server's time (request bytes in -> last response
+ * byte out), response chunks, the client's work after the last response byte, and the total.
+ *
+ * The delaying proxy is ./delay-proxy.mjs in a worker thread, as the stage runs it; `PROXY=inline`
+ * runs it on this thread (the stage's layout before the tenth pass); PROXY_CPUS its CPUs (default all). `ROOTS=a,b`: one OHTTP mode
+ * per built tree (laid out as ./request-ab.mjs takes them) instead of this checkout's client.
+ * Run: `node bench/ohttp/cold-split.mjs` (env N samples per mode, default 15; RTT_MS 20;
+ * MODES plain,ohttp). Loopback only, fixed counts, the server and proxy stopped at the end.
+ * Pitfall: the server is pinned to core 0 and this process to core 1 when `taskset` exists,
+ * as in the stage; report the load (printed).
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { startDelayProxy, startInlineDelayProxy } from './delay-proxy.mjs';
+
+const ROLE = process.env.COLD_SPLIT_ROLE;
+const nowMs = () => Number(process.hrtime.bigint()) / 1e6;
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+/** Role `server` (preloaded into ./server.mjs with --import): marks per request, served at GET /marks. */
+async function serverHooks() {
+  const http = await import('node:http');
+  const done = [];
+  const emit = http.Server.prototype.emit;
+  http.Server.prototype.emit = function (ev, ...a) {
+    if (ev === 'connection') {
+      const s = a[0];
+      s.__marks = { accepted: nowMs(), writes: [] };
+      const gen = s._writeGeneric;
+      s._writeGeneric = function (writev, data, enc, cb) {
+        const bytes = writev ? data.reduce((n, c) => n + (c.chunk ?? c).length, 0) : data.length;
+        s.__marks.writes.push([nowMs(), bytes, writev ? data.length : 1]);
+        return gen.call(this, writev, data, enc, cb);
+      };
+    }
+    if (ev === 'request') {
+      const [req, res] = a;
+      if (req.url === '/marks') {
+        const body = JSON.stringify(done.splice(0));
+        res.writeHead(200, { 'content-type': 'application/json' }).end(body);
+        return true;
+      }
+      const m = req.socket.__marks;
+      if (m) {
+        m.url = req.url;
+        m.request = nowMs();
+        res.once('finish', () => {
+          m.finish = nowMs();
+          if (done.length < 1000) done.push(m);
+        });
+      }
+    }
+    return emit.call(this, ev, ...a);
+  };
+}
+
+function taskset(core, pid) {
+  try {
+    execFileSync('taskset', ['-pc', String(core), String(pid)], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Spawns `args` with node (pinned to `core` when possible) and resolves its first stdout JSON line. */
+async function child(args, env, core) {
+  const c = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+  if (core !== null) taskset(core, c.pid);
+  const lines = [];
+  let buf = '';
+  let wake = () => {};
+  c.stdout.on('data', (d) => {
+    buf += d;
+    for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n')) {
+      lines.push(JSON.parse(buf.slice(0, nl)));
+      buf = buf.slice(nl + 1);
+      wake();
+    }
+  });
+  const next = () =>
+    new Promise((resolve, reject) => {
+      const t = setTimeout(() => reject(new Error('child did not answer in 20 s')), 20_000);
+      const take = () => {
+        if (lines.length === 0) return void (wake = take);
+        clearTimeout(t);
+        resolve(lines.shift());
+      };
+      take();
+    });
+  return { proc: c, first: await next(), next };
+}
+
+const med = (xs) => {
+  const s = xs.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
+  return s.length ? s[s.length >> 1] : Number.NaN;
+};
+
+/** One sample's split (ms) from the client marks, its proxy connection and the server's marks. */
+function splitOf(c, conn, srv) {
+  const req = conn.chunks.filter((x) => x[0] === 'req');
+  const res = conn.chunks.filter((x) => x[0] === 'res');
+  const reqFirst = req[0][1];
+  const reqLast = req.at(-1)[1];
+  const resFirst = res[0][1];
+  const resLast = res.at(-1)[1];
+  return {
+    'client before fetch': c.fetchAt - c.t0,
+    'client: fetch -> beforeConnect': c.beforeConnect - c.fetchAt,
+    'client: beforeConnect -> connected': c.connected - c.beforeConnect,
+    'client: connected -> sendHeaders': c.sendHeaders - c.connected,
+    'client: fetch -> 1st socket write': c.firstWrite - c.fetchAt,
+    'client socket writes': c.writes,
+    'fetch -> 1st req byte at proxy': reqFirst - c.fetchAt,
+    'req chunks': req.length,
+    'req bytes': req.reduce((n, x) => n + x[2], 0),
+    'req spread': reqLast - reqFirst,
+    'proxy: req delay (timer lateness over one way)': req.at(-1)[3] - reqLast,
+    'server: last req byte out -> request event': srv ? srv.request - req.at(-1)[3] : Number.NaN,
+    'server: request -> finish': srv ? srv.finish - srv.request : Number.NaN,
+    'server writes': srv ? srv.writes.length : Number.NaN,
+    'server: request -> last write': srv ? srv.writes.at(-1)[0] - srv.request : Number.NaN,
+    'server: last write -> 1st res byte at proxy': srv ? resFirst - srv.writes.at(-1)[0] : Number.NaN,
+    'server: last req byte out -> 1st res byte at proxy': resFirst - req.at(-1)[3],
+    'res chunks': res.length,
+    'res bytes': res.reduce((n, x) => n + x[2], 0),
+    'res spread': resLast - resFirst,
+    'proxy: res delay (timer lateness over one way)': res.at(-1)[3] - resLast,
+    'client: last res byte out -> headers': c.headersAt - res.at(-1)[3],
+    'client: last res byte out -> end': c.end - res.at(-1)[3],
+    total: c.end - c.t0,
+  };
+}
+
+async function main() {
+  const N = Number(process.env.N ?? 15);
+  const RTT_MS = Number(process.env.RTT_MS ?? 20);
+  // ROOTS: built trees laid out like the repository (as ./request-ab.mjs takes), one OHTTP mode each
+  const roots = (process.env.ROOTS ?? '')
+    .split(',')
+    .filter(Boolean)
+    .map((r) => path.resolve(r));
+  const clients = { ohttp: () => import('@nen/client') };
+  for (const r of roots) clients[`ohttp:${path.basename(r)}`] = () => import(pathToFileURL(path.join(r, 'packages/client/dist/index.js')).href);
+  const MODES = roots.length ? ['plain', ...Object.keys(clients).slice(1)] : (process.env.MODES ?? 'plain,ohttp').split(',');
+  const make = {};
+  for (const m of MODES) if (m !== 'plain') make[m] = (await clients[m]()).createNenClient;
+  const inline = process.env.PROXY === 'inline';
+  const pinned = os.availableParallelism() > 1 && taskset(1, process.pid);
+  const me = fileURLToPath(import.meta.url);
+  const srv = await child(['--import', me, path.join(here, 'server.mjs')], { COLD_SPLIT_ROLE: 'server' }, pinned ? 0 : null);
+  const base = `http://127.0.0.1:${srv.first.port}`;
+  const cpus = process.env.PROXY_CPUS ?? `0-${os.cpus().length - 1}`;
+  const proxy = await (inline ? startInlineDelayProxy : startDelayProxy)(srv.first.port, RTT_MS / 2, { log: true, cpus });
+  const via = proxy.url;
+  const readLog = proxy.readLog;
+  const { Agent } = await import('undici');
+  const BODY = JSON.stringify({ data: 'x'.repeat(1000) });
+  const post = { method: 'POST', headers: { 'content-type': 'application/json' }, body: BODY };
+  let cur = {};
+  const dc = await import('node:diagnostics_channel');
+  dc.subscribe('undici:client:beforeConnect', () => void (cur.beforeConnect ??= nowMs()));
+  dc.subscribe('undici:client:connected', () => void (cur.connected ??= nowMs()));
+  dc.subscribe('undici:client:sendHeaders', () => void (cur.sendHeaders ??= nowMs()));
+  const gen = net.Socket.prototype._writeGeneric;
+  net.Socket.prototype._writeGeneric = function (writev, data, enc, cb) {
+    if (cur.fetchAt !== undefined) cur.writes = (cur.writes ?? 0) + 1;
+    if (cur.fetchAt !== undefined) cur.firstWrite ??= nowMs();
+    return gen.call(this, writev, data, enc, cb);
+  };
+  const send = async (mode, marks) => {
+    cur = marks;
+    const a = new Agent();
+    const f = (u, init = {}) => {
+      marks.fetchAt = nowMs();
+      return fetch(u, { ...init, dispatcher: a, signal: init.signal ?? AbortSignal.timeout(10_000) }).then((r) => {
+        marks.headersAt = nowMs();
+        return r;
+      });
+    };
+    marks.t0 = nowMs();
+    const res =
+      mode === 'plain'
+        ? await f(`${via}/plain/echo`, post)
+        : await make[mode]({ mode: 'ohttp', relay: `${via}/.well-known/ohttp-gateway`, keyConfig: srv.first.keyConfig, baseUrl: base, fetch: f }).fetch(
+            '/api/echo',
+            post,
+          );
+    const text = await res.text();
+    marks.end = nowMs();
+    await a.close();
+    if (text !== BODY) throw new Error(`${mode}: echo mismatch`);
+  };
+  try {
+    for (const mode of MODES) await send(mode, {}); // warm-up, not counted
+    await readLog();
+    await fetch(`${base}/marks`).then((r) => r.json());
+    const rows = Object.fromEntries(MODES.map((m) => [m, []]));
+    for (let i = 0; i < N; i++) {
+      for (const mode of MODES) {
+        const marks = {};
+        await send(mode, marks);
+        await new Promise((r) => setTimeout(r, 20));
+        const [conn] = await readLog();
+        const server = (await fetch(`${base}/marks`).then((r) => r.json())).find((m) => m.url !== '/marks');
+        rows[mode].push(splitOf(marks, conn, server));
+      }
+    }
+    console.log(
+      `cold split, proxy ${inline ? 'in this thread' : `in a worker thread on CPUs ${cpus}`}, RTT ${RTT_MS} ms, N=${N}, ${process.version}, pinned ${pinned}, load ${os
+        .loadavg()
+        .map((x) => x.toFixed(1))
+        .join(' ')}`,
+    );
+    const keys = Object.keys(rows[MODES[0]][0]);
+    console.log(`${'ms (medians)'.padEnd(52)}${MODES.map((m) => m.padStart(9)).join('')}`);
+    for (const k of keys)
+      console.log(
+        `${k.padEnd(52)}${MODES.map((m) =>
+          med(rows[m].map((r) => r[k]))
+            .toFixed(2)
+            .padStart(9),
+        ).join('')}`,
+      );
+  } finally {
+    await proxy.close();
+    srv.proc.stdin.end();
+    srv.proc.kill('SIGTERM');
+  }
+}
+
+if (ROLE === 'server') await serverHooks();
+else if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();
