@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `node bench/targets/hono-ab.mjs --a <dist> --b <dist> [--rounds 8] [--slice 2] [--concurrency 10] [--modes plain,encrypted] [--size 1024] [--no-pin] [--target hono|node-http|next]`:
+ * `node bench/targets/hono-ab.mjs --a <dist> --b <dist> [--rounds 8] [--slice 2] [--lead <ms>] [--concurrency 10] [--modes plain,encrypted] [--size 1024] [--no-pin] [--target hono|node-http|next]`:
  * two builds of @nen/server side by side in one run, each serving the Hono bench target
  * (bench/targets/hono.mjs --server-dist <dist>), for an A/B of Nen's per-request cost without
  * Next.js. Both servers run at once; the JSON echo (`--size` bytes, default 1 KB: `POST /api/echo`
@@ -29,9 +29,13 @@
  * no per-operation figure ('–', null in the JSON) and its errors apart, and the run exits 1: its
  * cheap error answers once counted as operations (issue 21: Node 24 Hono handshakes read 124-136
  * µs/op with ~16,000 429s, 190-198 µs with the ceiling off).
- * `--target next` read 2.3-3.5 ms of server CPU per 100 KB request at load 6-13 where
- * bench/profile-requests.js read 1.6-1.9 ms in the same hour (issue 21): not yet explained, so
- * check its plain figures against profile-requests.js before reading a ratio from it.
+ * `--lead <ms>` (default 1000 with `--target next`, else 0): unmeasured requests to the cell's server
+ * right before each measured slice. Without it `--target next` read 2.3-3.5 ms of server CPU per
+ * 100 KB request where bench/profile-requests.js read 1.6-1.9 ms in the same hour (issue 21): a
+ * `next start` server that sat idle through the other cells' slices pays a start-up cost in its next
+ * slice (same minutes, load 8-13, plain 100 KB, one build per slot: 2 s slices 3,111 / 3,409 µs at
+ * 34-42 req/s, 8 s slices 1,820 / 1,700, profile-requests.js 1,583), which a 2 s slice of a few
+ * hundred 100 KB requests does not amortise.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import net from 'node:net';
@@ -56,6 +60,7 @@ const { values: v } = parseArgs({
     size: { type: 'string' },
     'no-pin': { type: 'boolean' },
     target: { type: 'string' },
+    lead: { type: 'string' },
   },
   strict: true,
 });
@@ -68,6 +73,9 @@ const size = Number(v.size ?? 1024);
 const BODY = size === 1024 ? ECHO_1K : realisticJson(size, 7);
 const modes = (v.modes ?? 'plain,encrypted').split(',');
 const target = v.target ?? 'hono';
+// Unmeasured requests before each measured slice (ms): a `next start` server that sat idle through
+// the other cells' slices pays a start-up cost in its next one (see the header).
+const leadMs = Number(v.lead ?? (target === 'next' ? 1000 : 0));
 if (!['hono', 'node-http', 'next'].includes(target)) throw new Error('hono-ab: --target takes hono, node-http or next');
 const demoDir = path.resolve(here, '../../apps/demo');
 if (!modes.every((m) => ['plain', 'encrypted', 'handshake', 'handshake-pinned', 'stream'].includes(m)))
@@ -167,6 +175,7 @@ async function main() {
     for (let r = 0; r < rounds; r++) {
       for (let k = 0; k < cells.length; k++) {
         const c = cells[(k + r) % cells.length];
+        if (leadMs > 0) await runSlice({ op: c.s.ops[c.mode], concurrency, durationMs: leadMs });
         const acc = createAccumulator();
         const cpu0 = readProcCpuMs(c.s.pid);
         await runSlice({ op: c.s.ops[c.mode], concurrency, durationMs: sliceMs, acc });

@@ -6,10 +6,13 @@
  * prints the profile's top functions by self time inside the measurement window, scaled to µs of
  * server CPU per request (/proc/<pid>/stat). Run one mode per call and diff two calls by eye.
  *
- *   node bench/profile-target.mjs --target hono --mode encrypted [--size 1024] [--requests 20000] [--top 30] [--keep out.cpuprofile] [--gc]
+ *   node bench/profile-target.mjs --target hono --mode encrypted [--size 1024] [--requests 20000] [--top 30] [--keep out.cpuprofile] [--gc] [--server-cores 0] [--server-node-args='--flag ...']
  *   modes: plain (POST /api/plain/echo), encrypted (POST /api/echo through @nen/client), handshake
  *   --gc: the server also runs with --trace-gc; prints its GCs per 1,000 requests by kind (a count
  *   that does not depend on the machine's load: the GC follows the bytes allocated per request)
+ *   --server-cores: the server's CPU list for taskset (default 0; e.g. 0,1 lets V8's background
+ *   GC threads run beside its main thread, the load generator still on core 1); --server-node-args:
+ *   extra flags for the server's node (V8 GC flags, as profile-requests.js takes them)
  *
  * Pitfalls: the profile is sampled wall time on the server's thread (scaled to its CPU time, so
  * idle is dropped); native work (node:crypto, zlib, socket writes) shows under its JS caller or
@@ -40,6 +43,8 @@ const { values: v } = parseArgs({
     'server-dist': { type: 'string' },
     keep: { type: 'string' },
     gc: { type: 'boolean' },
+    'server-cores': { type: 'string' },
+    'server-node-args': { type: 'string' },
   },
   strict: true,
 });
@@ -71,11 +76,12 @@ const child = spawn(
   'taskset',
   [
     '-c',
-    '0',
+    v['server-cores'] ?? '0',
     process.execPath,
     '--cpu-prof',
     `--cpu-prof-dir=${profDir}`,
     ...(v.gc ? ['--trace-gc'] : []),
+    ...(v['server-node-args'] ?? '').split(' ').filter(Boolean),
     script,
     '--port',
     String(port),
