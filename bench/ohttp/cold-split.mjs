@@ -128,6 +128,7 @@ function splitOf(c, conn, srv) {
     'client: fetch -> 1st socket write': c.firstWrite - c.fetchAt,
     'client socket writes': c.writes,
     'fetch -> 1st req byte at proxy': reqFirst - c.fetchAt,
+    'client 1st write -> proxy read': reqFirst - c.firstWrite,
     'req chunks': req.length,
     'req bytes': req.reduce((n, x) => n + x[2], 0),
     'req spread': reqLast - reqFirst,

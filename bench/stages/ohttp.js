@@ -5,7 +5,10 @@
  *  - Cold first request (no session, a fresh connection each): plain; session mode (handshake +
  *    request); OHTTP direct to the gateway; OHTTP through the relay. Every connection goes
  *    through a delaying TCP proxy adding `RTT_MS` per round trip (RTT_MS / 2 each way), so a
- *    round trip costs what it costs on a network. Median over rounds, modes interleaved.
+ *    round trip costs what it costs on a network. Median over rounds, modes interleaved. The
+ *    proxies run in worker threads (../ohttp/delay-proxy.mjs): in this thread a chunk's delay
+ *    started only when the client's JavaScript yielded, so work a client did after writing (the
+ *    OHTTP sender's encapsulation ahead) lengthened its round trip (issue 23, tenth pass).
  *  - Throughput, no added delay, keep-alive, `CONCURRENCY` loops for `SECONDS` each: plain vs
  *    OHTTP at 1 KB and 100 KB, and session mode at 1 KB; server CPU per request from the
  *    server's process.cpuUsage() (GET /cpu) over each run.
@@ -20,12 +23,12 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import { createServer } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Agent } from 'undici';
+import { startDelayProxy } from '../ohttp/delay-proxy.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const RTT_MS = 20;
@@ -65,32 +68,6 @@ async function startServer(pinned) {
   return { child, ...ready };
 }
 
-/** A TCP proxy to 127.0.0.1:port delaying every chunk by `oneWayMs` in each direction (order kept). */
-async function delayProxy(port, oneWayMs) {
-  const sockets = new Set();
-  const server = net.createServer((down) => {
-    const up = net.connect(port, '127.0.0.1');
-    sockets.add(down).add(up);
-    const pipe = (from, to) => {
-      from.on('data', (d) => setTimeout(() => to.writable && to.write(d), oneWayMs));
-      from.on('end', () => setTimeout(() => to.end(), oneWayMs));
-      from.on('error', () => to.destroy());
-      from.on('close', () => sockets.delete(from));
-    };
-    pipe(down, up);
-    pipe(up, down);
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return {
-    url: `http://127.0.0.1:${server.address().port}`,
-    close: () => {
-      for (const s of sockets) s.destroy();
-      return new Promise((r) => server.close(() => r()));
-    },
-  };
-}
-
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length ? s[Math.floor(s.length / 2)] : null;
@@ -114,8 +91,10 @@ async function startTargets(pinned, toNodeHandler, createOhttpRelay) {
   const relayServer = createServer(toNodeHandler((r) => relayHandler(r)));
   relayServer.listen(0, '127.0.0.1');
   await once(relayServer, 'listening');
-  const toServer = await delayProxy(srv.port, RTT_MS / 2);
-  const toRelay = await delayProxy(relayServer.address().port, RTT_MS / 2);
+  // in worker threads on every core: a network does not wait for the client's thread (../ohttp/delay-proxy.mjs)
+  const cpus = pinned ? `0-${os.cpus().length - 1}` : null;
+  const toServer = await startDelayProxy(srv.port, RTT_MS / 2, { cpus });
+  const toRelay = await startDelayProxy(relayServer.address().port, RTT_MS / 2, { cpus });
   const close = async () => {
     await toServer.close();
     await toRelay.close();
