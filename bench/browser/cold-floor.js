@@ -15,7 +15,7 @@
  *  - with `--hints`, `load-hint` / `nen-hint`: the same bundles with `//# allFunctionsCalledOnLoad`
  *    as the first line of every chunk (V8's explicit compile hints: eager compilation while the
  *    script streams in, off the main thread), and `nen-hintown`: the hint on Nen's own chunks only
- *    (not on the chunk whose largest input is @noble's).
+ *    (not on the chunk whose largest input is @noble's), `nen-hintnoble`: on that chunk only.
  * `--only` keeps the named pages (and plain).
  * Prints medians (ms from navigation) of script running and response read, the median over plain
  * and the median of the per-round differences to plain (paired: robust to the load's drift), and per page the resources' timeline (a chunk discovered late shows as a start after the
@@ -99,13 +99,15 @@ export async function measureFloor({ rounds = 12, cpu = 4, latency = 50, target,
         const noble = new Set(b.files.filter((f) => f.inputs[0]?.name.startsWith('@noble/')).map((f) => f.name));
         hinted(path.join(dir, n), path.join(dir, 'nen-hintown'), (f) => !noble.has(f));
         pages['/nen-hintown'] = coldHtml(cfg, 'nen-hintown/entry.js', pre('nen-hintown'));
+        hinted(path.join(dir, n), path.join(dir, 'nen-hintnoble'), (f) => noble.has(f));
+        pages['/nen-hintnoble'] = coldHtml(cfg, 'nen-hintnoble/entry.js', pre('nen-hintnoble'));
       }
     }
     fs.writeFileSync(path.join(dir, 'plain.js'), plainBody(false));
     fs.writeFileSync(path.join(dir, 'plain2.js'), plainBody(true));
     pages['/plain'] = coldHtml(cfg, 'plain.js');
     pages['/plain2'] = coldHtml(cfg, 'plain2.js');
-    for (const m of ['plain', 'plain2', 'load', 'load2', 'nen', 'load-hint', 'nen-hint', 'nen-hintown'])
+    for (const m of ['plain', 'plain2', 'load', 'load2', 'nen', 'load-hint', 'nen-hint', 'nen-hintown', 'nen-hintnoble'])
       if (pages[`/${m}`] && (!only || m === 'plain' || only.includes(m))) res[m] = [];
     harness = await startHarness({ dir, pages, target: t.url });
     browser = await launchChromium();
