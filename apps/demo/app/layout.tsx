@@ -1,5 +1,7 @@
 /**
  * The demo's root layout: page metadata, the top navigation and the global stylesheet.
+ * Pitfall: a server component rendered for every page, static pages included: nothing here may
+ * read the environment (the pin is read by each dynamic page, lib/pin.ts) or create a Nen client.
  */
 import type { Metadata } from 'next';
 import Link from 'next/link';

@@ -4,6 +4,10 @@
  * the Nen client's, so the prompt goes out sealed and the AI SDK's UI message stream comes back as
  * sealed records, decrypted as they arrive. The model on the server is the AI SDK's mock (offline);
  * the wire panel on the right shows the ciphertext of the same exchanges.
+ *
+ * Pitfall: the transport is memoised on (serverKey, delayMs), and its `fetch` asks for the Nen
+ * client only when called: a transport made per render would restart useChat, and a client made
+ * while the server renders the page would have no browser to run in.
  */
 import { useChat } from '@ai-sdk/react';
 import { DefaultChatTransport, type UIMessage } from 'ai';

@@ -1,5 +1,10 @@
 'use client';
-/** The assistant's wire panel: each exchange as an intermediary sees it, the chat stream record by record (ciphertext). */
+/**
+ * The assistant's wire panel: each exchange as an intermediary sees it, the chat stream record by
+ * record (ciphertext).
+ * Pitfall: it shows lib/assistant-wire.ts's bounded log (the last MAX_EXCHANGES exchanges, the
+ * last MAX_CHUNKS chunks of each): older ones are dropped on purpose, not lost by the wire.
+ */
 import { useSyncExternalStore } from 'react';
 import { rawWire } from '../lib/assistant-wire';
 

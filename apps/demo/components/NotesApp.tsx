@@ -3,6 +3,9 @@
  * The encrypted notes app: list + search, read, create, update, delete, and a streamed "ask your
  * notes" answer. Every call goes through the Nen client (lib/client.ts); nothing here touches
  * plaintext HTTP. The state and the calls are hooks (NotesApp.hooks.ts); this module renders them.
+ *
+ * Pitfall: the note ids travel in URL paths (/api/notes/<id>), visible to intermediaries by
+ * design; titles, bodies and search terms stay in the envelope.
  */
 import type { ErrorInfo } from '../lib/client';
 import { useAsk, useNotes } from './NotesApp.hooks';

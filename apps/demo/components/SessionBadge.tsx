@@ -1,5 +1,10 @@
 'use client';
-/** Shows the live Nen session (id, key id, expiry) and whether the server key is pinned. */
+/**
+ * Shows the live Nen session (id, key id, expiry) and whether the server key is pinned.
+ * Pitfalls: while the server renders there is no client and no session ("no session yet"); the
+ * badge re-renders from the wire log's subscription in the browser. "Pinned" says a pin was handed
+ * to the page; the handshake is what checks the server against it.
+ */
 import { useSyncExternalStore } from 'react';
 import { getClient, wireLog } from '../lib/client';
 

@@ -1,5 +1,9 @@
 'use client';
-/** The wire inspector page: send sample encrypted requests and compare both sides of the wire. */
+/**
+ * The wire inspector page: send sample encrypted requests and compare both sides of the wire.
+ * Pitfall: its client runs with confidentialQuery on (lib/client.ts), so the queries shown inside
+ * the envelope are a setting of this demo; a default client leaves them in the URL.
+ */
 import { useState } from 'react';
 import { api, describeError, getClient, streamTokens, wireLog, type ErrorInfo } from '../lib/client';
 import { WirePanel } from './WirePanel';

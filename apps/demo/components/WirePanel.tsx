@@ -2,6 +2,9 @@
 /**
  * The wire panel: for the last few requests, what an intermediary sees (method, URL, Nen headers,
  * ciphertext size and first bytes) next to what the application sees (the decrypted JSON).
+ *
+ * Pitfall: it shows lib/client.ts's bounded log (the last MAX_ENTRIES exchanges), truncated for
+ * display (headers at 48 characters, bodies at 280 / 1200): what is cut is the panel's, not the wire's.
  */
 import { useSyncExternalStore } from 'react';
 import { wireLog, type WireEntry } from '../lib/client';

@@ -3,8 +3,8 @@
  * plain route (POST /api/plain/echo), so the bench compares the same application work with and
  * without Nen.
  *
- * Both routes hand this function the body in the same shape `withNen` does: parsed JSON when the
- * content type is JSON, raw bytes otherwise.
+ * Pitfall: both routes must hand this function the body in the same shape `withNen` does: parsed
+ * JSON when the content type is JSON, raw bytes otherwise (the plain route: readBodyLikeNen).
  */
 import { count } from './metrics';
 

@@ -5,6 +5,9 @@
  * of that response is sealed as its own record the moment it is produced (no buffering).
  *
  * POST /api/chat?delay=40[&tokens=N] { messages: UIMessage[] }
+ *
+ * Pitfall: return the AI SDK's body stream itself: a generator or TransformStream in between adds a
+ * step per chunk that is not Nen's, and the bench's encrypted-vs-plain stream figure would count it.
  */
 import { BAD_CHAT, chatResponse } from '../../../lib/chat';
 import { count } from '../../../lib/metrics';

@@ -4,7 +4,7 @@
  * twin at /api/plain/echo returns `Response.json`); GET echoes the method, path and query it
  * authenticated.
  *
- * POST opts into compression inside the envelope (`compress: true`): it applies only when the client
+ * Pitfall: POST opts into compression inside the envelope (`compress: true`): it applies only when the client
  * asks for it (`createNenClient({ compress: true })`), and an echo mixes no server secret with
  * attacker-chosen bytes, so the CRIME/BREACH caveat of THREAT_MODEL.md does not bite here.
  */

@@ -1,6 +1,9 @@
 /**
  * Notes collection, encrypted with Nen: GET lists or searches (`?q=`; with the client's
  * confidential query option the query travels inside the envelope), POST creates a note.
+ *
+ * Pitfall: without the client's `confidentialQuery`, the search term is in the URL, which every
+ * intermediary and access log sees; Nen authenticates it but does not hide it.
  */
 import { nen } from '../../../lib/nen';
 import { notesRepo, notesErrorResponse, parseNoteInput, type NoteInput } from '../../../lib/notes';

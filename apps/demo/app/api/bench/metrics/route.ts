@@ -1,6 +1,12 @@
 /**
  * Bench-only metrics, plain JSON: process memory (rss, heapUsed, heapTotal, external, arrayBuffers), live Nen sessions, counters, the store kind.
  * Enabled only with NEN_BENCH_METRICS=1; otherwise the route answers 404 like any unknown path.
+ *
+ * Pitfalls:
+ *  - Plaintext and unauthenticated by design (process internals, counts): never enable it on a
+ *    deployment that faces anyone but the bench.
+ *  - `?gc=1` runs a full collection first (only under --expose-gc): it stalls the server, so the
+ *    bench asks for it only between measurement windows.
  */
 import { nen } from '../../../../lib/nen';
 import { snapshot } from '../../../../lib/metrics';

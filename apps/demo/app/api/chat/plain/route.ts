@@ -3,6 +3,9 @@
  * comparison (bench/stages/ai-stream.js). Not used by the page.
  *
  * POST /api/chat/plain?delay=0&tokens=N { messages: UIMessage[] }
+ *
+ * Pitfall: a comparison, so it must do the encrypted route's work minus Nen: the same lib/chat.ts
+ * answer, and a body it cannot use answers the same BAD_CHAT event stream (status 200) as there.
  */
 import { BAD_CHAT, chatResponse } from '../../../../lib/chat';
 import { count } from '../../../../lib/metrics';

@@ -6,7 +6,7 @@
  *                            (compression allowed: the Edge path deflates with fflate)
  *   /api/edge/stream         withNenStream: one sealed record per chunk.
  *
- * Next's Edge adapter appends the catch-all's values to `request.url` (`?nenEdgeRoute=nen&nenEdgeRoute=handshake`);
+ * Pitfall: Next's Edge adapter appends the catch-all's values to `request.url` (`?nenEdgeRoute=nen&nenEdgeRoute=handshake`);
  * @nen/server removes exactly those before authenticating the URL (packages/server/src/next-edge.ts),
  * so nothing here has to.
  */

@@ -3,6 +3,8 @@
 // `node bench/profile-requests.js --modes plain,handshake --pin`). The other session endpoints stay
 // on `../[action]/route.ts`; `nen.routes` dispatches on the last path segment either way (GET here
 // answers 405 with its code, as the catch-all does).
+// Pitfall: it must use the same `nen` (lib/nen, held on globalThis) as every other route: a second
+// createNen() here would make sessions the other routes do not know.
 import { nen } from '../../../../lib/nen';
 
 export const { GET, POST } = nen.routes;

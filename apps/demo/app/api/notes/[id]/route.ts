@@ -2,6 +2,9 @@
  * One note, encrypted with Nen: GET reads, PUT updates (title and/or body), DELETE removes. The id
  * is in the path, which an intermediary sees by design; the note's content never leaves the
  * envelope. Bodyless GET and DELETE are authenticated by Nen like any other request.
+ *
+ * Pitfall: `DEMO_NOT_FOUND` and the other `DEMO_*` codes are the application's, inside the sealed
+ * answer; they are not Nen codes (ERROR_CODES.md) and no client library maps them.
  */
 import { nen } from '../../../../lib/nen';
 import { notesRepo, notesErrorResponse, isNoteId, parseNoteInput } from '../../../../lib/notes';
