@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `node bench/targets/hono-ab.mjs --a <dist> --b <dist> [--rounds 8] [--slice 2] [--lead <ms>] [--concurrency 10] [--modes plain,encrypted] [--size 1024] [--no-pin] [--target hono|node-http|next]`:
+ * `node bench/targets/hono-ab.mjs --a <dist> --b <dist> [--rounds 8] [--slice 2] [--lead <ms>] [--gc] [--concurrency 10] [--modes plain,encrypted] [--size 1024] [--no-pin] [--target hono|node-http|next]`:
  * two builds of @nen/server side by side in one run, each serving the Hono bench target
  * (bench/targets/hono.mjs --server-dist <dist>), for an A/B of Nen's per-request cost without
  * Next.js. Both servers run at once; the JSON echo (`--size` bytes, default 1 KB: `POST /api/echo`
@@ -29,6 +29,10 @@
  * no per-operation figure ('–', null in the JSON) and its errors apart, and the run exits 1: its
  * cheap error answers once counted as operations (issue 21: Node 24 Hono handshakes read 124-136
  * µs/op with ~16,000 429s, 190-198 µs with the ceiling off).
+ * `--gc`: each server runs with --trace-gc and each row adds its full mark-compacts per 1,000
+ * requests (median over its slices): at 100 KB a slot's server CPU follows them (~+17 µs per
+ * request per MC/1,000 at load 10-18, bench/README.md issue 21 slot 11), so read a 100 KB ratio
+ * only where both slots' counts agree.
  * `--lead <ms>` (default 1000 with `--target next`, else 0): unmeasured requests to the cell's server
  * right before each measured slice. Without it `--target next` read 2.3-3.5 ms of server CPU per
  * 100 KB request where bench/profile-requests.js read 1.6-1.9 ms in the same hour (issue 21): a
@@ -61,6 +65,7 @@ const { values: v } = parseArgs({
     'no-pin': { type: 'boolean' },
     target: { type: 'string' },
     lead: { type: 'string' },
+    gc: { type: 'boolean' },
   },
   strict: true,
 });
@@ -100,7 +105,8 @@ async function start(name, dist) {
     ? [path.join(demoDir, 'node_modules/next/dist/bin/next'), 'start', '-H', '127.0.0.1', '-p', String(port)]
     : [path.join(here, `${target}.mjs`), '--port', String(port), '--server-dist', path.resolve(dist)];
   const nextEnv = next ? { NEXT_DIST_DIR: dist, NEN_BENCH_METRICS: '1', NODE_ENV: 'production' } : {};
-  const child = spawn(pin ? 'taskset' : process.execPath, pin ? ['-c', '0', process.execPath, ...args] : args, {
+  const nodeArgs = v.gc ? ['--trace-gc', ...args] : args;
+  const child = spawn(pin ? 'taskset' : process.execPath, pin ? ['-c', '0', process.execPath, ...nodeArgs] : nodeArgs, {
     // the per-instance handshake ceiling off: its cheap 429s would count as handshakes (issue 21)
     env: {
       ...process.env,
@@ -110,8 +116,19 @@ async function start(name, dist) {
       ...nextEnv,
     },
     ...(next ? { cwd: demoDir } : {}),
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', v.gc ? 'pipe' : 'ignore', 'inherit'],
   });
+  // --gc: the server's --trace-gc lines counted as they arrive (full mark-compacts apart)
+  const gc = { markCompacts: 0 };
+  if (v.gc) {
+    let rest = '';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (d) => {
+      const lines = (rest + d).split('\n');
+      rest = lines.pop() ?? '';
+      for (const l of lines) if (l.includes('Mark-Compact')) gc.markCompacts++;
+    });
+  }
   const base = `http://127.0.0.1:${port}`;
   const agent = createAgent({ connections: concurrency + 4 });
   const fetch = createFetch({ agent, targets: [base] });
@@ -160,7 +177,7 @@ async function start(name, dist) {
       await createNenClient({ baseUrl: base, fetch, serverKey }).handshake();
     },
   };
-  return { name, dist, child, agent, pid, ops };
+  return { name, dist, child, agent, pid, ops, gc };
 }
 
 async function main() {
@@ -170,7 +187,7 @@ async function main() {
   try {
     servers.push(await start('A', v.a));
     servers.push(await start('B', v.b));
-    const cells = servers.flatMap((s) => modes.map((mode) => ({ s, mode, rps: [], serverUs: [], clientUs: [], errors: 0, errorKinds: {} })));
+    const cells = servers.flatMap((s) => modes.map((mode) => ({ s, mode, rps: [], serverUs: [], clientUs: [], mc: [], errors: 0, errorKinds: {} })));
     for (const c of cells) await runSlice({ op: c.s.ops[c.mode], concurrency, requests: 1500 }); // warm-up (JIT)
     for (let r = 0; r < rounds; r++) {
       for (let k = 0; k < cells.length; k++) {
@@ -178,8 +195,10 @@ async function main() {
         if (leadMs > 0) await runSlice({ op: c.s.ops[c.mode], concurrency, durationMs: leadMs });
         const acc = createAccumulator();
         const cpu0 = readProcCpuMs(c.s.pid);
+        const mc0 = c.s.gc.markCompacts;
         await runSlice({ op: c.s.ops[c.mode], concurrency, durationMs: sliceMs, acc });
         const cpu1 = readProcCpuMs(c.s.pid);
+        c.mc.push(((c.s.gc.markCompacts - mc0) * 1000) / Math.max(1, acc.completed));
         const n = acc.completed;
         c.errors += acc.errors;
         for (const [k, x] of Object.entries(acc.errorKinds)) c.errorKinds[k] = (c.errorKinds[k] ?? 0) + x;
@@ -200,6 +219,7 @@ async function main() {
       clientUsPerRequest: c.errors ? null : fig(median(c.clientUs)),
       errors: c.errors,
       errorKinds: c.errorKinds,
+      ...(v.gc ? { markCompactsPer1000: Number(median(c.mc).toFixed(1)) } : {}),
     }));
     const ratios = servers.map((s) => {
       const [p, e] = ['plain', 'encrypted'].map((m) => cells.find((c) => c.s === s && c.mode === m));
@@ -215,11 +235,12 @@ async function main() {
     console.log(
       `${target}: ${size} B JSON echo, c=${concurrency}, ${rounds} rounds × ${sliceMs / 1000} s slices, ${pin ? 'servers pinned to core 0, load generator core 1' : 'shared cores'}`,
     );
-    console.log('| build | mode | req/s | server µs/req | client µs/req | errors |\n|---|---|---|---|---|---|');
+    const gcCol = v.gc ? ' full GCs / 1,000 |' : '';
+    console.log(`| build | mode | req/s | server µs/req | client µs/req |${gcCol} errors |\n|---|---|---|---|---|${v.gc ? '---|' : ''}---|`);
     const cell = (x) => x ?? '–';
     for (const r of rows)
       console.log(
-        `| ${r.build} | ${r.mode} | ${r.rps} | ${cell(r.serverUsPerRequest)} | ${cell(r.clientUsPerRequest)} | ${r.errors ? `${r.errors} ${JSON.stringify(r.errorKinds)}` : 0} |`,
+        `| ${r.build} | ${r.mode} | ${r.rps} | ${cell(r.serverUsPerRequest)} | ${cell(r.clientUsPerRequest)} |${v.gc ? ` ${r.markCompactsPer1000} |` : ''} ${r.errors ? `${r.errors} ${JSON.stringify(r.errorKinds)}` : 0} |`,
       );
     console.log('\n| build | encrypted/plain req/s | server CPU/request | server µs added |\n|---|---|---|---|');
     for (const r of ratios) if (r.rpsRatio !== undefined) console.log(`| ${r.build} | ${r.rpsRatio}× | ${r.serverCpuRatio}× | +${r.serverUsAdded} |`);
