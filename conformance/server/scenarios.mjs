@@ -11,6 +11,12 @@
  * `control` (the runner asks the fault server, e.g. rotate its keys), `sleep` (ms).
  * Echo answers: `{"method","query","body"}` JSON (status 200; DELETE and OPTIONS 204, HEAD no body).
  * Paths are relative to the scenario's base (`/scenario/<name>`).
+ *
+ * Pitfalls:
+ *  - Every driver (every language's client) runs every scenario and must pass all of them: an
+ *    expectation written for one client's behaviour (not PROTOCOL.md's) fails the others.
+ *  - `sleep` steps are real time (the idle-expiry scenario waits ~3.3 s): keep them few and short,
+ *    they add up once per driver.
  */
 const echo = (method, query, body) => JSON.stringify({ method, query, body });
 const client = (pins, extra = {}) => ({ op: 'client', name: 'c1', pins, ...extra });
