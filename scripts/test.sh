@@ -5,6 +5,8 @@
 # warnings), and tests/consumer (the README Quick start in a fresh create-next-app project, from
 # the packed tarballs; part of the Node 20 vitest stage).
 # Tests that need servers (redis-server, next start, chromium) start and stop them themselves.
+# Pitfall: no `set -e`: a stage's failure is counted and the next stage runs, so a stage command
+# must exit non-zero on its own failure; the whole run must stay within ~25 min on a fresh machine.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"

@@ -3,6 +3,8 @@
 # ML-KEM-768; the machine's Go, or GOTOOLCHAIN fetching that toolchain module from the Go module
 # proxy) and the module's dependencies (golang.org/x/crypto, x/sys) from the Go module proxy into
 # Go's default module cache. Quiet when everything is there.
+# Pitfall: an older machine Go downloads the go1.26 toolchain module itself (GOTOOLCHAIN=auto):
+# that needs the module proxy once, and GOTOOLCHAIN=local would turn it into a version error.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 command -v go >/dev/null 2>&1 || export PATH="/usr/local/go/bin:$PATH"

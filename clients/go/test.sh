@@ -3,6 +3,8 @@
 # seeds, and the integration tests against a real @nen/server the tests start:
 # NEN_REQUIRE_SERVER=1 makes a missing server a failure). The conformance scenarios run in the
 # suite's conformance stage through cmd/nen-conformance (conformance/drivers.json).
+# Pitfall: without NEN_REQUIRE_SERVER=1 the integration tests skip when the server cannot start;
+# the stage sets it so that a missing server fails instead of passing silently.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 command -v go >/dev/null 2>&1 || export PATH="/usr/local/go/bin:$PATH"

@@ -3,6 +3,8 @@
 # Maven dependencies and plugins (Kotlin, BouncyCastle, OkHttp, JUnit, Surefire's JUnit Platform
 # provider) from Maven Central into ~/.m2, so the stage and the conformance build run offline
 # (-o). Quiet; a no-op when target/.deps-<pom hash> says this pom was resolved already.
+# Pitfall: the stamp is keyed on pom.xml only: deleting ~/.m2 (not target/) leaves a stamp that
+# lies; remove target/.deps-* too.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$here"

@@ -3,6 +3,8 @@
 # JUnit 5 under Surefire: the conformance vectors, unit tests, and the integration tests against
 # a real @nen/server (NEN_REQUIRE_SERVER=1: a missing server fails), including the Java API test;
 # then the jar, and a tiny run of the benchmark program. Offline (-o): setup.sh resolved everything.
+# Pitfall: a plugin or dependency that only this stage's goals need (not setup.sh's package run)
+# is missing offline: add it to what setup.sh resolves, or the stage fails on a fresh machine.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$here"

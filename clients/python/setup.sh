@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Idempotent setup of the Python client's toolchain: a venv in clients/python/.venv with the
 # pinned packages of requirements-dev.txt from PyPI (skipped when the stamp matches the file).
+# Pitfall: the venv follows requirements-dev.txt only: a dependency added to pyproject.toml must be
+# pinned there too, or the tests import what the venv lacks.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 venv="$here/.venv"

@@ -3,6 +3,8 @@
 # @nen/server integration tests: NEN_REQUIRE_SERVER=1 makes a missing server a failure), the
 # wheel build (hatchling, no network) with an import check of the built wheel, and a tiny bench
 # run. The conformance kit runs this client in its own stage (conformance/run.sh, drivers.json).
+# Pitfall: the wheel is built with --no-isolation (no network in the stage): its build backend
+# (hatchling) must be in the venv, i.e. in requirements-dev.txt.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$here"

@@ -4,6 +4,8 @@
 # start: NEN_REQUIRE_SERVER=1 makes a missing server a failure), and a short run of the
 # benchmark program. The conformance scenarios run in the suite's conformance stage through
 # src/bin/nen-conformance.rs (conformance/drivers.json), which shares this release build.
+# Pitfall: every cargo command that compiles is --release, like the driver's build: a debug one would
+# compile the dependency tree a second time on the 2-core machine.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 export PATH="$HOME/.cargo/bin:$PATH"

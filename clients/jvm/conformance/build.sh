@@ -2,6 +2,8 @@
 # Builds the JVM client and its conformance driver for conformance/runner (offline: the
 # dependencies were resolved by clients/jvm/setup.sh). Output: clients/jvm/target/classes and
 # target/lib/*.jar (the runtime classpath), started as dev.nen.conformance.Driver.
+# Pitfall: the runner (conformance/runner/run.mjs) gives a build 5 minutes and, on failure, shows
+# the last 600 characters of stderr first: Maven's output goes there (>&2) so its error is seen.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mvn -q -o -B package -DskipTests dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory=target/lib >&2

@@ -3,6 +3,8 @@
 # seed corpus in seeds/<target>/ (new inputs go to the gitignored corpus/<target>/). Exits non-zero
 # on the first crash; libFuzzer leaves the crashing input in artifacts/<target>/, which then becomes
 # a regression case. Needs the nightly toolchain and cargo-fuzz (scripts/setup.sh --fuzz installs them).
+# Pitfalls: the budget is per target, so a new target adds its seconds to the suite; artifacts/ and
+# corpus/ are gitignored: copy a crashing input into seeds/<target>/ or it is lost with the machine.
 #
 #   bash crates/nen-core/fuzz/run.sh [seconds-per-target]
 set -euo pipefail

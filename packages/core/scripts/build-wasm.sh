@@ -10,6 +10,9 @@
 # deterministic hazmat_* exports serve the vector tests and the crypto bench (src/hazmat.ts) and
 # are never published (package.json `files` lists wasm/, not wasm-hazmat/).
 # Skips cargo and wasm-bindgen when the outputs are newer than every source file.
+# Pitfalls: that check compares modification times of the paths listed below only (a new build
+# input elsewhere is not seen: NEN_FORCE_WASM_BUILD=1); the shipped module is checked to export no
+# hazmat_* function, and the build stops if it does.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
