@@ -33,10 +33,20 @@ const gz = (buf) => gzipSync(buf, { level: 9 }).length;
  * Bundles `entry` (module source resolved from packages/client) into `outdir` (a fresh temp dir
  * when omitted). `minify`: true (what ships), false, or 'keep-names' (whitespace and syntax
  * minified, identifiers kept: a profile names functions at nearly the shipped parse cost). `lazyOnFirstRequest`: names of dynamic chunks (substring of the output name)
- * the default path loads before its first response; they count as initial.
+ * the default path loads before its first response; they count as initial. `lazyExternal`
+ * (measurements only, ./cold-floor.js --onefile): dynamic imports left unbundled, so the page's
+ * code is one file.
  */
-export async function bundleClient({ entry = DEFAULT_ENTRY, outdir, lazyOnFirstRequest = [], minify = true, coreDist, clientDist } = {}) {
+export async function bundleClient({ entry = DEFAULT_ENTRY, outdir, lazyOnFirstRequest = [], minify = true, coreDist, clientDist, lazyExternal = false } = {}) {
   const dir = outdir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'nen-bundle-'));
+  const dists = coreDist || clientDist ? distOptions(coreDist, clientDist) : {};
+  // measurements only: every dynamic import left to the browser (not bundled), so no chunk is
+  // shared with a lazy one and the page's code is one file (the path must not reach them)
+  const lazyPlugin = {
+    name: 'lazy-external',
+    setup: (b) => b.onResolve({ filter: /.*/ }, (a) => (a.kind === 'dynamic-import' ? { path: a.path, external: true } : undefined)),
+  };
+  const plugins = [...(dists.plugins ?? []), ...(lazyExternal ? [lazyPlugin] : [])];
   const result = await build({
     stdin: { contents: entry, resolveDir: CLIENT_DIR, loader: 'js', sourcefile: 'entry.js' },
     bundle: true,
@@ -51,7 +61,8 @@ export async function bundleClient({ entry = DEFAULT_ENTRY, outdir, lazyOnFirstR
     metafile: true,
     write: true,
     logLevel: 'error',
-    ...(coreDist || clientDist ? distOptions(coreDist, clientDist) : {}),
+    ...dists,
+    plugins,
   });
   const outputs = result.metafile.outputs; // keys and import paths relative to process.cwd()
   // the page's entry is entry.js (entryNames); dynamic-import chunks carry an entryPoint too

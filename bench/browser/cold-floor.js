@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `node bench/browser/cold-floor.js [--rounds 12] [--cpu 4] [--latency 50] [--target URL |
- * --server-dist DIR] [--core-dist D --client-dist D] [--hints] [--only m1,m2] [--json]`: the floor of the cold
+ * --server-dist DIR] [--core-dist D --client-dist D] [--hints] [--onefile] [--only m1,m2] [--json]`: the floor of the cold
  * session page (issue 21), like with like. Pages, each a fresh context (4x CPU, +50 ms RTT via
  * CDP), interleaved in alternating order against one target, all same-origin through the harness:
  *  - `plain`: the cold-browser stage's plain page (a 0.4 KB module POSTs the 1 KB JSON);
@@ -15,7 +15,9 @@
  *  - with `--hints`, `load-hint` / `nen-hint`: the same bundles with `//# allFunctionsCalledOnLoad`
  *    as the first line of every chunk (V8's explicit compile hints: eager compilation while the
  *    script streams in, off the main thread), and `nen-hintown`: the hint on Nen's own chunks only
- *    (not on the chunk whose largest input is @noble's), `nen-hintnoble`: on that chunk only.
+ *    (not on the chunk whose largest input is @noble's), `nen-hintnoble`: on that chunk only;
+ *  - with `--onefile`, `load1` / `nen1`: the same pages with the same code in one file (every
+ *    dynamic import left unbundled: no chunk shared with a lazy one; the Chromium path reaches none).
  * `--only` keeps the named pages (and plain).
  * Prints medians (ms from navigation) of script running and response read, the median over plain
  * and the median of the per-round differences to plain (paired: robust to the load's drift), and per page the resources' timeline (a chunk discovered late shows as a start after the
@@ -75,12 +77,13 @@ function hinted(src, dst, pick = () => true) {
   for (const f of fs.readdirSync(dst)) if (f.endsWith('.js') && pick(f)) fs.writeFileSync(path.join(dst, f), HINT + fs.readFileSync(path.join(dst, f), 'utf8'));
 }
 
-export async function measureFloor({ rounds = 12, cpu = 4, latency = 50, target, serverDist, coreDist, clientDist, hints = false, only }) {
+export async function measureFloor({ rounds = 12, cpu = 4, latency = 50, target, serverDist, coreDist, clientDist, hints = false, onefile = false, only }) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nen-cold-floor-'));
   const t = target ? { url: target, stop: () => {} } : await startHonoTarget({ serverDist });
   let browser;
   let harness;
   const res = {};
+  const oneFile = {};
   try {
     const pin = t.pin ?? (await (await fetch(`${t.url}/api/nen/keys`)).json()).keys[0].pin;
     const cfg = { body: BODY_1K, hs: HS_BODY, pin };
@@ -93,6 +96,11 @@ export async function measureFloor({ rounds = 12, cpu = 4, latency = 50, target,
       if (hints && n !== 'load2') {
         hinted(path.join(dir, n), path.join(dir, `${n}-hint`));
         pages[`/${n}-hint`] = coldHtml(cfg, `${n}-hint/entry.js`, pre(`${n}-hint`));
+      }
+      if (onefile && n !== 'load2') {
+        const one = await bundleClient({ entry, outdir: path.join(dir, `${n}1`), coreDist, clientDist, lazyExternal: true });
+        pages[`/${n}1`] = coldHtml(cfg, `${n}1/entry.js`, []);
+        oneFile[`${n}1`] = { files: one.files.filter((f) => f.initial).length, ...one.initial };
       }
       if (hints && n === 'nen') {
         // the hint on Nen's own chunks only (not the one whose largest input is @noble's)
@@ -107,7 +115,7 @@ export async function measureFloor({ rounds = 12, cpu = 4, latency = 50, target,
     fs.writeFileSync(path.join(dir, 'plain2.js'), plainBody(true));
     pages['/plain'] = coldHtml(cfg, 'plain.js');
     pages['/plain2'] = coldHtml(cfg, 'plain2.js');
-    for (const m of ['plain', 'plain2', 'load', 'load2', 'nen', 'load-hint', 'nen-hint', 'nen-hintown', 'nen-hintnoble'])
+    for (const m of ['plain', 'plain2', 'load', 'load2', 'nen', 'load-hint', 'nen-hint', 'nen-hintown', 'nen-hintnoble', 'load1', 'nen1'])
       if (pages[`/${m}`] && (!only || m === 'plain' || only.includes(m))) res[m] = [];
     harness = await startHarness({ dir, pages, target: t.url });
     browser = await launchChromium();
@@ -125,7 +133,7 @@ export async function measureFloor({ rounds = 12, cpu = 4, latency = 50, target,
     t.stop();
     fs.rmSync(dir, { recursive: true, force: true });
   }
-  const out = { cpu, latency, rounds, modes: {} };
+  const out = { cpu, latency, rounds, oneFile, modes: {} };
   for (const [m, xs] of Object.entries(res)) {
     const scripts = xs.map((d) => d.timeline.filter(([u]) => u.endsWith('.js')));
     out.modes[m] = {
@@ -154,6 +162,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       'core-dist': { type: 'string' },
       'client-dist': { type: 'string' },
       hints: { type: 'boolean', default: false },
+      onefile: { type: 'boolean', default: false },
       only: { type: 'string' },
       json: { type: 'boolean', default: false },
     },
@@ -167,6 +176,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     coreDist: v['core-dist'],
     clientDist: v['client-dist'],
     hints: v.hints,
+    onefile: v.onefile,
     only: v.only?.split(','),
   });
   if (v.json) console.log(JSON.stringify(r, null, 2));
@@ -179,6 +189,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       console.log(
         `  ${m.padEnd(10)} ${String(x.scripts).padStart(4)}   ${f(x.lastScriptStart)}             ${f(x.scriptsEnd)}       ${f(x.evaluated)}          ${f(x.ms)}        ${f(x.scriptToRead)}     +${(x.ms - plain).toFixed(0)} (+${x.overPlainPaired.toFixed(0)})`,
       );
+    if (v.onefile) console.log(`  one-file bundles: ${JSON.stringify(r.oneFile)}`);
     for (const m of ['plain', 'load', 'nen'].filter((m) => r.modes[m])) console.log(`  ${m} timeline (one page): ${JSON.stringify(r.modes[m].timeline)}`);
   }
 }
