@@ -1,6 +1,7 @@
 /**
  * PROTOCOL.md is the source of truth for the wire: its constants (labels, suite ids, key sizes,
- * flag bits, record limits, windows, header names and media types) read from the document itself
+ * flag bits, record limits, windows, header names and media types; §11's OHTTP media types, KEM and
+ * suite ids, labels and key configuration sizes) read from the document itself
  * and compared with the code's, so a change to either side without the other fails here.
  *
  * Pitfalls:
@@ -33,6 +34,9 @@ import {
   SESSION_ID_LENGTH,
 } from '../src/protocol/constants.js';
 import { REPLAY_WINDOW_WIDTH } from '../src/protocol/replay.js';
+import { DEFAULT_SUITES, encodeKeyConfig } from '../src/ohttp/key-config-codec.js';
+import { OHTTP_LABEL, OHTTP_MEDIA, requestHeader } from '../src/ohttp/request-header.js';
+import { OHTTP_AEAD, OHTTP_KDF, OHTTP_KEM, OHTTP_KEM_INFO } from '../src/ohttp/suites.js';
 
 const doc = readFileSync(new URL('../../../PROTOCOL.md', import.meta.url), 'utf8');
 
@@ -128,5 +132,27 @@ describe('PROTOCOL.md constants = the code', () => {
   it('header names and media types: each one the code uses is in the document', () => {
     for (const h of Object.values(HEADER)) expect(doc, h).toContain(`\`${h}`);
     for (const t of Object.values(MEDIA_TYPE)) expect(doc, t).toContain(`\`${t}\``);
+  });
+
+  it('§11 OHTTP: media types, labels, KEM and suite ids, the request header and key config sizes', () => {
+    const ohttp = section('## 11. Oblivious HTTP mode');
+    for (const t of Object.values(OHTTP_MEDIA)) expect(ohttp, t).toContain(`\`${t}\``);
+    for (const l of Object.values(OHTTP_LABEL)) expect(ohttp, l).toContain(`"${l}"`);
+    const kems = find(
+      /X-Wing `(0x[0-9a-f]{4})` \(the\s+default, (\d+)-byte pkR, (\d+)-byte enc\), ML-KEM-768 `(0x[0-9a-f]{4})`, and DHKEM\(X25519, HKDF-SHA256\)\s+`(0x[0-9a-f]{4})`/,
+    );
+    const x = OHTTP_KEM_INFO[OHTTP_KEM.XWING];
+    expect(kems.slice(1, 6).map(Number)).toEqual([OHTTP_KEM.XWING, x.publicKey, x.enc, OHTTP_KEM.MLKEM768, OHTTP_KEM.X25519]);
+    const suites = find(/HKDF-SHA256 `(0x[0-9a-f]{4})` with ChaCha20-Poly1305 `(0x[0-9a-f]{4})`\s+\(preferred\) or AES-128-GCM `(0x[0-9a-f]{4})`/);
+    expect(suites.slice(1, 4).map(Number)).toEqual([OHTTP_KDF.HKDF_SHA256, OHTTP_AEAD.CHACHA20_POLY1305, OHTTP_AEAD.AES_128_GCM]);
+    expect(DEFAULT_SUITES).toEqual([
+      { kdfId: OHTTP_KDF.HKDF_SHA256, aeadId: OHTTP_AEAD.CHACHA20_POLY1305 },
+      { kdfId: OHTTP_KDF.HKDF_SHA256, aeadId: OHTTP_AEAD.AES_128_GCM },
+    ]);
+    const sizes = find(/An X-Wing config with both suites is (\d+) bytes \((\d+) with\s+one\)/);
+    const config = (n: number) =>
+      encodeKeyConfig({ keyId: 1, kemId: OHTTP_KEM.XWING, publicKey: new Uint8Array(x.publicKey), suites: DEFAULT_SUITES.slice(0, n) }).length;
+    expect([Number(sizes[1]), Number(sizes[2])]).toEqual([config(2), config(1)]);
+    expect(Number(find(/`hdr = key_id \|\| kem_id \|\| kdf_id \|\| aead_id` \((\d+) bytes\)/)[1])).toBe(requestHeader(1, 2, 3, 4).length);
   });
 });
