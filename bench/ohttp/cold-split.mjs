@@ -4,19 +4,23 @@
  * undici Agent (and, for OHTTP, a fresh client) per sample through a delaying TCP proxy adding
  * RTT_MS per round trip, modes interleaved. One clock for all: process.hrtime (CLOCK_MONOTONIC,
  * shared by the processes of one machine).
- *   client marks  t0 (before the client is made), the outer fetch called, its Response
- *                 resolved, the body read (end);
+ *   client marks  t0 (before the client is made), the outer fetch called, undici's connect
+ *                 (diagnostics channels beforeConnect / connected / sendHeaders), the first
+ *                 socket write, its Response resolved, the body read (end); and the steps of a
+ *                 copied dist in which `globalThis.__m?.('name')` calls were inserted (as
+ *                 ../browser/cold-marks.js does), printed as medians per step;
  *   proxy log     every chunk it reads from either side (time, bytes) and when it writes it on;
  *   server marks  the stage's server (./server.mjs) with a preload (this file, role `server`):
  *                 the connection accepted, the 'request' event, each write of the socket
  *                 (time, bytes, buffers), the response's 'finish'.
- * Printed per mode (medians over N samples, ms from t0): the client's work before its first
- * byte, request chunks and their spread, the server's time (request bytes in -> last response
- * byte out), response chunks, the client's work after the last response byte, and the total.
+ * Printed per mode (medians over N samples of each row on its own, so rows do not add up): the
+ * client before its fetch, connect and first write, the proxy's read of it, the server's time
+ * and writes, the client after the last response byte, and the total.
  *
- * The delaying proxy is ./delay-proxy.mjs in a worker thread, as the stage runs it; `PROXY=inline`
- * runs it on this thread (the stage's layout before the tenth pass); PROXY_CPUS its CPUs (default all). `ROOTS=a,b`: one OHTTP mode
- * per built tree (laid out as ./request-ab.mjs takes them) instead of this checkout's client.
+ * The delaying proxy is ./delay-proxy.mjs in a worker thread, as the stage runs it;
+ * `PROXY=inline` runs it on this thread (the stage's layout before the tenth pass), PROXY_CPUS
+ * its CPUs (default all). `ROOTS=a,b`: one OHTTP mode per built tree (laid out as
+ * ./request-ab.mjs takes them) instead of this checkout's client.
  * Run: `node bench/ohttp/cold-split.mjs` (env N samples per mode, default 15; RTT_MS 20;
  * MODES plain,ohttp). Loopback only, fixed counts, the server and proxy stopped at the end.
  * Pitfall: the server is pinned to core 0 and this process to core 1 when `taskset` exists,
@@ -146,6 +150,7 @@ function splitOf(c, conn, srv) {
     'client: last res byte out -> headers': c.headersAt - res.at(-1)[3],
     'client: last res byte out -> end': c.end - res.at(-1)[3],
     total: c.end - c.t0,
+    ...(c.steps ? { steps: c.steps.map(([n, t], i) => [n, t - (i ? c.steps[i - 1][1] : c.t0)]) } : {}),
   };
 }
 
@@ -182,9 +187,14 @@ async function main() {
   const gen = net.Socket.prototype._writeGeneric;
   net.Socket.prototype._writeGeneric = function (writev, data, enc, cb) {
     if (cur.fetchAt !== undefined) cur.writes = (cur.writes ?? 0) + 1;
-    if (cur.fetchAt !== undefined) cur.firstWrite ??= nowMs();
+    if (cur.fetchAt !== undefined && cur.firstWrite === undefined) {
+      cur.firstWrite = nowMs();
+      globalThis.__m('1st socket write');
+    }
     return gen.call(this, writev, data, enc, cb);
   };
+  // marks a copied dist may call (`globalThis.__m?.('step')`, as ../browser/cold-marks.js inserts them)
+  globalThis.__m = (name) => (cur.steps ??= []).push([name, nowMs()]);
   const send = async (mode, marks) => {
     cur = marks;
     const a = new Agent();
@@ -229,7 +239,12 @@ async function main() {
         .map((x) => x.toFixed(1))
         .join(' ')}`,
     );
-    const keys = Object.keys(rows[MODES[0]][0]);
+    for (const m of MODES) {
+      const steps = rows[m][0].steps;
+      const at = (j) => med(rows[m].map((r) => r.steps?.[j]?.[1])).toFixed(3);
+      if (steps) console.log(`${m} steps (medians, ms since the step before, the first since t0): ${steps.map(([n], j) => `${n} ${at(j)}`).join(', ')}`);
+    }
+    const keys = Object.keys(rows[MODES[0]][0]).filter((k) => k !== 'steps');
     console.log(`${'ms (medians)'.padEnd(52)}${MODES.map((m) => m.padStart(9)).join('')}`);
     for (const k of keys)
       console.log(
