@@ -38,6 +38,14 @@
  *    own JWK (no public KeyObject: issue 21, serverHandshake in process on Node 20, load ~10,
  *    4 runs both orders: unpinned 121-140 -> 108-123 µs, pinned client + server 479-494 ->
  *    454-469).
+ *  - The ephemeral scalar is drawn here and imported, never `generateKeyPairSync('x25519')`,
+ *    although X-Wing's Encapsulate (draft-connolly-cfrg-xwing-kem §5.3: EncapsulateDerand(pk,
+ *    eseed) with eseed random, ek_X = eseed[32:64]) would allow OpenSSL's own key generation (same
+ *    distribution): on Node 20 a GC inside the JWK export of a generated key runs the finished
+ *    KeyGenJob's destructor, which takes the key's mutex the export holds, and the process hangs
+ *    (reproduced within ~5,000 keys, issue 21 sixth pass; see ../ohttp/xwing-split-sender.ts); its
+ *    DER export is slower than the import (86-139 vs 29-35 µs). On Node 24 generate + `raw-public`
+ *    export / import + DH + the Wasm's rest is 124-132 µs against the all-Wasm 118 (bench/README.md).
  */
 import { createPrivateKey, createPublicKey, diffieHellman, type KeyObject } from 'node:crypto';
 import { NenCryptoError } from '../errors.js';
