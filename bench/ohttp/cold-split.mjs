@@ -20,7 +20,9 @@
  * The delaying proxy is ./delay-proxy.mjs in a worker thread, as the stage runs it;
  * `PROXY=inline` runs it on this thread (the stage's layout before the tenth pass), PROXY_CPUS
  * its CPUs (default all). `ROOTS=a,b`: one OHTTP mode per built tree (laid out as
- * ./request-ab.mjs takes them) instead of this checkout's client.
+ * ./request-ab.mjs takes them) instead of this checkout's client; `SERVER_ROOT=tree`: that tree's
+ * bench/ohttp/server.mjs (its bench/node_modules/@nen linked to its packages), whose dist's
+ * `globalThis.__m?.()` marks are printed per step from the 'request' event.
  * Run: `node bench/ohttp/cold-split.mjs` (env N samples per mode, default 15; RTT_MS 20;
  * MODES plain,ohttp). Loopback only, fixed counts, the server and proxy stopped at the end.
  * Pitfall: the server is pinned to core 0 and this process to core 1 when `taskset` exists,
@@ -41,6 +43,8 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 async function serverHooks() {
   const http = await import('node:http');
   const done = [];
+  let current = null;
+  globalThis.__m = (name) => current && (current.steps ??= []).push([name, nowMs()]);
   const emit = http.Server.prototype.emit;
   http.Server.prototype.emit = function (ev, ...a) {
     if (ev === 'connection') {
@@ -64,6 +68,7 @@ async function serverHooks() {
       if (m) {
         m.url = req.url;
         m.request = nowMs();
+        current = m;
         res.once('finish', () => {
           m.finish = nowMs();
           if (done.length < 1000) done.push(m);
@@ -151,6 +156,7 @@ function splitOf(c, conn, srv) {
     'client: last res byte out -> end': c.end - res.at(-1)[3],
     total: c.end - c.t0,
     ...(c.steps ? { steps: c.steps.map(([n, t], i) => [n, t - (i ? c.steps[i - 1][1] : c.t0)]) } : {}),
+    ...(srv?.steps ? { serverSteps: srv.steps.map(([n, t], i) => [n, t - (i ? srv.steps[i - 1][1] : srv.request)]) } : {}),
   };
 }
 
@@ -170,7 +176,9 @@ async function main() {
   const inline = process.env.PROXY === 'inline';
   const pinned = os.availableParallelism() > 1 && taskset(1, process.pid);
   const me = fileURLToPath(import.meta.url);
-  const srv = await child(['--import', me, path.join(here, 'server.mjs')], { COLD_SPLIT_ROLE: 'server' }, pinned ? 0 : null);
+  // SERVER_ROOT: a built tree with its own bench/ohttp/server.mjs (e.g. a copy with marks in its dist)
+  const serverJs = process.env.SERVER_ROOT ? path.join(path.resolve(process.env.SERVER_ROOT), 'bench/ohttp/server.mjs') : path.join(here, 'server.mjs');
+  const srv = await child(['--import', me, serverJs], { COLD_SPLIT_ROLE: 'server' }, pinned ? 0 : null);
   const base = `http://127.0.0.1:${srv.first.port}`;
   const cpus = process.env.PROXY_CPUS ?? `0-${os.cpus().length - 1}`;
   const proxy = await (inline ? startInlineDelayProxy : startDelayProxy)(srv.first.port, RTT_MS / 2, { log: true, cpus });
@@ -240,11 +248,17 @@ async function main() {
         .join(' ')}`,
     );
     for (const m of MODES) {
-      const steps = rows[m][0].steps;
-      const at = (j) => med(rows[m].map((r) => r.steps?.[j]?.[1])).toFixed(3);
-      if (steps) console.log(`${m} steps (medians, ms since the step before, the first since t0): ${steps.map(([n], j) => `${n} ${at(j)}`).join(', ')}`);
+      for (const [key, from] of [
+        ['steps', 't0'],
+        ['serverSteps', "the server's 'request' event"],
+      ]) {
+        const steps = rows[m][0][key];
+        const at = (j) => med(rows[m].map((r) => r[key]?.[j]?.[1])).toFixed(3);
+        if (steps)
+          console.log(`${m} ${key} (medians, ms since the step before, the first since ${from}): ${steps.map(([n], j) => `${n} ${at(j)}`).join(', ')}`);
+      }
     }
-    const keys = Object.keys(rows[MODES[0]][0]).filter((k) => k !== 'steps');
+    const keys = Object.keys(rows[MODES[0]][0]).filter((k) => k !== 'steps' && k !== 'serverSteps');
     console.log(`${'ms (medians)'.padEnd(52)}${MODES.map((m) => m.padStart(9)).join('')}`);
     for (const k of keys)
       console.log(
