@@ -160,6 +160,30 @@ function splitOf(c, conn, srv) {
   };
 }
 
+/** The per-step medians (marks) and the table of rows, one column per mode. */
+function printRows(rows, MODES) {
+  for (const m of MODES) {
+    for (const [key, from] of [
+      ['steps', 't0'],
+      ['serverSteps', "the server's 'request' event"],
+    ]) {
+      const steps = rows[m][0][key];
+      const at = (j) => med(rows[m].map((r) => r[key]?.[j]?.[1])).toFixed(3);
+      if (steps) console.log(`${m} ${key} (medians, ms since the step before, the first since ${from}): ${steps.map(([n], j) => `${n} ${at(j)}`).join(', ')}`);
+    }
+  }
+  const keys = Object.keys(rows[MODES[0]][0]).filter((k) => k !== 'steps' && k !== 'serverSteps');
+  console.log(`${'ms (medians)'.padEnd(52)}${MODES.map((m) => m.padStart(9)).join('')}`);
+  for (const k of keys)
+    console.log(
+      `${k.padEnd(52)}${MODES.map((m) =>
+        med(rows[m].map((r) => r[k]))
+          .toFixed(2)
+          .padStart(9),
+      ).join('')}`,
+    );
+}
+
 async function main() {
   const N = Number(process.env.N ?? 15);
   const RTT_MS = Number(process.env.RTT_MS ?? 20);
@@ -247,27 +271,7 @@ async function main() {
         .map((x) => x.toFixed(1))
         .join(' ')}`,
     );
-    for (const m of MODES) {
-      for (const [key, from] of [
-        ['steps', 't0'],
-        ['serverSteps', "the server's 'request' event"],
-      ]) {
-        const steps = rows[m][0][key];
-        const at = (j) => med(rows[m].map((r) => r[key]?.[j]?.[1])).toFixed(3);
-        if (steps)
-          console.log(`${m} ${key} (medians, ms since the step before, the first since ${from}): ${steps.map(([n], j) => `${n} ${at(j)}`).join(', ')}`);
-      }
-    }
-    const keys = Object.keys(rows[MODES[0]][0]).filter((k) => k !== 'steps' && k !== 'serverSteps');
-    console.log(`${'ms (medians)'.padEnd(52)}${MODES.map((m) => m.padStart(9)).join('')}`);
-    for (const k of keys)
-      console.log(
-        `${k.padEnd(52)}${MODES.map((m) =>
-          med(rows[m].map((r) => r[k]))
-            .toFixed(2)
-            .padStart(9),
-        ).join('')}`,
-      );
+    printRows(rows, MODES);
   } finally {
     await proxy.close();
     srv.proc.stdin.end();
