@@ -35,9 +35,21 @@ const gz = (buf) => gzipSync(buf, { level: 9 }).length;
  * minified, identifiers kept: a profile names functions at nearly the shipped parse cost). `lazyOnFirstRequest`: names of dynamic chunks (substring of the output name)
  * the default path loads before its first response; they count as initial. `lazyExternal`
  * (measurements only, ./cold-floor.js --onefile): dynamic imports left unbundled, so the page's
- * code is one file.
+ * code is one file. `hub` (measurements only, ./cold-floor.js --hub): every dynamically imported
+ * module also imports @nen/client statically, so every module the page shares with a lazy chunk
+ * has the same set of entries and esbuild emits one shared chunk (a prototype of a library whose
+ * lazy parts import the page's code from one module).
  */
-export async function bundleClient({ entry = DEFAULT_ENTRY, outdir, lazyOnFirstRequest = [], minify = true, coreDist, clientDist, lazyExternal = false } = {}) {
+export async function bundleClient({
+  entry = DEFAULT_ENTRY,
+  outdir,
+  lazyOnFirstRequest = [],
+  minify = true,
+  coreDist,
+  clientDist,
+  lazyExternal = false,
+  hub = false,
+} = {}) {
   const dir = outdir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'nen-bundle-'));
   const dists = coreDist || clientDist ? distOptions(coreDist, clientDist) : {};
   // measurements only: every dynamic import left to the browser (not bundled), so no chunk is
@@ -46,7 +58,7 @@ export async function bundleClient({ entry = DEFAULT_ENTRY, outdir, lazyOnFirstR
     name: 'lazy-external',
     setup: (b) => b.onResolve({ filter: /.*/ }, (a) => (a.kind === 'dynamic-import' ? { path: a.path, external: true } : undefined)),
   };
-  const plugins = [...(dists.plugins ?? []), ...(lazyExternal ? [lazyPlugin] : [])];
+  const plugins = [...(dists.plugins ?? []), ...(lazyExternal ? [lazyPlugin] : []), ...(hub ? [hubPlugin(clientDist)] : [])];
   const result = await build({
     stdin: { contents: entry, resolveDir: CLIENT_DIR, loader: 'js', sourcefile: 'entry.js' },
     bundle: true,
@@ -125,6 +137,26 @@ function distOptions(coreDist, clientDist) {
         },
       },
     ],
+  };
+}
+
+/** ./bundle.js `hub`: wraps each dynamic-import target as `import '@nen/client'; export * from target`. */
+function hubPlugin(clientDist) {
+  const client = clientDist ? path.resolve(clientDist, 'index.js') : '@nen/client';
+  return {
+    name: 'hub',
+    setup(b) {
+      b.onResolve({ filter: /.*/ }, async (a) => {
+        if (a.kind !== 'dynamic-import' || a.pluginData === 'hub') return undefined;
+        const r = await b.resolve(a.path, { resolveDir: a.resolveDir, kind: a.kind, pluginData: 'hub' });
+        return r.errors.length ? undefined : { path: r.path, namespace: 'hub' };
+      });
+      b.onLoad({ filter: /.*/, namespace: 'hub' }, (a) => ({
+        contents: `import ${JSON.stringify(client)};\nexport * from ${JSON.stringify(a.path)};\n`,
+        resolveDir: CLIENT_DIR,
+        loader: 'js',
+      }));
+    },
   };
 }
 

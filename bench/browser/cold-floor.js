@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `node bench/browser/cold-floor.js [--rounds 12] [--cpu 4] [--latency 50] [--target URL |
- * --server-dist DIR] [--core-dist D --client-dist D] [--hints] [--onefile] [--only m1,m2] [--json]`: the floor of the cold
+ * --server-dist DIR] [--core-dist D --client-dist D] [--hints] [--onefile] [--hub] [--only m1,m2] [--json]`: the floor of the cold
  * session page (issue 21), like with like. Pages, each a fresh context (4x CPU, +50 ms RTT via
  * CDP), interleaved in alternating order against one target, all same-origin through the harness:
  *  - `plain`: the cold-browser stage's plain page (a 0.4 KB module POSTs the 1 KB JSON);
@@ -17,7 +17,10 @@
  *    script streams in, off the main thread), and `nen-hintown`: the hint on Nen's own chunks only
  *    (not on the chunk whose largest input is @noble's), `nen-hintnoble`: on that chunk only;
  *  - with `--onefile`, `load1` / `nen1`: the same pages with the same code in one file (every
- *    dynamic import left unbundled: no chunk shared with a lazy one; the Chromium path reaches none).
+ *    dynamic import left unbundled: no chunk shared with a lazy one; the Chromium path reaches none),
+ *    and `load1pre` / `nen1pre`: the one file also listed as a modulepreload;
+ *  - with `--hub`, `nenhub`: the nen page bundled with ./bundle.js `hub` (the app's entry + one
+ *    shared chunk: what a library whose lazy parts import the page's code from one module gives).
  * `--only` keeps the named pages (and plain).
  * Prints medians (ms from navigation) of script running and response read, the median over plain
  * and the median of the per-round differences to plain (paired: robust to the load's drift), and per page the resources' timeline (a chunk discovered late shows as a start after the
@@ -77,7 +80,19 @@ function hinted(src, dst, pick = () => true) {
   for (const f of fs.readdirSync(dst)) if (f.endsWith('.js') && pick(f)) fs.writeFileSync(path.join(dst, f), HINT + fs.readFileSync(path.join(dst, f), 'utf8'));
 }
 
-export async function measureFloor({ rounds = 12, cpu = 4, latency = 50, target, serverDist, coreDist, clientDist, hints = false, onefile = false, only }) {
+export async function measureFloor({
+  rounds = 12,
+  cpu = 4,
+  latency = 50,
+  target,
+  serverDist,
+  coreDist,
+  clientDist,
+  hints = false,
+  onefile = false,
+  hub = false,
+  only,
+}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nen-cold-floor-'));
   const t = target ? { url: target, stop: () => {} } : await startHonoTarget({ serverDist });
   let browser;
@@ -100,7 +115,15 @@ export async function measureFloor({ rounds = 12, cpu = 4, latency = 50, target,
       if (onefile && n !== 'load2') {
         const one = await bundleClient({ entry, outdir: path.join(dir, `${n}1`), coreDist, clientDist, lazyExternal: true });
         pages[`/${n}1`] = coldHtml(cfg, `${n}1/entry.js`, []);
+        // the same file also listed as <link rel="modulepreload"> (how the split pages list chunks)
+        pages[`/${n}1pre`] = coldHtml(cfg, `${n}1/entry.js`, [`${n}1/entry.js`]);
         oneFile[`${n}1`] = { files: one.files.filter((f) => f.initial).length, ...one.initial };
+      }
+      if (hub && n === 'nen') {
+        const h = await bundleClient({ entry, outdir: path.join(dir, 'nenhub'), coreDist, clientDist, hub: true });
+        const preH = h.files.filter((f) => f.initial && f.name !== 'entry.js' && f.name.endsWith('.js')).map((f) => `nenhub/${f.name}`);
+        pages['/nenhub'] = coldHtml(cfg, 'nenhub/entry.js', preH);
+        oneFile.nenhub = { files: h.files.filter((f) => f.initial).length, ...h.initial };
       }
       if (hints && n === 'nen') {
         // the hint on Nen's own chunks only (not the one whose largest input is @noble's)
@@ -115,7 +138,22 @@ export async function measureFloor({ rounds = 12, cpu = 4, latency = 50, target,
     fs.writeFileSync(path.join(dir, 'plain2.js'), plainBody(true));
     pages['/plain'] = coldHtml(cfg, 'plain.js');
     pages['/plain2'] = coldHtml(cfg, 'plain2.js');
-    for (const m of ['plain', 'plain2', 'load', 'load2', 'nen', 'load-hint', 'nen-hint', 'nen-hintown', 'nen-hintnoble', 'load1', 'nen1'])
+    for (const m of [
+      'plain',
+      'plain2',
+      'load',
+      'load2',
+      'nen',
+      'load-hint',
+      'nen-hint',
+      'nen-hintown',
+      'nen-hintnoble',
+      'load1',
+      'nen1',
+      'load1pre',
+      'nen1pre',
+      'nenhub',
+    ])
       if (pages[`/${m}`] && (!only || m === 'plain' || only.includes(m))) res[m] = [];
     harness = await startHarness({ dir, pages, target: t.url });
     browser = await launchChromium();
@@ -163,6 +201,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       'client-dist': { type: 'string' },
       hints: { type: 'boolean', default: false },
       onefile: { type: 'boolean', default: false },
+      hub: { type: 'boolean', default: false },
       only: { type: 'string' },
       json: { type: 'boolean', default: false },
     },
@@ -177,6 +216,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     clientDist: v['client-dist'],
     hints: v.hints,
     onefile: v.onefile,
+    hub: v.hub,
     only: v.only?.split(','),
   });
   if (v.json) console.log(JSON.stringify(r, null, 2));
@@ -189,7 +229,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       console.log(
         `  ${m.padEnd(10)} ${String(x.scripts).padStart(4)}   ${f(x.lastScriptStart)}             ${f(x.scriptsEnd)}       ${f(x.evaluated)}          ${f(x.ms)}        ${f(x.scriptToRead)}     +${(x.ms - plain).toFixed(0)} (+${x.overPlainPaired.toFixed(0)})`,
       );
-    if (v.onefile) console.log(`  one-file bundles: ${JSON.stringify(r.oneFile)}`);
+    if (v.onefile || v.hub) console.log(`  one-file bundles: ${JSON.stringify(r.oneFile)}`);
     for (const m of ['plain', 'load', 'nen'].filter((m) => r.modes[m])) console.log(`  ${m} timeline (one page): ${JSON.stringify(r.modes[m].timeline)}`);
   }
 }
