@@ -2,12 +2,14 @@
 /**
  * `node bench/browser/cold-trace.js [--target URL | --server-dist DIR] [--core-dist DIR]
  * [--client-dist DIR] [--runs 5] [--cpu 4] [--latency 50] [--interval 50] [--top 12] [--save DIR]
- * [--unminified] [--hint] [--json]`: the cold session page's main thread per phase (issue 21), from a CDP
+ * [--unminified] [--hint] [--layout split|onefile|hub] [--json]`: the cold session page's main thread per phase (issue 21), from a CDP
  * trace and a CPU profile taken together. Each run is the cold-browser stage's `nen` page (fresh
  * context, 4x CPU, +50 ms RTT, the default @nen/client pinned, one 1 KB POST), bundled with
  * whitespace and syntax minified but names kept (`--unminified`: not minified at all), its static
  * chunks modulepreloaded as the stage does (`--hint`: every chunk opens with V8's explicit compile
- * hint `//# allFunctionsCalledOnLoad`, as ./cold-floor.js measures it). The phases are the page's own marks (ms from
+ * hint `//# allFunctionsCalledOnLoad`, as ./cold-floor.js measures it; `--layout onefile | hub`:
+ * the page's code in one file or the entry + one shared chunk, as cold-floor.js `--onefile` /
+ * `--hub`). The phases are the page's own marks (ms from
  * navigation): scripts loaded, module evaluated, handshake sent / answered, request sent /
  * answered, response read. Per phase it prints medians over the runs of: the main thread's time by
  * trace event (self time: parse / compile per script, module evaluation, GC, microtasks, timers,
@@ -74,6 +76,7 @@ function options() {
       save: { type: 'string' },
       unminified: { type: 'boolean', default: false },
       hint: { type: 'boolean', default: false },
+      layout: { type: 'string', default: 'split' },
       json: { type: 'boolean', default: false },
     },
   }).values;
@@ -240,7 +243,15 @@ function report(runs, top) {
 
 async function main() {
   const v = options();
-  const bundle = await bundleClient({ entry: ENTRY, minify: v.unminified ? false : 'keep-names', coreDist: v['core-dist'], clientDist: v['client-dist'] });
+  const layout = { split: {}, onefile: { lazyExternal: true }, hub: { hub: true } }[v.layout];
+  if (!layout) throw new Error(`--layout: split, onefile or hub, not ${v.layout}`);
+  const bundle = await bundleClient({
+    entry: ENTRY,
+    minify: v.unminified ? false : 'keep-names',
+    coreDist: v['core-dist'],
+    clientDist: v['client-dist'],
+    ...layout,
+  });
   if (v.hint)
     for (const f of bundle.files)
       if (f.name.endsWith('.js')) fs.writeFileSync(path.join(bundle.dir, f.name), HINT + fs.readFileSync(path.join(bundle.dir, f.name), 'utf8'));
