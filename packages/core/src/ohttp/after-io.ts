@@ -12,7 +12,8 @@
  *
  * Pitfalls:
  *  - Ordering, not time: where the connect takes a network round trip the work runs during it
- *    (nothing to wait for); on a keep-alive connection undici writes synchronously inside fetch.
+ *    (nothing to wait for); on a keep-alive connection undici writes synchronously inside fetch;
+ *    a loopback connect that a loaded machine finishes a poll later still lets the work go first.
  *  - Unref'd: never keeps a process alive; a process that exits first simply computes nothing.
  */
 type Immediate = { unref?: () => void };
