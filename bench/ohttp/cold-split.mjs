@@ -24,11 +24,15 @@
  * bench/ohttp/server.mjs (its bench/node_modules/@nen linked to its packages), whose dist's
  * `globalThis.__m?.()` marks are printed per step from the 'request' event.
  * Run: `node bench/ohttp/cold-split.mjs` (env N samples per mode, default 15; RTT_MS 20;
- * MODES plain,ohttp). Loopback only, fixed counts, the server and proxy stopped at the end.
- * Pitfall: the server is pinned to core 0 and this process to core 1 when `taskset` exists,
- * as in the stage; report the load (printed).
+ * MODES plain,ohttp; JSON=file writes every sample's rows). Loopback only, fixed counts, the
+ * server and proxy stopped at the end.
+ * Pitfalls: the server is pinned to core 0 and this process to core 1 when `taskset` exists,
+ * as in the stage; report the load (printed). Each row's median is taken on its own, so they add
+ * up to less than the total's median: most samples have one row well above its median (a
+ * preempted burst on a shared machine), a different row each time.
  */
 import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -272,6 +276,7 @@ async function main() {
         .join(' ')}`,
     );
     printRows(rows, MODES);
+    if (process.env.JSON) fs.writeFileSync(process.env.JSON, `${JSON.stringify(rows)}\n`); // every sample's rows
   } finally {
     await proxy.close();
     srv.proc.stdin.end();
