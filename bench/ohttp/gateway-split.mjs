@@ -12,6 +12,11 @@
  *
  * Run: `node bench/ohttp/gateway-split.mjs ROOT [ROOT...]` (ROOT laid out as for ./request-ab.mjs;
  * several roots: one process each, in turn). Env N (2500). Bounded: fixed counts, no network.
+ * Env POLLUTE_KB (0): before each request, write one byte per 64-byte line of a buffer that size
+ * (the caches as a request under `next start` finds them: Next's own per-request work between
+ * two gateway requests evicts the gateway's code and data; tenth pass). Env POLLUTE_JS (0): as
+ * many plain 1 KB echoes (undici Request, body read, JSON parse, Response.json, text) before
+ * each request: other code through the caches and branch predictors, as Next's per request.
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -130,8 +135,18 @@ async function steps(m, req, mark) {
 
 const m = await setup();
 const times = new Map();
+const dirt = new Uint8Array(Number(process.env.POLLUTE_KB ?? 0) * 1024);
+const plainEchoes = Number(process.env.POLLUTE_JS ?? 0);
+const pollute = async () => {
+  for (let j = 0; j < dirt.length; j += 64) dirt[j]++;
+  for (let j = 0; j < plainEchoes; j++) {
+    const r = new Request('http://127.0.0.1/api/plain/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: m.body });
+    await Response.json(JSON.parse(new TextDecoder().decode(await r.arrayBuffer()))).text();
+  }
+};
 for (let i = 0; i < N; i++) {
   const req = request(m);
+  await pollute();
   let t = performance.now();
   const t0 = t;
   await steps(m, req, (name) => {
@@ -143,12 +158,13 @@ for (let i = 0; i < N; i++) {
   if (!times.has('SUM')) times.set('SUM', []);
   times.get('SUM').push((t - t0) * 1000);
   const other = request(m);
+  await pollute();
   const w = performance.now();
   await (await m.gateway.fetch(other)).arrayBuffer();
   if (!times.has('WHOLE gateway.fetch + body read')) times.set('WHOLE gateway.fetch + body read', []);
   times.get('WHOLE gateway.fetch + body read').push((performance.now() - w) * 1000);
 }
 const med = (a) => [...a.slice(N >> 3)].sort((x, y) => x - y)[(N - (N >> 3)) >> 1];
-console.log(`${root} (${process.version}; µs, medians of ${N - (N >> 3)} requests)`);
+console.log(`${root} (${process.version}; µs, medians of ${N - (N >> 3)} requests; POLLUTE_KB=${dirt.length >> 10}, POLLUTE_JS=${plainEchoes})`);
 for (const [name, a] of times) console.log(`  ${name.padEnd(34)} ${med(a).toFixed(1).padStart(7)}`);
 process.exit(0);

@@ -24,7 +24,9 @@
  *  - Cost (bench/README.md, OHTTP ninth pass; `bench/ohttp/gateway-split.mjs`): ~133 µs per hot
  *    1 KB X-Wing request in process on Node 20, 58 of them the KEM (OpenSSL X25519, Wasm ML-KEM),
  *    13 the response seal; keep the per-request path free of promises it does not need (each
- *    one runs Next's AsyncLocalStorage hooks under `next start`).
+ *    one runs Next's AsyncLocalStorage hooks under `next start`). Under `next start` the same
+ *    steps cost 1.5-3x (tenth pass: ~318 µs per request at c=10, the X-Wing Decap 146; nothing
+ *    outside them), and a fresh gateway ~2x until V8 has optimised it (~1,000 requests, Node 20).
  */
 import {
   ChunkedRequestOpener,
