@@ -82,3 +82,19 @@ export async function coldLoad(browser, url, cpu, latency) {
     await p.close();
   }
 }
+
+/**
+ * Runs `loadOne(mode)` for every key of `res`, `rounds` times, pushing each result to `res[mode]`:
+ * the order rotated by one each round (and reversed on odd rounds with `alternate`), so that drift
+ * on the shared machine hits every mode alike. Sequential: one cold page at a time.
+ */
+export async function interleavedLoads(res, rounds, loadOne, { alternate = false } = {}) {
+  const modes = Object.keys(res);
+  for (let r = 0; r < rounds; r++) {
+    const order = alternate && r % 2 ? [...modes].reverse() : modes;
+    for (let i = 0; i < order.length; i++) {
+      const m = order[(i + r) % order.length];
+      res[m].push(await loadOne(m));
+    }
+  }
+}

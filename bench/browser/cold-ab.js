@@ -33,7 +33,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { bundleClient } from './bundle.js';
-import { coldLoad, launchChromium } from './chromium.js';
+import { coldLoad, interleavedLoads, launchChromium } from './chromium.js';
 import { BODY_1K, COLD_ENTRY, OHTTP_ENTRY, OHTTP_GATEWAY, coldHtml, gatewayKeyConfig, startHonoTarget } from './cold-target.js';
 import { startHarness } from './harness.js';
 
@@ -102,13 +102,7 @@ export async function compareCold({ a, b, rounds = 12, cpu = 4, latency = 50, ta
     pages['/plain'] = coldHtml({ body: BODY_1K }, 'plain.js');
     harness = await startHarness({ dir, pages, target: t.url });
     browser = await launchChromium();
-    const modes = Object.keys(res);
-    for (let r = 0; r < rounds; r++) {
-      for (let i = 0; i < modes.length; i++) {
-        const m = modes[(i + r) % modes.length];
-        res[m].push(await load(browser, `${harness.origin}/${m}`, cpu, latency));
-      }
-    }
+    await interleavedLoads(res, rounds, (m) => load(browser, `${harness.origin}/${m}`, cpu, latency));
   } finally {
     await browser?.close();
     await harness?.close();

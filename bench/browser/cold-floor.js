@@ -32,7 +32,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { bundleClient } from './bundle.js';
-import { coldPage, launchChromium, waitForGlobal } from './chromium.js';
+import { coldPage, interleavedLoads, launchChromium, waitForGlobal } from './chromium.js';
 import { BODY_1K, COLD_ENTRY, coldHtml, startHonoTarget } from './cold-target.js';
 import { startHarness } from './harness.js';
 
@@ -157,14 +157,7 @@ export async function measureFloor({
       if (pages[`/${m}`] && (!only || m === 'plain' || only.includes(m))) res[m] = [];
     harness = await startHarness({ dir, pages, target: t.url });
     browser = await launchChromium();
-    const modes = Object.keys(res);
-    for (let r = 0; r < rounds; r++) {
-      const order = r % 2 ? [...modes].reverse() : modes;
-      for (let i = 0; i < order.length; i++) {
-        const m = order[(i + r) % order.length];
-        res[m].push(await load(browser, `${harness.origin}/${m}`, cpu, latency));
-      }
-    }
+    await interleavedLoads(res, rounds, (m) => load(browser, `${harness.origin}/${m}`, cpu, latency), { alternate: true });
   } finally {
     await browser?.close();
     await harness?.close();
