@@ -9,6 +9,10 @@
  *    proxies run in worker threads (../ohttp/delay-proxy.mjs): in this thread a chunk's delay
  *    started only when the client's JavaScript yielded, so work a client did after writing (the
  *    OHTTP sender's encapsulation ahead) lengthened its round trip (issue 23, tenth pass).
+ *    Before the rounds the server is warmed from another process, every mode alike
+ *    (../ohttp/warm-server.mjs, 2,000 requests per mode; NEN_BENCH_OHTTP_SERVER_WARMUP=0 skips
+ *    it): the figure is a new client's first request to a running server, not a fresh server
+ *    process's first ~20 requests (its gateway JS runs ~2x slower until V8 has optimised it).
  *  - Throughput, no added delay, keep-alive, `CONCURRENCY` loops for `SECONDS` each: plain vs
  *    OHTTP at 1 KB and 100 KB, and session mode at 1 KB; server CPU per request from the
  *    server's process.cpuUsage() (GET /cpu) over each run.
@@ -35,6 +39,8 @@ export const RTT_MS = 20;
 const ROUNDS = 15;
 const SECONDS = 3;
 const CONCURRENCY = 10;
+// requests per mode warming the server before the cold rounds (NEN_BENCH_OHTTP_SERVER_WARMUP; 0: none)
+const WARM_REQUESTS = Math.min(20_000, Math.max(0, Number(process.env.NEN_BENCH_OHTTP_SERVER_WARMUP ?? 2000) || 0));
 const BODY_1K = JSON.stringify({ data: 'x'.repeat(1000) });
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
@@ -103,6 +109,21 @@ async function startTargets(pinned, toNodeHandler, createOhttpRelay) {
     srv.child.kill('SIGTERM');
   };
   return { srv, direct, toServer, toRelay, close };
+}
+
+/**
+ * The server warmed from a process of its own (../ohttp/warm-server.mjs: every mode alike, so that
+ * the cold figures time a new client against a running server, not a fresh server's first
+ * requests; this process's client code stays as cold as before). `n` 0 skips it.
+ */
+async function warmServer({ srv, direct }, n) {
+  if (!n) return;
+  const args = [path.join(here, '../ohttp/warm-server.mjs'), JSON.stringify({ direct, pin: srv.pin, keyConfig: srv.keyConfig, n })];
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'inherit', 'inherit'] });
+  const t = setTimeout(() => child.kill('SIGKILL'), 120_000);
+  const [code] = await once(child, 'exit');
+  clearTimeout(t);
+  if (code !== 0) throw new Error(`ohttp bench: warming the server failed (exit ${code})`);
 }
 
 /** Cold first requests: each mode once per round on a fresh connection through the delaying proxies; samples in ms per mode. */
@@ -220,12 +241,14 @@ export async function measure({ log = () => {}, rounds = ROUNDS, seconds = SECON
   if (pinned) execFileSync('taskset', ['-pc', '1', String(process.pid)], { stdio: 'ignore' });
   const targets = await startTargets(pinned, toNodeHandler, createOhttpRelay);
   try {
+    await warmServer(targets, WARM_REQUESTS);
     const cold = await coldFirstRequests(targets, createNenClient, rounds);
     const coldMs = Object.fromEntries(Object.entries(cold).map(([k, v]) => [k, r2(median(v))]));
     log(`[ohttp] cold first request, +${RTT_MS} ms RTT (median of ${rounds}): ${JSON.stringify(coldMs)}`);
     const throughput = await throughputRuns(targets, createNenClient, seconds, log);
     return {
       rttMs: RTT_MS,
+      serverWarmupPerMode: WARM_REQUESTS,
       rounds,
       seconds,
       concurrency: CONCURRENCY,
