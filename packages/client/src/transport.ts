@@ -12,7 +12,7 @@
  *    with no timeout a request's fetch follows the caller's own signal, or none (`callDeadline`).
  *  - An aborted call rejects with the signal's own reason, as `fetch` does; a timeout with NEN_TIMEOUT.
  */
-import { HEADER, isBodylessMethod, joinChunks } from '@nen/core';
+import { HEADER, isBodylessMethod, joinedOrOnly } from '@nen/core';
 import { clientError } from './errors.js';
 import type { WireExchange } from './options.js';
 
@@ -297,7 +297,7 @@ export async function readBodyLimited(res: Response, max: number, tooLarge: () =
     }
     parts.push(value);
   }
-  return parts.length === 1 ? (parts[0] as Uint8Array) : joinChunks(parts, total);
+  return joinedOrOnly(parts, total);
 }
 
 /**

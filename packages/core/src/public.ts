@@ -5,7 +5,7 @@
  * adds its own `loadBackend`, the only name that differs per runtime.
  *
  * Pitfall: named exports only here (test/entries.test.ts): byte helpers (u8, utf8, toHex, ...) stay
- * internal, except the joiner (`concatBytes`, `joinChunks`) that @nen/client, @nen/server and
+ * internal, except the joiner (`concatBytes`, `joinChunks`, `joinedOrOnly`) that @nen/client, @nen/server and
  * @nen/seal import instead of writing their own.
  */
 export {
@@ -121,6 +121,7 @@ export {
   fromBase64Url,
   concatBytes,
   joinChunks,
+  joinedOrOnly,
 } from './protocol/bytes.js';
 export {
   KEM_ID,

@@ -10,7 +10,7 @@
  *
  * Pitfall: the armor is malleable unless parsed this strictly (whitespace, padding bits).
  */
-import { concatBytes, joinChunks } from '@nen/core';
+import { concatBytes, joinedOrOnly } from '@nen/core';
 import { utf8 } from './bytes.js';
 import { decodeBase64, encodeBase64Into } from './encoding.js';
 import { armorError } from './errors.js';
@@ -78,7 +78,7 @@ export class ArmorDecoder {
     try {
       this.lines(data, lines);
     } finally {
-      if (lines.length > 0) out.push(lines.length === 1 ? (lines[0] as Uint8Array) : joinChunks(lines));
+      if (lines.length > 0) out.push(joinedOrOnly(lines));
     }
   }
 

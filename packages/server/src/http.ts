@@ -23,8 +23,7 @@
  *    most 1 MiB: its result is valid until the next call, so only a synchronous consumer that
  *    copies it (the AEAD open) may take it; never an await in between, never kept.
  */
-import { HEADER, WIRE_ERRORS, type WireErrorCode, wireError } from '@nen/core';
-import { joinedOrOnly } from './chunks.js';
+import { HEADER, WIRE_ERRORS, type WireErrorCode, joinedOrOnly, wireError } from '@nen/core';
 
 /** Requests whose `arrayBuffer()` is their cheapest whole-body read (marked by an adapter; nothing outlives them). */
 const wholeBodyReads = new WeakSet<Request>();

@@ -17,8 +17,7 @@
  *    no copy in undici's constructor) with its content-length; @hono/node-server's lightweight
  *    Response (ResponseBytes) gets one byte array, its fast path.
  */
-import { HEADER, NenProtocolError, WIRE_ERRORS, sealResponseChunks, sealTextResponseChunks } from '@nen/core';
-import { joinedOrOnly } from './chunks.js';
+import { HEADER, NenProtocolError, WIRE_ERRORS, joinedOrOnly, sealResponseChunks, sealTextResponseChunks } from '@nen/core';
 import type { Opened, ServerContext } from './pipeline.js';
 import { deflateRaw } from './zlib.js';
 

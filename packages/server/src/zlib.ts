@@ -12,8 +12,7 @@
  *    on the bench's 100 KB JSON, level 6: 1.057×) for no clear CPU gain (docs/runtimes.md).
  */
 import { Inflate, deflateSync } from 'fflate';
-import { deflateResponseBody, inflateRequestBody, wireError } from '@nen/core';
-import { joinedOrOnly } from './chunks.js';
+import { deflateResponseBody, inflateRequestBody, joinedOrOnly, wireError } from '@nen/core';
 
 /** Which implementation this runtime uses (tests, docs). */
 export const zlibImplementation: 'node:zlib' | 'fflate' = inflateRequestBody ? 'node:zlib' : 'fflate';

@@ -4,7 +4,7 @@
  * Pitfall: the many-chunks case is what a spread (`concatBytes(...list)`) would fail on; keep it.
  */
 import { describe, expect, it } from 'vitest';
-import { concatBytes, joinChunks } from './bytes.js';
+import { concatBytes, joinChunks, joinedOrOnly } from './bytes.js';
 
 describe('joinChunks / concatBytes', () => {
   it('joins the parts in order, empty parts and an empty list included', () => {
@@ -34,5 +34,17 @@ describe('joinChunks / concatBytes', () => {
     const out = joinChunks(chunks);
     expect(out.length).toBe(200_000);
     expect(out[199_999]).toBe(199_999 & 0xff);
+  });
+});
+
+describe('joinedOrOnly', () => {
+  it('hands a lone chunk back as it is, and joins several into a new array', () => {
+    const one = Uint8Array.of(7, 8, 9);
+    expect(joinedOrOnly([one])).toBe(one);
+    const parts = [Uint8Array.of(1), Uint8Array.of(2, 3)];
+    const out = joinedOrOnly(parts, 3);
+    expect(out).toEqual(Uint8Array.of(1, 2, 3));
+    expect(out.buffer).not.toBe(parts[0]?.buffer);
+    expect(joinedOrOnly([])).toEqual(new Uint8Array(0));
   });
 });

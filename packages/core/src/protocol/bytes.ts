@@ -1,7 +1,7 @@
 /**
  * Byte helpers for the Nen wire format: big-endian integers (network byte order, as in RFC 9180
  * I2OSP), strict base64url without padding (RFC 4648 §5), UTF-8, constant-time comparison, and
- * the one byte-array joiner of the packages (concatBytes / joinChunks: @nen/client, @nen/server
+ * the one byte-array joiner of the packages (concatBytes / joinChunks / joinedOrOnly: @nen/client, @nen/server
  * and @nen/seal import it from @nen/core).
  *
  * Pitfalls:
@@ -42,6 +42,14 @@ export function joinChunks(chunks: readonly Uint8Array[], total = byteLength(chu
     o += c.length;
   }
   return out;
+}
+
+/**
+ * The chunks as one array: a lone chunk handed back as it is (no copy), else joinChunks. Only for
+ * chunks the caller owns and no one reuses (a body just read, a stream's output).
+ */
+export function joinedOrOnly(chunks: readonly Uint8Array[], total = byteLength(chunks)): Uint8Array {
+  return chunks.length === 1 ? (chunks[0] as Uint8Array) : joinChunks(chunks, total);
 }
 
 function byteLength(chunks: readonly Uint8Array[]): number {

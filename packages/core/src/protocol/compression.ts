@@ -28,7 +28,7 @@
  */
 import { nodeBuiltin } from '../backend/node-builtin.js';
 import { clientError, wireError } from './codes.js';
-import { joinChunks } from './bytes.js';
+import { joinedOrOnly } from './bytes.js';
 
 /** Requests (client → server) are deflated at this zlib level on Node; see the header. */
 export const REQUEST_DEFLATE_LEVEL = 1;
@@ -119,7 +119,7 @@ async function pipeThroughBounded(
     if (total > limit) throw e;
     throw errors.malformed(e);
   }
-  return chunks.length === 1 ? (chunks[0] as Uint8Array) : joinChunks(chunks, total);
+  return joinedOrOnly(chunks, total);
 }
 
 const NO_ERRORS: InflateErrors = { tooLarge: () => new RangeError('deflate output too large'), malformed: (e) => e as Error };

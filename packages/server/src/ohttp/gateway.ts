@@ -45,8 +45,8 @@ import {
   isWireErrorCode,
   ohttpReplayId,
   replayIdTtlMs,
+  joinChunks,
 } from '@nen/core';
-import { joinChunks } from '../chunks.js';
 import { readBody } from '../http.js';
 import type { SessionStore } from '../stores/types.js';
 import { InnerResponse } from './inner-response.js';

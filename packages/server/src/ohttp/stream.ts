@@ -19,8 +19,8 @@ import {
   encodeBhttpContentChunk,
   encodeBhttpResponseHead,
   encodeBhttpResponseTail,
+  joinChunks,
 } from '@nen/core';
-import { joinChunks } from '../chunks.js';
 import { InnerResponse } from './inner-response.js';
 import { responseFields } from './messages.js';
 
