@@ -35,14 +35,20 @@ function NoteList({ n: { notes, query, setQuery, loaded, selected, open, startNe
           data-testid="search-input"
           aria-label="Search notes"
         />
-        <button className="btn primary" onClick={startNew} data-testid="new-note">
+        <button type="button" className="btn primary" onClick={startNew} data-testid="new-note">
           New
         </button>
       </div>
       <ul className="note-list" data-testid="note-list" data-loaded={loaded ? 'true' : 'false'}>
         {notes.map((n) => (
           <li key={n.id}>
-            <button className={`note-item${n.id === selected ? ' active' : ''}`} onClick={() => void open(n.id)} data-testid="note-item" data-id={n.id}>
+            <button
+              type="button"
+              className={`note-item${n.id === selected ? ' active' : ''}`}
+              onClick={() => void open(n.id)}
+              data-testid="note-item"
+              data-id={n.id}
+            >
               <span className="note-title">{n.title}</span>
               <span className="note-snippet">{n.body.slice(0, 80) || '—'}</span>
               <span className="note-time">{ago(n.updatedAt)}</span>
@@ -61,7 +67,7 @@ function ErrorBanner({ error, onDismiss }: { error: ErrorInfo | null; onDismiss:
   return (
     <div className="banner error" role="alert" data-testid="error-banner">
       <strong>{error.code}</strong> {error.message}
-      <button className="banner-close" onClick={onDismiss} aria-label="Dismiss">
+      <button type="button" className="banner-close" onClick={onDismiss} aria-label="Dismiss">
         ×
       </button>
     </div>
@@ -96,11 +102,11 @@ function NoteEditor({ n: { selected, flash, draft, setDraft, busy, save, remove 
         data-testid="note-body-input"
       />
       <div className="editor-actions">
-        <button className="btn primary" onClick={() => void save()} disabled={busy} data-testid="save-note">
+        <button type="button" className="btn primary" onClick={() => void save()} disabled={busy} data-testid="save-note">
           {selected ? 'Save' : 'Create'}
         </button>
         {selected && (
-          <button className="btn danger" onClick={() => void remove()} disabled={busy} data-testid="delete-note">
+          <button type="button" className="btn danger" onClick={() => void remove()} disabled={busy} data-testid="delete-note">
             Delete
           </button>
         )}

@@ -36,6 +36,7 @@ export function WireLab({ serverKey }: { serverKey?: string }) {
         </p>
         <div className="lab-actions">
           <button
+            type="button"
             className="btn primary"
             disabled={busy}
             data-testid="lab-post"
@@ -48,6 +49,7 @@ export function WireLab({ serverKey }: { serverKey?: string }) {
             Encrypted POST
           </button>
           <button
+            type="button"
             className="btn"
             disabled={busy}
             data-testid="lab-get"
@@ -56,6 +58,7 @@ export function WireLab({ serverKey }: { serverKey?: string }) {
             Encrypted GET with query
           </button>
           <button
+            type="button"
             className="btn"
             disabled={busy}
             data-testid="lab-stream"
@@ -64,6 +67,7 @@ export function WireLab({ serverKey }: { serverKey?: string }) {
             Token stream
           </button>
           <button
+            type="button"
             className="btn"
             disabled={busy}
             data-testid="lab-rotate"
@@ -73,6 +77,7 @@ export function WireLab({ serverKey }: { serverKey?: string }) {
             Rotate keys
           </button>
           <button
+            type="button"
             className="btn"
             disabled={busy}
             data-testid="lab-terminate"
@@ -81,7 +86,7 @@ export function WireLab({ serverKey }: { serverKey?: string }) {
           >
             End session
           </button>
-          <button className="btn ghost" onClick={() => wireLog.clear()}>
+          <button type="button" className="btn ghost" onClick={() => wireLog.clear()}>
             Clear
           </button>
         </div>

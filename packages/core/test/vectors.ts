@@ -13,7 +13,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 export const repoRoot = resolve(here, '../../..');
 export const vectorsDir = resolve(repoRoot, 'vectors');
 
-export function readVector<T = any>(relPath: string): T {
+export function readVector<T = unknown>(relPath: string): T {
   return JSON.parse(readFileSync(join(vectorsDir, relPath), 'utf8')) as T;
 }
 

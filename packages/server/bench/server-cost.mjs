@@ -304,7 +304,7 @@ for (const kind of ['node', 'wasm', 'noble']) {
   );
   const r = c.finish(new Uint8Array(await hsRes.arrayBuffer()));
   const keys = new SessionKeys(backend, r.secret, 0);
-  const echo = async (req, _ctx, body) => Response.json(body);
+  const echo = async (_req, _ctx, body) => Response.json(body);
   const wrapped = nen.withNen(echo);
   const plain = async (req) => Response.json(JSON.parse(new TextDecoder().decode(new Uint8Array(await req.arrayBuffer()))));
   let seq = 1n;

@@ -59,7 +59,7 @@ export const WIRE_ERRORS = {
 export type WireErrorCode = keyof typeof WIRE_ERRORS;
 
 export function isWireErrorCode(code: string): code is WireErrorCode {
-  return Object.prototype.hasOwnProperty.call(WIRE_ERRORS, code);
+  return Object.hasOwn(WIRE_ERRORS, code);
 }
 
 /** Client-side codes (never sent by a server). */
