@@ -9,7 +9,8 @@
  * request saturation (ramp to the p99 budget; the grid's per-cell stage) and soak. Server memory
  * is sampled in the background throughout. Results: one JSON per stage, memory.json,
  * summary.json and report.html in bench/results/<timestamp>/, mirrored to bench/results/latest/;
- * a one-line history record in bench/results/history/ (full runs). The key figures are checked
+ * a one-line history record in bench/results/history/ (full runs only: not --quick, not an --only
+ * that leaves out a default stage, unless --history forces it). The key figures are checked
  * against bench/budgets.json and, with --baseline FILE, against an earlier run.
  * Exit code 0 when every stage passed (and, with --baseline, no budget was broken), 1 otherwise,
  * 2 on bad usage / unreachable target.
@@ -233,9 +234,16 @@ function writeOutputs({ ctx, sampler, stages, environment, options, budgets, out
   writeJson(runDir, 'summary.json', summary);
   const historyDir = path.join(outRoot, 'history');
   let historyFile = null;
-  if (options.history) historyFile = writeHistory(historyDir, historyRecord({ summary, kind: options.cell ? 'cell' : options.quick ? 'quick' : 'run' }));
+  if (options.history) historyFile = writeHistory(historyDir, historyRecord({ summary, kind: historyKind(options) }));
   fs.writeFileSync(path.join(runDir, 'report.html'), renderReport({ environment, stages, summary, history: readHistory(historyDir) }));
   return { summary, budgetVerdict, historyFile, latest: mirrorLatest(runDir) };
+}
+
+/** The history line's kind: a grid cell, a --quick run, a partial (--only) run, or a full run. */
+function historyKind(options) {
+  if (options.cell) return 'cell';
+  if (options.quick) return 'quick';
+  return options.partial ? 'partial' : 'run';
 }
 
 /**

@@ -5,8 +5,8 @@
  * line with the change it measured, and regressions stay visible over time. One file per run, not
  * one shared file, so two branches never conflict on it.
  *
- * Written for full runs and grid runs; --quick runs are smoke tests and are not recorded unless
- * --history is given.
+ * Written for full runs and grid runs; --quick runs (smoke tests) and partial runs (an --only that
+ * leaves out a default stage) are not recorded unless --history is given (kind 'quick' / 'partial').
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -23,7 +23,8 @@
  *   --baseline FILE               (BENCH_BASELINE)  compare with a saved summary.json; exit 1 past budget
  *   --budgets FILE                (BENCH_BUDGETS)   budgets (default bench/budgets.json)
  *   --history / --no-history      (BENCH_HISTORY)   append the one-line run summary to <out>/history/
- *                                                   (default: on for full runs, off for --quick)
+ *                                                   (default: on for full runs; off for --quick and for
+ *                                                   partial runs, whose --only leaves out a default stage)
  */
 import { parseArgs } from 'node:util';
 
@@ -147,12 +148,16 @@ export function parseOptions(argv = process.argv.slice(2), env = process.env) {
         .filter(Boolean)
     : [];
   for (const r of redis) if (!/^[\w.-]+:\d+$/.test(r)) throw new Error(`bench: bad --redis node ${r} (host:port)`);
-  const historyDefault = !quick;
+  // A partial run (--only without every default stage) is not a line of the history, which keeps
+  // one line per full run (the main job's); --history still records it, as kind 'partial'.
+  const partial = DEFAULT_STAGES.some((s) => !only.includes(s));
+  const historyDefault = !quick && !partial;
   const history = flags['no-history'] ? false : flags.history ? true : env.BENCH_HISTORY !== undefined ? truthy(env.BENCH_HISTORY) : historyDefault;
   return {
     help: Boolean(flags.help),
     keepGoing: Boolean(flags['keep-going'] || truthy(env.BENCH_KEEP_GOING)),
     quick,
+    partial,
     levels,
     durationSeconds: duration,
     sliceSeconds: slice,
@@ -197,7 +202,8 @@ export const HELP = `Usage: TARGET_URL=http://127.0.0.1:3000[,http://127.0.0.1:3
   --no-pin                     skip the pinned-core load variants (server on core 0, bench on core 1)
   --baseline FILE              compare with an earlier summary.json; exit 1 when past bench/budgets.json
   --budgets FILE               budgets file (default bench/budgets.json)
-  --history | --no-history     append a one-line summary to <out>/history/ (default: full runs only)
+  --history | --no-history     append a one-line summary to <out>/history/ (default: full runs
+                               only; not --quick, not an --only without every default stage)
 The target must be the Nen demo app (apps/demo) or an app with the same routes; start it with
 NEN_BENCH_METRICS=1 for memory figures and a high NEN_HANDSHAKE_RATE for the handshake scenarios.
 The grid (instances x KEM x store x payload) is run by \`bash scripts/main.sh --grid\`.`;

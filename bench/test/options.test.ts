@@ -82,6 +82,11 @@ describe('options', () => {
     expect(parseOptions(['--quick', '--history'], {}).history).toBe(true);
     expect(parseOptions(['--no-history'], {}).history).toBe(false);
     expect(parseOptions([], { BENCH_HISTORY: '0' }).history).toBe(false);
+    // a partial run (an --only that leaves out a default stage) is not a line of the history
+    expect(parseOptions(['--only', 'load,ai-stream'], {})).toMatchObject({ partial: true, history: false });
+    expect(parseOptions([], { BENCH_ONLY: 'cold-browser' }).history).toBe(false);
+    expect(parseOptions(['--only', 'ohttp', '--history'], {}).history).toBe(true);
+    expect(parseOptions(['--only', 'regression,load,payload,scenarios,cold-browser,ohttp,soak'], {})).toMatchObject({ partial: false, history: true });
     expect(parseOptions([], { BENCH_KEM: 'mlkem768', BENCH_STICKY: '1' })).toMatchObject({ kem: 'mlkem768', sticky: true });
   });
   it('parses comma-separated targets', () => {
