@@ -8,7 +8,8 @@
  *    X25519): the gateway opens the request, the page opens the answer;
  *  - with the fallback forced (SubtleCrypto's encapsulateBits removed, as on Firefox / Safari), the
  *    same request goes through the dynamically imported ohttp/hpke.js on @noble and still opens
- *    both ways; a tampered answer is NEN_OHTTP_DECRYPT on either path.
+ *    both ways; a tampered answer is NEN_OHTTP_DECRYPT on either path; the page's later requests
+ *    (concurrent) reuse the imported fallback (one module promise): nothing more fetched, each opens.
  * Needs the built package (dist/): `pnpm --filter @nen/core build` first (none is skipped).
  */
 import { chromium, type Browser } from 'playwright-core';
@@ -87,5 +88,37 @@ describe("the browser's OHTTP client entry in Chromium", () => {
     expect(r).toMatchObject({ request: 'request from the page', answer: 'answer from the gateway', tampered: 'NEN_OHTTP_DECRYPT' });
     expect((r.fetched as string[]).some((u) => u.endsWith('/ohttp/hpke.js'))).toBe(true);
     expect((r.fetched as string[]).some((u) => /ml-kem/.test(u))).toBe(true);
+  });
+
+  it('with the fallback forced, the next requests of the page reuse the imported fallback: nothing fetched, each opens', async () => {
+    const keys = OhttpGatewayKeys.parse(generateOhttpKey(4));
+    const config = keys.configs()[0];
+    if (!config) throw new Error('no key config');
+    const ctx = await (browser as Browser).newContext();
+    try {
+      const p = await ctx.newPage();
+      await p.goto(`${origin}/`);
+      const first = await p.evaluate<string>(`(async () => {
+        delete SubtleCrypto.prototype.encapsulateBits;
+        window.__c = await import('/dist/ohttp/client-entry.js');
+        window.__cfg = window.__c.parseKeyConfig(Uint8Array.from('${hex(encodeKeyConfig(config))}'.match(/../g), (h) => parseInt(h, 16)));
+        const e = await window.__c.encapsulateRequestAsync(window.__cfg, new TextEncoder().encode('first'));
+        return Array.from(e.encapsulatedRequest, (x) => x.toString(16).padStart(2, '0')).join('');
+      })()`);
+      expect(new TextDecoder().decode(decapsulateRequest(keys, Buffer.from(first, 'hex')).request)).toBe('first');
+      const from = (modules as ModuleServer).served.length;
+      const next = await p.evaluate<string[]>(`Promise.all([1, 2, 3].map(async (i) => {
+        const e = await window.__c.encapsulateRequestAsync(window.__cfg, new TextEncoder().encode('request ' + i));
+        return Array.from(e.encapsulatedRequest, (x) => x.toString(16).padStart(2, '0')).join('');
+      }))`);
+      expect((modules as ModuleServer).served.slice(from)).toEqual([]);
+      expect(next.map((h) => new TextDecoder().decode(decapsulateRequest(keys, Buffer.from(h, 'hex')).request))).toEqual([
+        'request 1',
+        'request 2',
+        'request 3',
+      ]);
+    } finally {
+      await ctx.close();
+    }
   });
 });

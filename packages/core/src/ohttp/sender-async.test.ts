@@ -9,7 +9,8 @@
  * codes; with a given shared secret, the ChaCha20-Poly1305 request is the bytes of ./hpke.ts's
  * context. In this process (Node 20: no WebCrypto ML-KEM) the async API falls back to @noble, and
  * the key schedule + AES-GCM on WebCrypto are checked byte for byte against ./hpke.ts's context
- * with a given shared secret (a fake KEM), tampered and short responses keeping their codes.
+ * with a given shared secret (a fake KEM), tampered and short responses keeping their codes. The
+ * fallback module is one promise (onceRetrying): shared by every call, a rejected import retried.
  * Real Chromium runs the same path end to end: apps/demo/test/ohttp-browser.test.ts.
  */
 import { execFileSync } from 'node:child_process';
@@ -24,7 +25,7 @@ import { concatBytes, utf8 } from '../protocol/bytes.js';
 import { OHTTP_LABEL, decapsulateRequest, encapsulateRequest, requestHeader, requestInfo, sealResponseWithNonce } from './encapsulation.js';
 import { HpkeContext, OHTTP_AEAD, OHTTP_KEM } from './hpke.js';
 import { OhttpGatewayKeys, generateOhttpKey } from './key-config.js';
-import { encapsulateOnWebCrypto, encapsulateRequestAsync, ohttpWebCryptoKem, ohttpWebCryptoSymmetric } from './sender-async.js';
+import { encapsulateOnWebCrypto, encapsulateRequestAsync, ohttpWebCryptoKem, ohttpWebCryptoSymmetric, onceRetrying } from './sender-async.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const dist = join(here, '../../dist');
@@ -131,6 +132,41 @@ describe('OHTTP encapsulation without WebCrypto ML-KEM (this Node)', () => {
     expect(new Uint8Array(parts.flatMap((p) => [...p]))).toEqual(msg);
     // the same header as the sync path (key id, KEM, KDF, AEAD)
     expect(c.encapsulatedRequest.subarray(0, 7)).toEqual(encapsulateRequest(config, msg).encapsulatedRequest.subarray(0, 7));
+    // later and concurrent requests on the imported fallback: each its own context, each opens
+    const more = await Promise.all([1, 2, 3].map(() => encapsulateRequestAsync(config, msg)));
+    for (const e of more) {
+      const g = decapsulateRequest(keys, e.encapsulatedRequest);
+      expect(g.request).toEqual(msg);
+      expect(await e.openResponse(g.sealResponse(utf8('answer')))).toEqual(utf8('answer'));
+    }
+    expect(new Set(more.map((e) => Buffer.from(e.enc).toString('hex'))).size).toBe(3);
+  });
+});
+
+describe('onceRetrying (the fallback module behind one promise)', () => {
+  it('loads once for every call, concurrent or later', async () => {
+    let loads = 0;
+    const get = onceRetrying(async () => ({ n: ++loads }));
+    const [a, b] = await Promise.all([get(), get()]);
+    const c = await get();
+    expect(loads).toBe(1);
+    expect(a).toBe(b);
+    expect(c).toBe(a);
+  });
+
+  it('a rejected load fails each caller holding it, then the next call loads again', async () => {
+    let loads = 0;
+    const get = onceRetrying(async () => {
+      loads++;
+      if (loads === 1) throw new Error('chunk fetch failed');
+      return 'module';
+    });
+    const first = await Promise.allSettled([get(), get()]);
+    expect(first.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect(loads).toBe(1);
+    expect(await get()).toBe('module');
+    expect(await get()).toBe('module');
+    expect(loads).toBe(2);
   });
 });
 

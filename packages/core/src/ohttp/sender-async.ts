@@ -22,6 +22,9 @@
  *    cold Chromium page its import-time tables cost ~30 ms of script evaluation at 4x that a
  *    WebCrypto page never uses (the OHTTP entry page 41.0 -> 29.6 KB gzip, navigation -> script
  *    running 295 -> 269 ms; bench/README.md "Browser"; test/ohttp-sender.browser.test.ts).
+ *  - That import is one module-level promise (onceRetrying), not an `import()` per request (~0.05 ms
+ *    each in a cold browser); a rejected import (the chunk's fetch failed) is dropped, so it fails
+ *    the requests waiting on it and the next request imports again.
  *  - Encapsulation randomness is WebCrypto's own: derandomized vectors keep the sync path; the
  *    WebCrypto path is checked byte for byte against ./hpke.ts's context for a given shared secret
  *    and by the gateway opening what it sealed (sender-async.test.ts).
@@ -46,6 +49,26 @@ import { AEAD_TAG, OHTTP_AEAD, OHTTP_AEAD_INFO, OHTTP_KDF, type OhttpKemId } fro
 export { ohttpWebCryptoKem };
 
 /**
+ * `load` behind one promise: the first call starts it, later calls share it; a rejected promise
+ * reaches every caller holding it and is then dropped, so the next call loads again.
+ */
+export function onceRetrying<T>(load: () => Promise<T>): () => Promise<T> {
+  let pending: Promise<T> | undefined;
+  return () => {
+    if (pending) return pending;
+    const p = load();
+    pending = p;
+    p.catch(() => {
+      if (pending === p) pending = undefined;
+    });
+    return p;
+  };
+}
+
+/** ./fallback.ts, imported on the first request that needs it (never statically: see the header). */
+const loadFallback = onceRetrying(() => import('./fallback.js'));
+
+/**
  * encapsulateRequest (./encapsulation.ts) on WebCrypto where the platform has it (browsers): the
  * KEM, key schedule, AEAD and response opening where it has them all (encapsulateOnWebCrypto),
  * else ./encapsulation.ts's sealing after ./setup-async.ts setupBaseSAsync (./fallback.ts, imported on that path only).
@@ -63,7 +86,7 @@ export async function encapsulateRequestAsync(
     request,
   );
   if (native) return native;
-  const { sealRequest, setupBaseSAsync } = await import('./fallback.js');
+  const { sealRequest, setupBaseSAsync } = await loadFallback();
   const sync = sealRequest(hdr, suite, await setupBaseSAsync(config.kemId, suite.aeadId, config.publicKey, info), request);
   return { encapsulatedRequest: sync.encapsulatedRequest, enc: sync.enc, openResponse: async (wire) => sync.openResponse(wire) };
 }
