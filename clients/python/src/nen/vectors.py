@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
 from . import codec, hpke
 from . import exchange as ex
@@ -74,19 +75,25 @@ def _keys(sessions: dict[str, Any], name: str, epoch: int) -> tuple[codec.EpochK
     return codec.EpochKeys.derive(h(e["secret"]), epoch), h(v["sessionId"])
 
 
+def _opened(key: ChaCha20Poly1305, iv: bytes, aad: bytes, r: dict[str, Any]) -> bytes:
+    """One direction's sealed message of vector ``r``: its nonce, opened, and sealed again when reproducible."""
+    _eq(codec.nonce(iv, r["seq"]), r["nonce"], "nonce")
+    plain = codec.open_sealed(key, iv, r["seq"], aad, h(r["sealed"]))
+    if plain is None:
+        raise ValueError("does not open")
+    _eq(plain, r["plaintext"], "opened plaintext")
+    if r["plaintextReproducible"]:
+        _eq(codec.seal(key, iv, r["seq"], aad, plain), r["sealed"], "sealed")
+    return plain
+
+
 def _request(sessions: dict[str, Any], r: dict[str, Any]) -> None:
     k, sid = _keys(sessions, r["session"], r["epoch"])
     _eq(codec.request_header(codec.b64url(sid), r["epoch"], r["seq"], r["ts"], r["flags"]), r["headers"]["nen"], "nen header")
     _eq(canonical_target(r["target"]), r["aadTarget"], "canonical target")
     aad = codec.request_aad(sid, r["epoch"], r["seq"], r["ts"], r["flags"], r["method"], r["aadTarget"], r["contentType"], r["retry"] or "")
     _eq(aad, r["aad"], "AAD")
-    _eq(codec.nonce(k.c2s_iv, r["seq"]), r["nonce"], "nonce")
-    plain = codec.open_sealed(k.c2s, k.c2s_iv, r["seq"], aad, h(r["sealed"]))
-    if plain is None:
-        raise ValueError("does not open")
-    _eq(plain, r["plaintext"], "opened plaintext")
-    if r["plaintextReproducible"]:
-        _eq(codec.seal(k.c2s, k.c2s_iv, r["seq"], aad, plain), r["sealed"], "sealed")
+    plain = _opened(k.c2s, k.c2s_iv, aad, r)
     body = plain
     if r["flags"] & codec.REQ_CONFIDENTIAL_QUERY:
         n = int.from_bytes(plain[:2], "big")
@@ -103,14 +110,8 @@ def _response(sessions: dict[str, Any], requests: dict[str, Any], r: dict[str, A
     k, sid = _keys(sessions, r["session"], r["epoch"])
     aad = codec.response_aad(sid, r["epoch"], r["seq"], r["status"], r["flags"], r["contentType"])
     _eq(aad, r["aad"], "AAD")
-    _eq(codec.nonce(k.s2c_iv, r["seq"]), r["nonce"], "nonce")
     _eq(f"1.{r['flags']}", r["headers"]["nen"], "nen header")
-    plain = codec.open_sealed(k.s2c, k.s2c_iv, r["seq"], aad, h(r["sealed"]))
-    if plain is None:
-        raise ValueError("does not open")
-    _eq(plain, r["plaintext"], "opened plaintext")
-    if r["plaintextReproducible"]:
-        _eq(codec.seal(k.s2c, k.s2c_iv, r["seq"], aad, plain), r["sealed"], "sealed")
+    plain = _opened(k.s2c, k.s2c_iv, aad, r)
     body = zlib.decompressobj(-15).decompress(plain, 1 << 22) if r["flags"] & codec.RES_COMPRESSED else plain
     _eq(body, r["body"], "body")
     if "nen-body" in r["headers"]:
