@@ -34,7 +34,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { bundleClient } from './bundle.js';
 import { coldLoad, interleavedLoads, launchChromium } from './chromium.js';
-import { BODY_1K, COLD_ENTRY, OHTTP_ENTRY, OHTTP_GATEWAY, coldHtml, gatewayKeyConfig, startHonoTarget } from './cold-target.js';
+import { BODY_1K, COLD_ENTRY, OHTTP_ENTRY, OHTTP_GATEWAY, coldHtml, gatewayKeyConfig, preloadList, startHonoTarget, targetPin } from './cold-target.js';
 import { startHarness } from './harness.js';
 
 const PLAIN = `const cfg = globalThis.NEN_COLD;
@@ -68,7 +68,7 @@ export async function compareCold({ a, b, rounds = 12, cpu = 4, latency = 50, ta
     ...(ohttp ? { ohttp: [], 'ohttp-b': [], 'ohttp-pre': [], 'ohttp-entry': [], 'ohttp-entry-b': [] } : {}),
   };
   try {
-    const pin = t.pin ?? (await (await fetch(`${t.url}/api/nen/keys`)).json()).keys[0].pin;
+    const pin = await targetPin(t);
     const pages = {};
     const preloads = {};
     let lazyOhttp = [];
@@ -80,7 +80,7 @@ export async function compareCold({ a, b, rounds = 12, cpu = 4, latency = 50, ta
         clientDist: n === 'b' && clientDistB ? clientDistB : clientDist,
       });
       if (n === 'a') lazyOhttp = bundle.files.filter((f) => !f.initial && f.inputs.some((i) => i.name.includes('/ohttp/'))).map((f) => `a/${f.name}`);
-      preloads[n] = bundle.files.filter((f) => f.initial && f.name !== 'entry.js' && f.name.endsWith('.js')).map((f) => `${n}/${f.name}`);
+      preloads[n] = preloadList(bundle, `${n}/`);
       pages[`/${n}`] = coldHtml({ body: BODY_1K, pin }, `${n}/entry.js`, preloads[n]);
     }
     if (ohttp) {
@@ -94,7 +94,7 @@ export async function compareCold({ a, b, rounds = 12, cpu = 4, latency = 50, ta
         ['ohttp-entry-b', 'eb', builds.b, clientDistB ?? clientDist],
       ]) {
         const e = await bundleClient({ entry: OHTTP_ENTRY, outdir: path.join(dir, n), coreDist, clientDist: cd });
-        const preloadE = e.files.filter((f) => f.initial && f.name !== 'entry.js' && f.name.endsWith('.js')).map((f) => `${n}/${f.name}`);
+        const preloadE = preloadList(e, `${n}/`);
         pages[`/${m}`] = coldHtml({ body: BODY_1K, keyConfig, relay: OHTTP_GATEWAY }, `${n}/entry.js`, preloadE);
       }
     }

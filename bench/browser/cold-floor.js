@@ -33,7 +33,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { bundleClient } from './bundle.js';
 import { coldPage, interleavedLoads, launchChromium, waitForGlobal } from './chromium.js';
-import { BODY_1K, COLD_ENTRY, coldHtml, startHonoTarget } from './cold-target.js';
+import { BODY_1K, COLD_ENTRY, coldHtml, preloadList, startHonoTarget, targetPin } from './cold-target.js';
 import { startHarness } from './harness.js';
 
 export const HINT = '//# allFunctionsCalledOnLoad\n';
@@ -100,13 +100,13 @@ export async function measureFloor({
   const res = {};
   const oneFile = {};
   try {
-    const pin = t.pin ?? (await (await fetch(`${t.url}/api/nen/keys`)).json()).keys[0].pin;
+    const pin = await targetPin(t);
     const cfg = { body: BODY_1K, hs: HS_BODY, pin };
     const pages = {};
     const bundles = { load: loadEntry(false), load2: loadEntry(true), nen: nenEntry };
     for (const [n, entry] of Object.entries(bundles)) {
       const b = await bundleClient({ entry, outdir: path.join(dir, n), coreDist, clientDist });
-      const pre = (d) => b.files.filter((f) => f.initial && f.name !== 'entry.js' && f.name.endsWith('.js')).map((f) => `${d}/${f.name}`);
+      const pre = (d) => preloadList(b, `${d}/`);
       pages[`/${n}`] = coldHtml(cfg, `${n}/entry.js`, pre(n));
       if (hints && n !== 'load2') {
         hinted(path.join(dir, n), path.join(dir, `${n}-hint`));
@@ -121,7 +121,7 @@ export async function measureFloor({
       }
       if (hub && n === 'nen') {
         const h = await bundleClient({ entry, outdir: path.join(dir, 'nenhub'), coreDist, clientDist, hub: true });
-        const preH = h.files.filter((f) => f.initial && f.name !== 'entry.js' && f.name.endsWith('.js')).map((f) => `nenhub/${f.name}`);
+        const preH = preloadList(h, 'nenhub/');
         pages['/nenhub'] = coldHtml(cfg, 'nenhub/entry.js', preH);
         oneFile.nenhub = { files: h.files.filter((f) => f.initial).length, ...h.initial };
       }

@@ -23,7 +23,7 @@ import { parseArgs } from 'node:util';
 import { benchDir } from '../lib/env.js';
 import { bundleClient } from './bundle.js';
 import { coldLoad, launchChromium } from './chromium.js';
-import { BODY_1K, COLD_ENTRY, coldHtml, startHonoTarget } from './cold-target.js';
+import { BODY_1K, COLD_ENTRY, coldHtml, preloadList, startHonoTarget, targetPin } from './cold-target.js';
 import { startHarness } from './harness.js';
 
 const CORE = path.resolve(benchDir, '../packages/core');
@@ -140,10 +140,10 @@ async function main() {
       bundles.push(await bundleClient({ entry: ENTRY, coreDist: core, clientDist: client }));
     }
     target = v.target ? { url: v.target, stop: () => {} } : await startHonoTarget({ serverDist: v['server-dist'] });
-    const pin = target.pin ?? (await (await fetch(`${target.url}/api/nen/keys`)).json()).keys[0].pin;
+    const pin = await targetPin(target);
     browser = await launchChromium();
     for (const b of bundles) {
-      const preload = b.files.filter((f) => f.initial && f.name !== 'entry.js' && f.name.endsWith('.js')).map((f) => f.name);
+      const preload = preloadList(b);
       harnesses.push(await startHarness({ dir: b.dir, pages: { '/nen': coldHtml({ body: BODY_1K, pin }, 'entry.js', preload) }, target: target.url }));
     }
     const res = builds.map(() => []);

@@ -26,7 +26,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { bundleClient } from './bundle.js';
 import { coldPage, launchChromium, waitForGlobal } from './chromium.js';
-import { BODY_1K, COLD_ENTRY, OHTTP_ENTRY, OHTTP_GATEWAY, coldHtml, gatewayKeyConfig, startHonoTarget } from './cold-target.js';
+import { BODY_1K, COLD_ENTRY, OHTTP_ENTRY, OHTTP_GATEWAY, coldHtml, gatewayKeyConfig, preloadList, startHonoTarget, targetPin } from './cold-target.js';
 import { startHarness } from './harness.js';
 
 /** Phase functions, innermost first wins (names as in the unminified bundle). */
@@ -119,9 +119,9 @@ async function main() {
   const runs = [];
   try {
     browser = await launchChromium();
-    const pin = target.pin ?? (await (await fetch(`${target.url}/api/nen/keys`)).json()).keys[0].pin;
+    const pin = await targetPin(target);
     const modules = {};
-    const preload = bundle.files.filter((f) => f.initial && f.name !== 'entry.js' && f.name.endsWith('.js')).map((f) => f.name);
+    const preload = preloadList(bundle);
     const keyConfig = values.ohttp ? await gatewayKeyConfig(target.url) : null;
     if (values.ohttp && !keyConfig) throw new Error(`--ohttp: ${target.url} serves no application/ohttp-keys at ${OHTTP_GATEWAY}`);
     const html = coldHtml(keyConfig ? { body: BODY_1K, keyConfig, relay: OHTTP_GATEWAY } : { body: BODY_1K, pin }, 'entry.js', preload);

@@ -2,7 +2,9 @@
  * Shared pieces of the cold-page tools (cold-profile.js, cold-ab.js, the cold-browser stage): a
  * Hono bench target on a free loopback port, the page entry that sends one 1 KB POST through the
  * default @nen/client (pinned; or in OHTTP mode when the page's config carries a keyConfig), the
- * same through `@nen/client/ohttp` (OHTTP_ENTRY: the OHTTP code in the page's chunk), its HTML, and the gateway's Key Config for OHTTP pages (pinned by value: nothing fetched first).
+ * same through `@nen/client/ohttp` (OHTTP_ENTRY: the OHTTP code in the page's chunk), its HTML
+ * (with the bundle's chunks modulepreloaded: preloadList), the target's pin, and the gateway's Key
+ * Config for OHTTP pages (pinned by value: nothing fetched first).
  *
  * Pitfalls: the target is a child process; callers `stop()` it in `finally`. `--server-dist`
  * must sit inside packages/server (its imports resolve from there), as for bench/targets/hono.mjs.
@@ -48,6 +50,15 @@ export const BODY_1K = JSON.stringify({ data: 'x'.repeat(1000) });
 /** The page's HTML: the bundle's static chunks modulepreloaded (as a framework lists them). */
 export const coldHtml = (cfg, entry, preload = []) =>
   `<!doctype html><html><head>${preload.map((f) => `<link rel="modulepreload" href="/${f}">`).join('')}<script>globalThis.NEN_COLD=${JSON.stringify(cfg).replace(/</g, '\\u003c')}</script><script type="module" src="/${entry}"></script></head></html>`;
+
+/** What a page modulepreloads: the bundle's initial chunks but its entry, as `prefix` + name. */
+export const preloadList = (bundle, prefix = '') =>
+  bundle.files.filter((f) => f.initial && f.name !== 'entry.js' && f.name.endsWith('.js')).map((f) => `${prefix}${f.name}`);
+
+/** The target's pin: the one startHonoTarget read, else the first key of its GET /api/nen/keys. */
+export async function targetPin(target) {
+  return target.pin ?? (await (await fetch(`${target.url}/api/nen/keys`)).json()).keys[0].pin;
+}
 
 /** The target's first (current) OHTTP Key Config as base64url, from GET /.well-known/ohttp-gateway; null when it serves none. */
 export async function gatewayKeyConfig(target) {

@@ -28,7 +28,7 @@ import { parseArgs } from 'node:util';
 import { bundleClient } from './bundle.js';
 import { coldPage, launchChromium, waitForGlobal } from './chromium.js';
 import { HINT } from './cold-floor.js';
-import { BODY_1K, COLD_ENTRY, coldHtml, startHonoTarget } from './cold-target.js';
+import { BODY_1K, COLD_ENTRY, coldHtml, preloadList, startHonoTarget, targetPin } from './cold-target.js';
 import { startHarness } from './harness.js';
 
 const CATEGORIES = [
@@ -261,8 +261,8 @@ async function main() {
   const runs = [];
   try {
     browser = await launchChromium();
-    const pin = target.pin ?? (await (await fetch(`${target.url}/api/nen/keys`)).json()).keys[0].pin;
-    const preload = bundle.files.filter((f) => f.initial && f.name !== 'entry.js' && f.name.endsWith('.js')).map((f) => f.name);
+    const pin = await targetPin(target);
+    const preload = preloadList(bundle);
     harness = await startHarness({ dir: bundle.dir, pages: { '/nen': coldHtml({ body: BODY_1K, pin }, 'entry.js', preload) }, target: target.url });
     for (let r = 0; r < Number(v.runs); r++) {
       const p = await coldPage(browser, { cpuRate: Number(v.cpu), latencyMs: Number(v.latency) });

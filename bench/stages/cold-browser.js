@@ -31,7 +31,7 @@
  */
 import { bundleClient } from '../browser/bundle.js';
 import { coldPage, launchChromium, waitForGlobal } from '../browser/chromium.js';
-import { OHTTP_GATEWAY as GATEWAY, gatewayKeyConfig } from '../browser/cold-target.js';
+import { OHTTP_GATEWAY as GATEWAY, gatewayKeyConfig, preloadList } from '../browser/cold-target.js';
 import { startHarness } from '../browser/harness.js';
 import { STREAM_ENTRY, measureStreams } from '../browser/stream.js';
 import { ECHO_1K } from '../lib/payloads.js';
@@ -173,8 +173,8 @@ export async function run(ctx) {
   fs.writeFileSync(`${bundle.dir}/plain.js`, PLAIN_SCRIPT);
   const body = ECHO_1K;
   // the chunks the entry imports statically are preloaded, as a framework's page lists them
-  const preload = bundle.files.filter((f) => f.initial && f.name !== 'entry.js' && f.name.endsWith('.js')).map((f) => f.name);
-  const ohttpPreload = ohttpBundle.files.filter((f) => f.initial && f.name !== 'entry.js' && f.name.endsWith('.js')).map((f) => `ohttp/${f.name}`);
+  const preload = preloadList(bundle);
+  const ohttpPreload = preloadList(ohttpBundle, 'ohttp/');
   const keyConfig = await gatewayKeyConfig(ctx.targets[0]);
   const modeList = keyConfig ? MODES : MODES.filter((m) => m !== 'nen-ohttp');
   const pages = {
