@@ -24,14 +24,18 @@
  * bench/ohttp/server.mjs (its bench/node_modules/@nen linked to its packages), whose dist's
  * `globalThis.__m?.()` marks are printed per step from the 'request' event.
  * Run: `node bench/ohttp/cold-split.mjs` (env N samples per mode, default 15; RTT_MS 20;
- * MODES plain,ohttp; JSON=file writes every sample's rows). Loopback only, fixed counts, the
- * server and proxy stopped at the end.
+ * MODES plain,ohttp; JSON=file writes every sample's rows, with each sample's absolute marks
+ * under `abs` to line up with `perf record -k CLOCK_MONOTONIC -e sched:sched_switch -a`; WARM
+ * requests per mode warming the server first from a process of its own, as the stage does,
+ * default 2,000, 0 none). The server is started under `taskset -c 0` (every thread of it, as the
+ * stage starts it). Loopback only, fixed counts, the server and proxy stopped at the end.
  * Pitfalls: the server is pinned to core 0 and this process to core 1 when `taskset` exists,
  * as in the stage; report the load (printed). Each row's median is taken on its own, so they add
  * up to less than the total's median: most samples have one row well above its median (a
  * preempted burst on a shared machine), a different row each time.
  */
 import { execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -83,6 +87,7 @@ async function serverHooks() {
   };
 }
 
+let hasTaskset = false;
 function taskset(core, pid) {
   try {
     execFileSync('taskset', ['-pc', String(core), String(pid)], { stdio: 'ignore' });
@@ -94,8 +99,9 @@ function taskset(core, pid) {
 
 /** Spawns `args` with node (pinned to `core` when possible) and resolves its first stdout JSON line. */
 async function child(args, env, core) {
-  const c = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, ...env } });
-  if (core !== null) taskset(core, c.pid);
+  // `taskset -c` around the exec, as the stage starts its server: every thread of it pinned, not only the main one
+  const [cmd, argv] = core !== null && hasTaskset ? ['taskset', ['-c', String(core), process.execPath, ...args]] : [process.execPath, args];
+  const c = spawn(cmd, argv, { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, ...env } });
   const lines = [];
   let buf = '';
   let wake = () => {};
@@ -159,6 +165,19 @@ function splitOf(c, conn, srv) {
     'client: last res byte out -> headers': c.headersAt - res.at(-1)[3],
     'client: last res byte out -> end': c.end - res.at(-1)[3],
     total: c.end - c.t0,
+    // absolute marks (process.hrtime ms = CLOCK_MONOTONIC) for JSON=, to line up with a `perf record -k CLOCK_MONOTONIC` trace
+    abs: {
+      t0: c.t0,
+      fetch: c.fetchAt,
+      firstWrite: c.firstWrite,
+      reqAtProxy: reqFirst,
+      reqToServer: req.at(-1)[3],
+      request: srv?.request,
+      lastWrite: srv?.writes.at(-1)[0],
+      resAtProxy: resFirst,
+      resToClient: res.at(-1)[3],
+      end: c.end,
+    },
     ...(c.steps ? { steps: c.steps.map(([n, t], i) => [n, t - (i ? c.steps[i - 1][1] : c.t0)]) } : {}),
     ...(srv?.steps ? { serverSteps: srv.steps.map(([n, t], i) => [n, t - (i ? srv.steps[i - 1][1] : srv.request)]) } : {}),
   };
@@ -176,7 +195,7 @@ function printRows(rows, MODES) {
       if (steps) console.log(`${m} ${key} (medians, ms since the step before, the first since ${from}): ${steps.map(([n], j) => `${n} ${at(j)}`).join(', ')}`);
     }
   }
-  const keys = Object.keys(rows[MODES[0]][0]).filter((k) => k !== 'steps' && k !== 'serverSteps');
+  const keys = Object.keys(rows[MODES[0]][0]).filter((k) => k !== 'steps' && k !== 'serverSteps' && k !== 'abs');
   console.log(`${'ms (medians)'.padEnd(52)}${MODES.map((m) => m.padStart(9)).join('')}`);
   for (const k of keys)
     console.log(
@@ -203,11 +222,25 @@ async function main() {
   for (const m of MODES) if (m !== 'plain') make[m] = (await clients[m]()).createNenClient;
   const inline = process.env.PROXY === 'inline';
   const pinned = os.availableParallelism() > 1 && taskset(1, process.pid);
+  hasTaskset = pinned;
   const me = fileURLToPath(import.meta.url);
   // SERVER_ROOT: a built tree with its own bench/ohttp/server.mjs (e.g. a copy with marks in its dist)
   const serverJs = process.env.SERVER_ROOT ? path.join(path.resolve(process.env.SERVER_ROOT), 'bench/ohttp/server.mjs') : path.join(here, 'server.mjs');
   const srv = await child(['--import', me, serverJs], { COLD_SPLIT_ROLE: 'server' }, pinned ? 0 : null);
   const base = `http://127.0.0.1:${srv.first.port}`;
+  // WARM requests per mode from a process of its own first, as the stage does (./warm-server.mjs; 0: none)
+  const warm = Number(process.env.WARM ?? 2000);
+  if (warm > 0) {
+    const w = spawn(
+      process.execPath,
+      [path.join(here, 'warm-server.mjs'), JSON.stringify({ direct: base, pin: srv.first.pin, keyConfig: srv.first.keyConfig, n: warm })],
+      {
+        stdio: ['ignore', 'inherit', 'inherit'],
+      },
+    );
+    const [code] = await once(w, 'exit');
+    if (code !== 0) throw new Error(`warming the server failed (exit ${code})`);
+  }
   const cpus = process.env.PROXY_CPUS ?? `0-${os.cpus().length - 1}`;
   const proxy = await (inline ? startInlineDelayProxy : startDelayProxy)(srv.first.port, RTT_MS / 2, { log: true, cpus });
   const via = proxy.url;

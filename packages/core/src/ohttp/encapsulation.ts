@@ -16,6 +16,9 @@
  *  - The response key uses a fresh random response_nonce of max(Nn, Nk) bytes and the request's
  *    enc as salt: a response cannot be moved to another request (a swapped response fails).
  *  - `enc` is the replay id (§6.5); the gateway must claim it before running the handler.
+ *  - The client's response exporter secret is computed after the request's write (./after-io.ts;
+ *    issue 23, the cold request): it needs nothing from the answer; an answer that comes first
+ *    (none can before the next poll) computes it inline. Same bytes.
  *  - Error mapping: short / malformed header NEN_OHTTP_MALFORMED, unknown key id
  *    NEN_OHTTP_KEY_UNKNOWN, suite not offered NEN_OHTTP_UNSUPPORTED_SUITE, AEAD failure (tampered,
  *    truncated ciphertext) NEN_OHTTP_DECRYPT.
@@ -27,6 +30,7 @@ import { AEAD_TAG, type HpkeContext, OHTTP_AEAD_INFO, OHTTP_KEM_INFO, aeadOpen, 
 import { OHTTP_LABEL, labelBytes, pickSuite, requestHeader, requestInfo } from './request-header.js';
 import type { OhttpGatewayKeys, OhttpKeyConfig, OhttpKeyEntry, SymmetricSuite } from './key-config.js';
 import { nodeSha256Of2 } from './node-sha256.js';
+import { afterIo } from './after-io.js';
 
 export { OHTTP_LABEL, OHTTP_MEDIA, pickSuite, requestHeader, requestInfo } from './request-header.js';
 
@@ -38,9 +42,15 @@ const HMAC_BLOCK = 64;
  * salt enc || response_nonce is longer than HMAC's block for X-Wing / ML-KEM, so on Node.js it
  * goes in as its SHA-256 (./node-sha256.ts: the same PRK, no joined copy).
  */
-export function responseKeys(ctx: HpkeContext, label: string, enc: Uint8Array, responseNonce: Uint8Array): { key: Uint8Array; nonce: Uint8Array } {
+export function responseKeys(
+  ctx: HpkeContext,
+  label: string,
+  enc: Uint8Array,
+  responseNonce: Uint8Array,
+  exported?: Uint8Array,
+): { key: Uint8Array; nonce: Uint8Array } {
   const { nk, nn } = OHTTP_AEAD_INFO[ctx.aeadId] as { nk: number; nn: number };
-  const secret = ctx.export(labelBytes(label), Math.max(nk, nn));
+  const secret = exported ?? ctx.export(labelBytes(label), Math.max(nk, nn));
   const long = enc.length + responseNonce.length > HMAC_BLOCK ? nodeSha256Of2(enc, responseNonce) : undefined;
   const prk = hkdf.extract(long ?? concatBytes(enc, responseNonce), secret);
   return { key: hkdf.expand(prk, labelBytes('key'), nk), nonce: hkdf.expand(prk, labelBytes('nonce'), nn) };
@@ -71,17 +81,28 @@ export function encapsulateRequest(config: OhttpKeyConfig, request: Uint8Array, 
   return sealRequest(hdr, suite, sender, request);
 }
 
-/** Seals `request` under a sender context: hdr || enc || ct, and the response opener (also ./sender-async.ts's fallback). */
+/**
+ * Seals `request` under a sender context: hdr || enc || ct, and the response opener (also
+ * ./sender-async.ts's fallback). The response's exporter secret (§4.4 step 1: Export(context,
+ * "message/bhttp response", max(Nn, Nk))) depends on nothing in the answer, so it is computed
+ * after the next I/O poll (./after-io.ts: behind the request's write, while it travels) and the
+ * answer's critical path keeps only the Extract, two Expands and the AEAD open.
+ */
 export function sealRequest(hdr: Uint8Array, suite: SymmetricSuite, sender: { enc: Uint8Array; ctx: HpkeContext }, request: Uint8Array): ClientEncapsulation {
   const { enc, ctx } = sender;
   const ct = ctx.seal(new Uint8Array(0), request);
+  const n = responseNonceLength(suite.aeadId);
+  let exported: Uint8Array | undefined;
+  afterIo(() => {
+    exported ??= ctx.export(labelBytes(OHTTP_LABEL.RESPONSE), n);
+  });
   return {
     encapsulatedRequest: concatBytes(hdr, enc, ct),
     enc,
     openResponse(encapsulatedResponse: Uint8Array): Uint8Array {
-      const n = responseNonceLength(suite.aeadId);
       if (encapsulatedResponse.length < n + AEAD_TAG) throw wireError('NEN_OHTTP_MALFORMED', 'encapsulated response too short');
-      const { key, nonce } = responseKeys(ctx, OHTTP_LABEL.RESPONSE, enc, encapsulatedResponse.subarray(0, n));
+      exported ??= ctx.export(labelBytes(OHTTP_LABEL.RESPONSE), n);
+      const { key, nonce } = responseKeys(ctx, OHTTP_LABEL.RESPONSE, enc, encapsulatedResponse.subarray(0, n), exported);
       try {
         return aeadOpen(suite.aeadId, key, nonce, new Uint8Array(0), encapsulatedResponse.subarray(n));
       } catch (e) {

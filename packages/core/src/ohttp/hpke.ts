@@ -38,7 +38,7 @@ import { randomBytes } from '../backend/random.js';
 import { type RawKeySchedule, type WasmKemKey, wasmChaCha, wasmEncap, wasmHkdfExpand, wasmHkdfExtract, wasmRecipient, wasmSetupBaseS } from './kem-wasm.js';
 import { ohttpKeySchedule } from './key-schedule.js';
 import { SplitXWingKey } from './xwing-split.js';
-import { splitXWingEncap } from './xwing-split-sender.js';
+import { type Derive, splitXWingEncap, splitXWingSetupS } from './xwing-split-sender.js';
 import { type NodeX25519Static, staticX25519 } from './node-x25519.js';
 import { wasmGlueIfLoaded } from '../backend/wasm-loaded.js';
 import type { KemId } from '../backend/types.js';
@@ -343,20 +343,17 @@ function splitEncap(kem: OhttpKemId, pkR: Uint8Array): { sharedSecret: Uint8Arra
   const g = kem === OHTTP_KEM.XWING ? wasmGlueIfLoaded() : undefined;
   return g ? splitXWingEncap(g, pkR) : undefined;
 }
-function withWipe<T>(secret: Uint8Array, f: () => T): T {
-  try {
-    return f();
-  } finally {
-    wipe(secret);
-  }
-}
+/** The key schedule the split sender runs on its shared secret (also ahead, for the next request). */
+const deriveSchedule: Derive = (ss, s) => ohttpKeySchedule(hkdf, s.suiteId, ss, s.info, s.nk, s.nn);
 
 /** SetupBaseS(pkR, info): the sender context and enc. `randomness` only for vectors / tests. */
 export function setupBaseS(kem: OhttpKemId, aeadId: number, pkR: Uint8Array, info: Uint8Array, randomness?: Uint8Array): { enc: Uint8Array; ctx: HpkeContext } {
   if (!randomness && kem !== OHTTP_KEM.X25519 && pkR.length === OHTTP_KEM_INFO[kem].publicKey) {
-    const split = splitEncap(kem, pkR);
-    if (split) return { enc: split.enc, ctx: withWipe(split.sharedSecret, () => new HpkeContext(kem, aeadId, split.sharedSecret, info)) };
-    const w = wasmSetupBaseS(kem, pkR, suiteIdOf(kem, aeadId), info, aeadInfo(aeadId).nk, OHTTP_KEM_INFO[kem].enc);
+    const g = kem === OHTTP_KEM.XWING ? wasmGlueIfLoaded() : undefined;
+    const a = aeadInfo(aeadId);
+    const split = g && splitXWingSetupS(g, pkR, { suiteId: suiteIdOf(kem, aeadId), info, nk: a.nk, nn: a.nn }, deriveSchedule);
+    if (split) return { enc: split.enc, ctx: new HpkeContext(kem, aeadId, split.ks, info) };
+    const w = wasmSetupBaseS(kem, pkR, suiteIdOf(kem, aeadId), info, a.nk, OHTTP_KEM_INFO[kem].enc);
     if (w) return { enc: w.enc, ctx: new HpkeContext(kem, aeadId, w.ks, info) };
   }
   const { sharedSecret, enc } = encap(kem, pkR, randomness);

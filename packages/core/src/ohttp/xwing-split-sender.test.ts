@@ -4,7 +4,8 @@
  * @noble reference keys to its shared secret, keeps the Wasm path's codes for bad public keys
  * (NEN_CRYPTO_KEY) and bounds its per-config cache; setupBaseS through it opens at the gateway.
  * The encapsulation computed ahead is handed out once (every enc distinct, each opens) and is
- * dropped with its evicted config.
+ * dropped with its evicted config; setupBaseS's ahead carries the key schedule of the inputs it
+ * was computed for and is used only for those.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { decap as refDecap, expandKey } from '../backend/noble-kem.js';
@@ -91,6 +92,36 @@ describe('X-Wing Encap with the X25519 half in OpenSSL', () => {
     await tick();
     expect(splitSenderCount()).toBeLessThanOrEqual(8);
     rk.free();
+  });
+
+  it('setupBaseS ahead carries its key schedule: held for the same (suite_id, info), handed out once; other inputs run inline; each opens', async () => {
+    if (!FAST) return;
+    const sk = new OhttpPrivateKey(OHTTP_KEM.XWING, generateOhttpPrivateKey(OHTTP_KEM.XWING));
+    const te = new TextEncoder();
+    const infoA = te.encode('message/bhttp request\0A');
+    const infoB = te.encode('message/bhttp request\0B');
+    const tick = () => new Promise((r) => setImmediate(() => setImmediate(r))); // ./after-io.ts: after the next poll
+    const seen = new Set<string>();
+    const steps: [Uint8Array, number][] = [
+      [infoA, OHTTP_AEAD.CHACHA20_POLY1305],
+      [infoA, OHTTP_AEAD.CHACHA20_POLY1305],
+      [infoB, OHTTP_AEAD.CHACHA20_POLY1305], // held for A: wiped, B inline
+      [infoB, OHTTP_AEAD.AES_128_GCM], // another suite_id / Nk
+      [infoB, OHTTP_AEAD.AES_128_GCM],
+    ];
+    for (const [i, [info, aead]] of steps.entries()) {
+      if (i > 0) expect(splitSenderHeld(sk.publicKey)).toBe(true);
+      const { enc, ctx } = setupBaseS(OHTTP_KEM.XWING, aead, sk.publicKey, info);
+      expect(splitSenderHeld(sk.publicKey)).toBe(false); // handed out once
+      expect(seen.has(toHex(enc))).toBe(false);
+      seen.add(toHex(enc));
+      const r = setupBaseR(sk, aead, enc, info);
+      expect([...r.open(new Uint8Array(0), ctx.seal(new Uint8Array(0), Uint8Array.of(i)))]).toEqual([i]);
+      const label = te.encode('message/bhttp response');
+      expect(toHex(ctx.export(label, 32))).toBe(toHex(r.export(label, 32)));
+      await tick();
+    }
+    sk.dispose();
   });
 
   it('setupBaseS (through it where used) opens at the gateway', () => {

@@ -30,7 +30,11 @@
  *    but pk, so this changes no byte or distribution. Each held one is handed out once (taken out
  *    of the entry before it is returned), at most one per config is held or pending, and an
  *    evicted entry wipes its held secret. Same CPU per request, off the critical path; never for
- *    derandomized vectors (they do not come here).
+ *    derandomized vectors (they do not come here). Through `splitXWingSetupS` (./hpke.ts
+ *    setupBaseS) the held one also carries the RFC 9180 key schedule for the (suite_id, info, Nk,
+ *    Nn) of the request before (its shared secret wiped once derived), used only for the same
+ *    inputs (else wiped and run inline): the key schedule's four HKDF calls left the critical path
+ *    as Node 24's Wasm SetupBaseS ahead had (OHTTP eleventh pass).
  */
 import type * as Glue from '../../wasm/nen_core.js';
 import { randomBytes } from '../backend/random.js';
@@ -38,6 +42,7 @@ import { wipe } from '../backend/util.js';
 import { callWasm } from '../backend/wasm.js';
 import { NenCryptoError } from '../errors.js';
 import { afterIo } from './after-io.js';
+import type { RawKeySchedule } from './kem-wasm.js';
 import { type NodeModules, nodeModules } from './node-x25519.js';
 
 type WasmGlue = typeof Glue;
@@ -45,12 +50,27 @@ interface Encapsulation {
   readonly sharedSecret: Uint8Array;
   readonly enc: Uint8Array;
 }
+/** The RFC 9180 KeySchedule inputs besides the shared secret (one (suite_id, info) per config in practice). */
+export interface ScheduleInputs {
+  readonly suiteId: Uint8Array;
+  readonly info: Uint8Array;
+  readonly nk: number;
+  readonly nn: number;
+}
+/** KeySchedule(mode_base, ss, info) (../ohttp/key-schedule.ts through ./hpke.ts): what a sender derives from the secret. */
+export type Derive = (sharedSecret: Uint8Array, s: ScheduleInputs) => RawKeySchedule;
+/** SetupBaseS computed ahead for the inputs of the request before: enc and its key schedule (the secret already wiped). */
+interface Scheduled {
+  readonly enc: Uint8Array;
+  readonly ks: RawKeySchedule;
+  readonly s: ScheduleInputs;
+}
 interface Entry {
   readonly pk: Uint8Array;
   readonly mlkem: Glue.SenderKey;
   readonly pkX: unknown;
-  /** The next request's encapsulation, computed ahead (handed out once). */
-  ahead: Encapsulation | undefined;
+  /** The next request's encapsulation (Encap only, or SetupBaseS with its key schedule), computed ahead (handed out once). */
+  ahead: Encapsulation | Scheduled | undefined;
   /** An ahead computation is scheduled. */
   pending: boolean;
   /** Evicted: its Wasm key is freed, nothing more is computed on it. */
@@ -70,10 +90,20 @@ const fastImport = (v: string | undefined): boolean => {
   return !!m && (Number(m[1]) < 3 || (Number(m[1]) === 3 && Number(m[2]) < 5));
 };
 
-function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+function equalBytes(m: NodeModules | undefined, a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
+  if (m?.crypto.timingSafeEqual) return m.crypto.timingSafeEqual(a, b); // one native compare: the JS loop over 1,216 bytes took ~24 µs of a cold request (profiled, bench/README.md OHTTP eleventh pass)
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
+}
+
+function sameInputs(a: ScheduleInputs, b: ScheduleInputs): boolean {
+  return a.nk === b.nk && a.nn === b.nn && equalBytes(undefined, a.suiteId, b.suiteId) && equalBytes(undefined, a.info, b.info);
+}
+
+function wipeAhead(a: Encapsulation | Scheduled): void {
+  if ('ks' in a) wipe(a.ks.key, a.ks.baseNonce, a.ks.exporterSecret);
+  else wipe(a.sharedSecret);
 }
 
 function makeEntry(g: WasmGlue, m: NodeModules, pk: Uint8Array): Entry {
@@ -91,7 +121,7 @@ function entryFor(g: WasmGlue, m: NodeModules, pk: Uint8Array): Entry {
   let id = '';
   for (let i = 0; i < 32; i++) id += String.fromCharCode(pk[i] as number);
   const hit = cache.get(id);
-  if (hit && equalBytes(hit.pk, pk)) return hit;
+  if (hit && equalBytes(m, hit.pk, pk)) return hit;
   const e = makeEntry(g, m, pk);
   if (hit) {
     cache.delete(id);
@@ -109,22 +139,36 @@ function entryFor(g: WasmGlue, m: NodeModules, pk: Uint8Array): Entry {
 function release(e: Entry): void {
   e.freed = true;
   e.mlkem.free();
-  if (e.ahead) wipe(e.ahead.sharedSecret);
+  if (e.ahead) wipeAhead(e.ahead);
   e.ahead = undefined;
 }
 
-/** Schedules the entry's next encapsulation (one held or pending at most); a failure leaves it to the next request, which throws its own error. */
-function computeAhead(m: NodeModules, e: Entry): void {
+/**
+ * Schedules the entry's next encapsulation (one held or pending at most), with the key schedule
+ * for `s` when given; a failure leaves it to the next request, which throws its own error.
+ */
+function computeAhead(m: NodeModules, e: Entry, s?: { readonly inputs: ScheduleInputs; readonly derive: Derive }): void {
   if (e.pending || e.ahead) return;
+  const inputs = s && { suiteId: s.inputs.suiteId.slice(), info: s.inputs.info.slice(), nk: s.inputs.nk, nn: s.inputs.nn };
   e.pending = afterIo(() => {
     e.pending = false;
     if (e.freed || e.ahead) return;
     try {
-      e.ahead = encapWith(m, e);
+      const x = encapWith(m, e);
+      if (!s || !inputs) e.ahead = x;
+      else e.ahead = { enc: x.enc, ks: withWiped(x.sharedSecret, () => s.derive(x.sharedSecret, inputs)), s: inputs };
     } catch {
       // the next request encapsulates inline and reports the error there
     }
   });
+}
+
+function withWiped<T>(secret: Uint8Array, f: () => T): T {
+  try {
+    return f();
+  } finally {
+    wipe(secret);
+  }
 }
 
 function encapWith(m: NodeModules, e: Entry): Encapsulation {
@@ -182,17 +226,48 @@ function selfTest(g: WasmGlue, m: NodeModules): boolean {
  * caller takes the whole Wasm Encap). The caller checked pkR's length.
  */
 export function splitXWingEncap(g: WasmGlue, pk: Uint8Array): Encapsulation | undefined {
+  const m = splitModules(g);
+  if (!m) return undefined;
+  const e = entryFor(g, m, pk);
+  const ready = e.ahead;
+  e.ahead = undefined; // handed out once
+  if (ready && 'ks' in ready) wipeAhead(ready); // computed for SetupBaseS: its secret is gone
+  const out = ready && !('ks' in ready) ? ready : encapWith(m, e);
+  computeAhead(m, e);
+  return out;
+}
+
+/**
+ * SetupBaseS(pk, info) for X-Wing with the X25519 half in OpenSSL: enc and the key schedule
+ * (`derive` on the shared secret, which is wiped), or undefined where the split is not used. The
+ * next one is computed ahead with its key schedule for the same inputs (Node 20 / 22: the key
+ * schedule's four HKDF calls leave the request's critical path too, as Node 24's Wasm SetupBaseS
+ * ahead in ./kem-wasm.ts); one held for other inputs is wiped and this one runs inline.
+ */
+export function splitXWingSetupS(g: WasmGlue, pk: Uint8Array, inputs: ScheduleInputs, derive: Derive): { enc: Uint8Array; ks: RawKeySchedule } | undefined {
+  const m = splitModules(g);
+  if (!m) return undefined;
+  const e = entryFor(g, m, pk);
+  const ready = e.ahead;
+  e.ahead = undefined; // handed out once
+  let out: { enc: Uint8Array; ks: RawKeySchedule };
+  if (ready && 'ks' in ready && sameInputs(ready.s, inputs)) out = ready;
+  else {
+    if (ready && 'ks' in ready) wipeAhead(ready);
+    const x = ready && !('ks' in ready) ? ready : encapWith(m, e);
+    out = { enc: x.enc, ks: withWiped(x.sharedSecret, () => derive(x.sharedSecret, inputs)) };
+  }
+  computeAhead(m, e, { inputs, derive });
+  return { enc: out.enc, ks: out.ks };
+}
+
+/** node:crypto where the split is used (self-tested once per process), else undefined. */
+function splitModules(g: WasmGlue): NodeModules | undefined {
   if (verdict === false) return undefined;
   const m = nodeModules();
   if (verdict === undefined)
     verdict = !!m && fastImport((globalThis as { process?: { versions?: { openssl?: string } } }).process?.versions?.openssl) && selfTest(g, m);
-  if (!verdict || !m) return undefined;
-  const e = entryFor(g, m, pk);
-  const ready = e.ahead;
-  e.ahead = undefined; // handed out once
-  const out = ready ?? encapWith(m, e);
-  computeAhead(m, e);
-  return out;
+  return verdict && m ? m : undefined;
 }
 
 /** How many configs the cache holds (tests: it stays bounded). */
@@ -202,6 +277,6 @@ export function splitSenderCount(): number {
 
 /** Whether an encapsulation to `pk` is held ahead (tests). */
 export function splitSenderHeld(pk: Uint8Array): boolean {
-  for (const e of cache.values()) if (equalBytes(e.pk, pk)) return !!e.ahead;
+  for (const e of cache.values()) if (equalBytes(undefined, e.pk, pk)) return !!e.ahead;
   return false;
 }
