@@ -147,7 +147,12 @@ export function finish(acc, { cores = 1 } = {}) {
 export async function runInterleaved({ modes, concurrency, durationMs, sliceMs = 1000, cores = 1, onSlice, onRequest, serverCpu = null, counters = {} }) {
   const names = Object.keys(modes);
   const accs = Object.fromEntries(names.map((n) => [n, createAccumulator()]));
-  const slices = Math.max(1, Math.round(durationMs / sliceMs));
+  // An even number of rounds when modes alternate: the order is reversed every other round, so with
+  // an even count each mode's mean slice position is the same (a drift over the window cancels) and
+  // each leads as many rounds as it trails. An odd count (the load variants' 5 s of 1 s slices:
+  // e p | p e | e p | p e | e p) gives the first mode one lead more than the others.
+  let slices = Math.max(1, Math.round(durationMs / sliceMs));
+  if (names.length > 1 && slices > 1 && slices % 2 === 1) slices++;
   const per = durationMs / slices;
   for (let s = 0; s < slices; s++) {
     // alternate the order every round so neither mode always runs first

@@ -26,8 +26,8 @@
  * metrics route is sampled at the window edges and every second, tagged `load:<mode>-only`, and
  * RSS / heap growth per 1,000 requests is fitted per window.
  *
- * Pitfall: the variant windows are short (min(--duration, 5) s per mode); they give ratios, not
- * capacity figures. The pinned server has one core, so its req/s is lower by design.
+ * Pitfall: the variant windows are short (min(--duration, 5) s per mode, twice that for the pinned
+ * `off` ones: `variantSeconds`); they give ratios, not capacity figures. The pinned server has one core, so its req/s is lower by design.
  */
 import { runInterleaved, runSlice, createAccumulator } from '../lib/driver.js';
 import { ratio, round } from '../lib/stats.js';
@@ -91,10 +91,22 @@ function bytesOf(size, enc, plain) {
   };
 }
 
+/**
+ * Seconds per mode of a variant: min(--duration, 5), and twice that for the pinned 1 KB / 100 KB
+ * `off` variants, the issue's headline ratios (issue 21): under `next start` a mark-compact costs the
+ * server ~80 ms (pause and incremental steps, --trace-gc) every ~3,000 1 KB requests, so 5 s per mode
+ * at ~1,500 req/s hold ~5, each charged to whichever mode's slice it lands in: the count difference
+ * (sd ~2) swings a mode's CPU by ~±3 %, the run-to-run spread of these ratios. Twice the window
+ * halves the variance of that lottery, for +20 s of the main job.
+ */
+export function variantSeconds(v, { durationSeconds, quick }) {
+  if (quick) return 0.5;
+  const base = Math.min(durationSeconds, 5);
+  return v.cores === 'pinned' && v.compression === 'off' ? 2 * base : base;
+}
+
 export async function runVariants(ctx) {
-  const { durationSeconds, sliceSeconds, quick } = ctx.options;
-  const seconds = quick ? 0.5 : Math.min(durationSeconds, 5);
-  const slice = Math.min(sliceSeconds, seconds);
+  const { sliceSeconds } = ctx.options;
   const pids = ctx.serverCpu?.pids ?? [];
   const noPin = ctx.options.pin === false ? 'disabled (--no-pin)' : pinUnavailable({ pids, cores: ctx.cores });
   const setups = { off: await setupCompression(ctx, 'off'), realistic: await setupCompression(ctx, 'realistic') };
@@ -105,6 +117,8 @@ export async function runVariants(ctx) {
       continue;
     }
     const s = setups[v.compression];
+    const seconds = variantSeconds(v, ctx.options);
+    const slice = Math.min(sliceSeconds, seconds);
     const body = v.size === 1024 ? ECHO_1K : BODY_100K;
     const ops = echoOps(ctx, s.client, body, { plainFetch: s.plainFetch });
     await ops.encrypted(); // warm the variant's client and route

@@ -171,6 +171,22 @@ describe('closed-loop driver', () => {
     expect(r.encrypted.seconds).toBeGreaterThan(0.35);
   });
 
+  it('rounds an odd number of alternating rounds up to an even one (each mode leads as often)', async () => {
+    const order: string[] = [];
+    const r = await runInterleaved({
+      modes: { encrypted: async () => {}, plain: async () => {} },
+      concurrency: 1,
+      durationMs: 50,
+      sliceMs: 10,
+      onSlice: (m: string) => order.push(m),
+    });
+    expect(order).toEqual(['encrypted', 'plain', 'plain', 'encrypted', 'encrypted', 'plain', 'plain', 'encrypted', 'encrypted', 'plain', 'plain', 'encrypted']);
+    expect(r.encrypted.seconds).toBeGreaterThan(0.045);
+    const one: string[] = [];
+    await runInterleaved({ modes: { only: async () => {} }, concurrency: 1, durationMs: 30, sliceMs: 10, onSlice: (m: string) => one.push(m) });
+    expect(one).toHaveLength(3);
+  });
+
   it('rejects a run without a bound', async () => {
     await expect(runSlice({ concurrency: 1, op: async () => {}, acc: createAccumulator() })).rejects.toThrow(/durationMs or requests/);
   });
