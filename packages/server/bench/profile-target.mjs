@@ -7,7 +7,9 @@
  * server CPU per request (/proc/<pid>/stat). Run one mode per call and diff two calls by eye.
  *
  *   node bench/profile-target.mjs --target hono --mode encrypted [--size 1024] [--requests 20000] [--top 30] [--keep out.cpuprofile] [--gc] [--server-cores 0] [--server-node-args='--flag ...']
- *   modes: plain (POST /api/plain/echo), encrypted (POST /api/echo through @nen/client), handshake
+ *   modes: plain (POST /api/plain/echo), encrypted (POST /api/echo through @nen/client), handshake,
+ *   handshake-pinned (pinned to the key GET /api/nen/keys gives: the static key's decapsulation
+ *   too, as the Next.js bench's handshakes and profile-requests.js's handshake mode)
  *   --gc: the server also runs with --trace-gc; prints its GCs per 1,000 requests by kind (a count
  *   that does not depend on the machine's load: the GC follows the bytes allocated per request)
  *   --server-cores: the server's CPU list for taskset (default 0; e.g. 0,1 lets V8's background
@@ -51,7 +53,8 @@ const { values: v } = parseArgs({
 const target = v.target ?? 'hono';
 if (!['hono', 'node-http'].includes(target)) throw new Error('profile-target: --target hono|node-http');
 const mode = v.mode ?? 'encrypted';
-if (!['plain', 'encrypted', 'handshake'].includes(mode)) throw new Error('profile-target: --mode plain|encrypted|handshake');
+if (!['plain', 'encrypted', 'handshake', 'handshake-pinned'].includes(mode))
+  throw new Error('profile-target: --mode plain|encrypted|handshake|handshake-pinned');
 const size = Number(v.size ?? 1024);
 const requests = Number(v.requests ?? 20_000);
 const concurrency = Number(v.concurrency ?? 10);
@@ -133,6 +136,8 @@ try {
   const headers = { 'content-type': 'application/json' };
   const client = createNenClient({ baseUrl: base, fetch, unpinned: true });
   if (mode === 'encrypted') await client.handshake();
+  const serverKey = mode === 'handshake-pinned' ? (await (await fetch(`${base}/api/nen/keys`)).json())?.keys?.[0]?.pin : undefined;
+  if (mode === 'handshake-pinned' && typeof serverKey !== 'string') throw new Error('profile-target: GET /api/nen/keys gave no pin');
   const ops = {
     plain: async () => {
       const res = await fetch(`${base}/api/plain/echo`, { method: 'POST', headers, body });
@@ -144,6 +149,9 @@ try {
     },
     handshake: async () => {
       await createNenClient({ baseUrl: base, fetch, unpinned: true }).handshake();
+    },
+    'handshake-pinned': async () => {
+      await createNenClient({ baseUrl: base, fetch, serverKey }).handshake();
     },
   };
   const op = ops[mode];

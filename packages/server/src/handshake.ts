@@ -10,11 +10,16 @@
  *  - A 429 carries Retry-After; the limiter's memory is bounded (./ratelimit.ts).
  *  - The session is unconfirmed until a request commits on it: it dies after `unconfirmedMs`
  *    (`confirmBy`), so handshakes that are never used leave no state behind for long.
+ *  - `parts` (the node:http adapter, session-routes.ts SEALED_PARTS): the ServerHello goes back as
+ *    its parts (sealed-parts.ts), with its content-length, for the adapter to write itself; an
+ *    undici Response would make its body a web stream the adapter then reads back (issue 21).
+ *    Refusals stay Responses. The same status, headers and body either way.
  */
 import { MEDIA_TYPE, SESSION_ID_LENGTH, SessionKeys, kemName, serverHandshake, toBase64Url, wireError } from '@nen/core';
 import { errorResponse, readBody } from './http.js';
 import type { ServerContext } from './pipeline.js';
 import type { HandshakeRateLimiter } from './ratelimit.js';
+import type { SealedParts } from './sealed-parts.js';
 import type { SessionRecord } from './stores/types.js';
 
 /** A list, not a record: cheaper for undici's Response constructor (fewer WebIDL conversions). */
@@ -23,7 +28,7 @@ const HANDSHAKE_HEADERS: [string, string][] = [
   ['cache-control', 'no-store'],
 ];
 
-export async function handshakeRoute(ctx: ServerContext, limiter: HandshakeRateLimiter, request: Request): Promise<Response> {
+export async function handshakeRoute(ctx: ServerContext, limiter: HandshakeRateLimiter, request: Request, parts = false): Promise<Response | SealedParts> {
   const { s } = ctx;
   const now = s.clock();
   if (!limiter.ceiling.take(now)) {
@@ -68,5 +73,11 @@ export async function handshakeRoute(ctx: ServerContext, limiter: HandshakeRateL
     session: id.slice(0, 8),
     reason: `kem ${kemName(r.hello.kem)}${r.hello.kid ? ` pinned ${r.hello.kid}` : ' unpinned'}`,
   });
-  return new Response(r.response as Uint8Array<ArrayBuffer>, { status: 200, headers: HANDSHAKE_HEADERS });
+  if (!parts) return new Response(r.response as Uint8Array<ArrayBuffer>, { status: 200, headers: HANDSHAKE_HEADERS });
+  return {
+    status: 200,
+    statusText: '',
+    headers: ['content-type', MEDIA_TYPE.handshake, 'cache-control', 'no-store', 'content-length', String(r.response.byteLength)],
+    body: [r.response],
+  };
 }

@@ -8,6 +8,8 @@
  *    by the session itself); keys is public (the pins).
  *  - rotate keeps the previous epoch secret for `rotateGraceMs`, so requests already in flight
  *    under the old epoch still open; the new epoch's keys go straight into the key cache.
+ *  - POST has a second entry (wrap.ts SEALED_PARTS) for the node:http adapter: the same dispatch,
+ *    but the handshake's ServerHello comes back as its parts (handshake.ts), not a Response.
  */
 import { type KemId, SessionKeys, kemName, nextEpochSecret, wireError } from '@nen/core';
 import { handshakeRoute } from './handshake.js';
@@ -15,6 +17,8 @@ import { errorResponse } from './http.js';
 import { type Opened, type ServerContext, openIncoming, reject } from './pipeline.js';
 import type { HandshakeRateLimiter } from './ratelimit.js';
 import { sealed, valueToPlain } from './respond.js';
+import type { SealedParts } from './sealed-parts.js';
+import { type PartsRoute, SEALED_PARTS } from './wrap.js';
 
 type Method = 'GET' | 'POST';
 type Action = 'rotate' | 'terminate' | 'status';
@@ -104,24 +108,27 @@ function actionOf(request: Request): string {
 export function sessionRoutes(ctx: ServerContext, limiter: HandshakeRateLimiter): SessionRoutes {
   const act = (a: Action) => (r: Request) => sessionAction(ctx, a, r);
   /** The session endpoints: action (last path segment) → method → handler. */
-  const table: Record<string, Partial<Record<Method, (request: Request) => Promise<Response>>>> = {
-    handshake: { POST: (r) => handshakeRoute(ctx, limiter, r) },
+  const table: Record<string, Partial<Record<Method, (request: Request, parts: boolean) => Promise<Response | SealedParts>>>> = {
+    handshake: { POST: (r, parts) => handshakeRoute(ctx, limiter, r, parts) },
     rotate: { POST: act('rotate') },
     terminate: { POST: act('terminate') },
     status: { POST: act('status'), GET: act('status') },
     keys: { GET: async () => Response.json({ keys: await ctx.keyring.publicKeys() }, { headers: { 'cache-control': 'no-store' } }) },
   };
-  const dispatch = async (method: Method, request: Request): Promise<Response> => {
+  const dispatch = async (method: Method, request: Request, parts: boolean): Promise<Response | SealedParts> => {
     try {
       const action = actionOf(request);
       const methods = Object.hasOwn(table, action) ? table[action] : undefined;
       if (!methods) return errorResponse('NEN_NOT_FOUND');
       const handler = methods[method];
       if (!handler) return errorResponse('NEN_METHOD_NOT_ALLOWED', { allow: Object.keys(methods).join(', ') });
-      return await handler(request);
+      return await handler(request, parts);
     } catch (e) {
       return reject(ctx, e, request);
     }
   };
-  return { POST: (request) => dispatch('POST', request), GET: (request) => dispatch('GET', request) };
+  const POST = (request: Request) => dispatch('POST', request, false) as Promise<Response>;
+  const partsRoute: PartsRoute<unknown> = (request) => dispatch('POST', request, true);
+  Object.defineProperty(POST, SEALED_PARTS, { value: partsRoute });
+  return { POST, GET: (request) => dispatch('GET', request, false) as Promise<Response> };
 }

@@ -11,7 +11,15 @@ import { HS_FLAG, REQ_FLAG } from './constants.js';
 import { openRequest, openRequestStream, parseRequest, sealRequest } from './envelope.js';
 import { openResponse, parseResponse, sealResponse, sealResponseChunks, sealTextResponseChunks } from './envelope-response.js';
 import { SMALL_MESSAGE } from '../backend/node.js';
-import { clientHandshakeStart, decodeClientHello, encodeClientHello, parseServerKeyPin, serverHandshake } from './handshake.js';
+import {
+  clientHandshakeStart,
+  decodeClientHello,
+  decodeServerHello,
+  encodeClientHello,
+  encodeServerHelloBody,
+  parseServerKeyPin,
+  serverHandshake,
+} from './handshake.js';
 import { SessionKeys, computeNonce, computeNonceWide } from './keys.js';
 import { RecordOpener, RecordSealer, formatRequestHeader, parseRequestHeader, requestAad, responseAad } from './message.js';
 import { REPLAY_WINDOW_WIDTH, ReplayWindow } from './replay.js';
@@ -238,6 +246,22 @@ describe.each(['noble', 'wasm', 'node'] as const)('handshake and records (%s)', 
     trunc.push(wire.subarray(0, wire.length - 25));
     expect(code(() => trunc.end())).toBe('X_truncated');
     k.dispose();
+  });
+});
+
+describe.each(['noble', 'wasm', 'node'] as const)('the ServerHello serverHandshake writes (%s)', (kind) => {
+  it("is encodeServerHelloBody's bytes and the confirm (written inside TH's input array)", async () => {
+    const b = await loadBackend(kind);
+    const sk = b.createRecipientKey(KEM_ID.XWING, b.generateKeyPair(KEM_ID.XWING).privateKey);
+    const c = clientHandshakeStart(b, { pin: parseServerKeyPin(`k1:${toBase64Url(sk.publicKey)}`), lifetime: 70_000 });
+    const sid = Uint8Array.from({ length: 16 }, (_, i) => i + 1);
+    const s = serverHandshake(b, c.hello, { keys: new Map([['k1', sk]]), sessionId: sid, maxLifetime: 66_000, idleTimeout: 300, now: 2 ** 41 + 5 });
+    const sh = decodeServerHello(s.response, KEM_ID.XWING);
+    expect(sh).toMatchObject({ flags: HS_FLAG.STATIC, sessionId: sid, lifetime: 66_000, idleTimeout: 300, serverTime: 2 ** 41 + 5 });
+    expect(s.response.length).toBe(36 + KEM_SIZES[KEM_ID.XWING].enc + 32);
+    expect(encodeServerHelloBody(sh)).toEqual(s.response.slice(0, -32));
+    expect(c.finish(s.response).secret).toEqual(s.secret);
+    sk.dispose();
   });
 });
 

@@ -267,8 +267,15 @@ export function toNodeHandler<C = unknown>(handler: WebHandler<C>, options: Node
 
 /** The session endpoints (`<sessionPath>/:action`) as one Node handler: GET/HEAD → routes.GET, others → routes.POST (405 there). */
 export function nodeSessionRoutes(nen: Pick<Nen, 'routes'>, options: NodeAdapterOptions<unknown> = {}): NodeHandler {
-  return toNodeHandler(
-    (request, context) => (request.method === 'GET' || request.method === 'HEAD' ? nen.routes.GET(request, context) : nen.routes.POST(request, context)),
-    options,
-  );
+  const { GET, POST } = nen.routes;
+  const handler: WebHandler<unknown> = (request, context) =>
+    request.method === 'GET' || request.method === 'HEAD' ? GET(request, context) : POST(request, context);
+  // The handshake's ServerHello written from its parts, as a withNen route's sealed answer (session-routes.ts).
+  const postParts = (POST as { [SEALED_PARTS]?: PartsRoute<unknown> })[SEALED_PARTS];
+  if (postParts) {
+    const partsRoute: PartsRoute<unknown> = (request, context) =>
+      request.method === 'GET' || request.method === 'HEAD' ? GET(request, context) : postParts(request, context);
+    Object.defineProperty(handler, SEALED_PARTS, { value: partsRoute });
+  }
+  return toNodeHandler(handler, options);
 }

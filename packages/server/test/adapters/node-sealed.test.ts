@@ -5,11 +5,12 @@
  * Web Response written back by the adapter's Response path (respond.ts sealed()): status, the
  * handler's headers (two set-cookie kept apart, its own cache-control), Nen's headers, HEAD, a
  * null-body status, Server-Timing, a handler exception, and refusals before the handler ran.
+ * The handshake's ServerHello likewise (session-routes.ts: `routes.POST`'s parts entry).
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { toBase64Url } from '@nen/core';
+import { clientHandshakeStart, loadBackend, MEDIA_TYPE, parseServerKeyPin, toBase64Url } from '@nen/core';
 import { createNenClient } from '@nen/client';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -208,5 +209,54 @@ describe('node adapter: sealed answers written from their parts', () => {
       expect([r.status, r.headers.get('nen-error')]).toEqual([400, 'NEN_NOT_ENCRYPTED']);
       await r.arrayBuffer();
     }
+  });
+});
+
+/** One server's handshake answers: a pinned ClientHello (finished by the client), a 7-byte one, a GET. */
+async function handshakeAnswers(h: ReturnType<typeof toNodeHandler>, parts: boolean): Promise<Record<string, unknown>> {
+  const be = await loadBackend('auto');
+  const server = createServer((req, res) => void h(req, res));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/nen/handshake`;
+  try {
+    const st = clientHandshakeStart(be, { pin: parseServerKeyPin(pin) });
+    const r = await fetch(url, { method: 'POST', body: st.hello as Uint8Array<ArrayBuffer>, headers: { 'content-type': MEDIA_TYPE.handshake } });
+    const body = new Uint8Array(await r.arrayBuffer());
+    expect(st.finish(body).sessionId.length).toBe(16); // the confirm MAC checks: a complete, correct ServerHello
+    const length = r.headers.get('content-length');
+    if (parts) expect(length).toBe(String(body.length));
+    const bad = await fetch(url, { method: 'POST', body: new Uint8Array(7), headers: { 'content-type': MEDIA_TYPE.handshake } });
+    await bad.arrayBuffer();
+    const get = await fetch(url);
+    await get.arrayBuffer();
+    return {
+      status: r.status,
+      type: r.headers.get('content-type'),
+      cache: r.headers.get('cache-control'),
+      length: length ?? String(body.length),
+      bad: [bad.status, bad.headers.get('nen-error')],
+      get: [get.status, get.headers.get('nen-error'), get.headers.get('allow')],
+    };
+  } finally {
+    server.closeAllConnections();
+    await new Promise<void>((r) => server.close(() => r()));
+  }
+}
+
+describe('node adapter: the handshake written from its parts', () => {
+  it("the ServerHello: the Response path's status, headers and bytes, with its content-length", async () => {
+    const nen = nens[0]!;
+    expect(typeof (nen.routes.POST as unknown as Record<symbol, unknown>)[SEALED_PARTS]).toBe('function');
+    // A plain function has no parts entry: the adapter writes the route's Response.
+    const viaResponse = toNodeHandler((r, c) => (r.method === 'GET' || r.method === 'HEAD' ? nen.routes.GET(r, c) : nen.routes.POST(r, c)));
+    const a = await handshakeAnswers(nodeSessionRoutes(nen), true);
+    expect(a).toEqual(await handshakeAnswers(viaResponse, false));
+    expect(a).toMatchObject({
+      status: 200,
+      type: MEDIA_TYPE.handshake,
+      cache: 'no-store',
+      bad: [400, 'NEN_MALFORMED'],
+      get: [405, 'NEN_METHOD_NOT_ALLOWED', 'POST'],
+    });
   });
 });
