@@ -12,8 +12,9 @@
  * pinned, as the bench's session clients are unpinned; every request is a fresh encapsulation
  * (and a replay-id claim in the demo's store, bounded by its TTL and maxClaims). Skipped with a
  * note when the target has no gateway (404) or the server cannot be pinned. Both modes are warmed
- * with 2,000 requests first (300 with --quick; env NEN_BENCH_OHTTP_WARMUP): the gateway's path
- * is not optimised by V8 before ~1,000 requests (bench/README.md, OHTTP tenth pass).
+ * with 4,000 requests first (300 with --quick; env NEN_BENCH_OHTTP_WARMUP; at most 20 s each): on
+ * Node 20 V8 keeps optimising the gateway's path until ~4,000 requests (bench/README.md, OHTTP
+ * tenth and eleventh passes: no deopts, TurboFan's tier-up of once-per-request functions).
  */
 import { runInterleaved, runSlice } from '../lib/driver.js';
 import { ECHO_1K } from '../lib/payloads.js';
@@ -58,9 +59,12 @@ export async function runOhttpVariants(ctx) {
   // the variants before this one, but a fresh gateway path costs ~2x per request until V8 has
   // optimised it (in process, Node 20: ~230 µs for requests 100-300, ~205 for 300-1,000, ~115
   // after 1,000); with one warm-up request the 5 s window measured that warm-up (at load 1-2,
-  // both orders: +0.264 / +0.278 ms over plain with one, +0.195 / +0.210 with 2,000).
-  const warm = Number(process.env.NEN_BENCH_OHTTP_WARMUP ?? (quick ? 300 : 2000));
-  for (const op of [modes.encrypted, modes.plain]) await runSlice({ op, concurrency: v.concurrency, requests: Math.max(1, warm), durationMs: 10_000 });
+  // both orders: +0.264 / +0.278 ms over plain with one, +0.195 / +0.210 with 2,000). Eleventh
+  // pass: under `next start` TurboFan still compiled 28 / 16 functions in OHTTP requests
+  // 2,001-3,000 / 3,001-4,000 and ~0 after (in process 127 / 115 µs, then 112), so 2,000 left
+  // the window in the tail of the warm-up: 4,000.
+  const warm = Number(process.env.NEN_BENCH_OHTTP_WARMUP ?? (quick ? 300 : 4000));
+  for (const op of [modes.encrypted, modes.plain]) await runSlice({ op, concurrency: v.concurrency, requests: Math.max(1, warm), durationMs: 20_000 });
   ctx.progress?.detail(`variant ${v.id}`);
   const r = await withPinning({ pids }, () =>
     runInterleaved({ modes, concurrency: v.concurrency, durationMs: seconds * 1000, sliceMs: slice * 1000, cores: ctx.cores, serverCpu: ctx.serverCpu }),

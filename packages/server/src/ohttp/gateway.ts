@@ -26,7 +26,10 @@
  *    13 the response seal; keep the per-request path free of promises it does not need (each
  *    one runs Next's AsyncLocalStorage hooks under `next start`). Under `next start` the same
  *    steps cost 1.5-3x (tenth pass: ~318 µs per request at c=10, the X-Wing Decap 146; nothing
- *    outside them), and a fresh gateway ~2x until V8 has optimised it (~1,000 requests, Node 20).
+ *    outside them), and a fresh gateway ~2x until V8 has optimised it (eleventh pass: no deopts on
+ *    Node 20 or 24; TurboFan reaches this path's small once-per-request functions between requests
+ *    ~400 and ~3,500 on Node 20, `bench/ohttp/warm-curve.mjs`). Keep hot functions monomorphic
+ *    (one shape per argument) so that the warm-up stays a tier-up and never becomes a deopt loop.
  */
 import {
   ChunkedRequestOpener,
