@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `node bench/profile-requests.js [--requests 20000] [--concurrency 10] [--size 1024] [--pin]
- * [--modes plain,plain-burn,plain-sleep,encrypted,handshake,ohttp,stream-plain,stream-encrypted] [--burn-us 150]
+ * [--modes plain,plain-burn,plain-sleep,encrypted,handshake,handshake-raw,ohttp,stream-plain,stream-encrypted] [--burn-us 150]
  * [--tokens 200] [--server-node-args=--trace-gc]`: the
  * per-request cost table of bench/README.md. For each mode (plain, encrypted) it starts the built
  * demo (`next start`, apps/demo/.next) under `node --cpu-prof` on a free loopback port, warms it
@@ -115,6 +115,88 @@ async function waitReady(base, child) {
   throw new Error('next start not ready after 120 s');
 }
 
+/** One operation of `mode` against the demo at `base` (after this returns, only its requests run). */
+async function makeOp(mode, { base, fetch, body, burnUs, tokens }) {
+  const headers = { 'content-type': 'application/json' };
+  if (mode === 'plain' || mode === 'plain-burn' || mode === 'plain-sleep') {
+    // Controls for the encrypted client's extra cost without its bytes: after each response the
+    // load generator spends `burnUs` busy (plain-burn: CPU on its own core) or blocked without
+    // CPU (plain-sleep: Atomics.wait, the same stall of its event loop). If the server's CPU
+    // per request rises with plain-burn but not with plain-sleep, the other core's load is
+    // inflating the server's CPU time (shared physical core or host), not the request pattern.
+    const burn = mode === 'plain-burn' ? burnUs : 0;
+    const sleep = mode === 'plain-sleep' ? burnUs : 0;
+    const cell = new Int32Array(new SharedArrayBuffer(4));
+    return async () => {
+      const res = await fetch(`${base}/api/plain/echo`, { method: 'POST', headers, body });
+      if (res.status !== 200 || (await res.text()) !== body) throw new Error('plain echo mismatch');
+      if (burn > 0) for (const end = performance.now() + burn / 1000; performance.now() < end; );
+      if (sleep > 0) Atomics.wait(cell, 0, 0, sleep / 1000);
+    };
+  } else if (mode === 'stream-plain' || mode === 'stream-encrypted') {
+    // one AI-SDK chat stream per op (the ai-stream stage's paced stream: one token per
+    // event-loop turn), read to the end; per-request figures are per stream of `tokens` tokens
+    const query = `delay=0&pace=turn&tokens=${tokens}`;
+    const chatBody = JSON.stringify({ messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'profile' }] }] });
+    const { createNenClient } = await import('@nen/client');
+    const client = mode === 'stream-encrypted' ? createNenClient({ baseUrl: base, fetch, unpinned: true }) : null;
+    if (client) await client.handshake();
+    return async () => {
+      const init = { method: 'POST', headers, body: chatBody };
+      const res = client ? await client.fetch(`/api/chat?${query}`, init) : await fetch(`${base}/api/chat/plain?${query}`, init);
+      const text = await res.text();
+      if (res.status !== 200 || !text.includes(`t${tokens - 1} `)) throw new Error(`${mode}: incomplete stream`);
+    };
+  } else if (mode === 'handshake') {
+    // one fresh session per op: the whole handshake route (ClientHello -> ServerHello, store create)
+    const { createNenClient } = await import('@nen/client');
+    const keys = await (await fetch(`${base}/api/nen/keys`)).json();
+    const serverKey = keys?.keys?.[0]?.pin;
+    if (typeof serverKey !== 'string') throw new Error('bench: GET /api/nen/keys gave no pin');
+    return async () => {
+      await createNenClient({ baseUrl: base, fetch, serverKey }).handshake();
+    };
+  } else if (mode === 'handshake-raw') {
+    // issue 21: pinned ClientHellos made beforehand (512, cycled: each still costs the server a
+    // fresh encapsulation and session), POSTed raw: the generator pays HTTP only, not the pinned
+    // client's ~0.5 ms of crypto, so the server bounds the rate; each answer's status and length checked
+    const core = await import('@nen/core');
+    const be = await core.loadBackend('auto');
+    const keys = await (await fetch(`${base}/api/nen/keys`)).json();
+    const pin = core.parseServerKeyPin(keys?.keys?.[0]?.pin ?? '');
+    const hellos = Array.from({ length: 512 }, () => {
+      const st = core.clientHandshakeStart(be, { pin });
+      st.dispose();
+      return st.hello;
+    });
+    const hsHeaders = { 'content-type': core.MEDIA_TYPE.handshake };
+    const want = 36 + core.KEM_SIZES[pin.kem].enc + 32;
+    let n = 0;
+    return async () => {
+      const res = await fetch(`${base}/api/nen/handshake`, { method: 'POST', headers: hsHeaders, body: hellos[n++ & 511] });
+      if (res.status !== 200 || (await res.arrayBuffer()).byteLength !== want) throw new Error('handshake-raw: bad answer');
+    };
+  } else if (mode === 'ohttp') {
+    // issue 23: each op one OHTTP request to the demo's gateway (inner POST /api/echo), no session
+    const { createNenClient } = await import('@nen/client');
+    const gw = `${base}/.well-known/ohttp-gateway`;
+    const list = new Uint8Array(await (await fetch(gw)).arrayBuffer());
+    const client = createNenClient({ mode: 'ohttp', relay: gw, keyConfig: list.slice(2, 2 + ((list[0] << 8) | list[1])), baseUrl: base, fetch });
+    return async () => {
+      const res = await client.fetch('/api/echo', { method: 'POST', headers, body });
+      if (res.status !== 200 || (await res.text()) !== body) throw new Error('ohttp echo mismatch');
+    };
+  } else {
+    const { createNenClient } = await import('@nen/client');
+    const client = createNenClient({ baseUrl: base, fetch, unpinned: true });
+    await client.handshake();
+    return async () => {
+      const res = await client.fetch('/api/echo', { method: 'POST', headers, body });
+      if (res.status !== 200 || (await res.text()) !== body) throw new Error('encrypted echo mismatch');
+    };
+  }
+}
+
 async function profileMode(mode, { requests, concurrency, body, outDir, pin, serverArgs, burnUs, tokens }) {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
@@ -132,65 +214,7 @@ async function profileMode(mode, { requests, concurrency, body, outDir, pin, ser
   try {
     const metrics = await waitReady(base, child);
     const fetch = createFetch({ agent, targets: [base] });
-    const headers = { 'content-type': 'application/json' };
-    let op;
-    if (mode === 'plain' || mode === 'plain-burn' || mode === 'plain-sleep') {
-      // Controls for the encrypted client's extra cost without its bytes: after each response the
-      // load generator spends `burnUs` busy (plain-burn: CPU on its own core) or blocked without
-      // CPU (plain-sleep: Atomics.wait, the same stall of its event loop). If the server's CPU
-      // per request rises with plain-burn but not with plain-sleep, the other core's load is
-      // inflating the server's CPU time (shared physical core or host), not the request pattern.
-      const burn = mode === 'plain-burn' ? burnUs : 0;
-      const sleep = mode === 'plain-sleep' ? burnUs : 0;
-      const cell = new Int32Array(new SharedArrayBuffer(4));
-      op = async () => {
-        const res = await fetch(`${base}/api/plain/echo`, { method: 'POST', headers, body });
-        if (res.status !== 200 || (await res.text()) !== body) throw new Error('plain echo mismatch');
-        if (burn > 0) for (const end = performance.now() + burn / 1000; performance.now() < end; );
-        if (sleep > 0) Atomics.wait(cell, 0, 0, sleep / 1000);
-      };
-    } else if (mode === 'stream-plain' || mode === 'stream-encrypted') {
-      // one AI-SDK chat stream per op (the ai-stream stage's paced stream: one token per
-      // event-loop turn), read to the end; per-request figures are per stream of `tokens` tokens
-      const query = `delay=0&pace=turn&tokens=${tokens}`;
-      const chatBody = JSON.stringify({ messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'profile' }] }] });
-      const { createNenClient } = await import('@nen/client');
-      const client = mode === 'stream-encrypted' ? createNenClient({ baseUrl: base, fetch, unpinned: true }) : null;
-      if (client) await client.handshake();
-      op = async () => {
-        const init = { method: 'POST', headers, body: chatBody };
-        const res = client ? await client.fetch(`/api/chat?${query}`, init) : await fetch(`${base}/api/chat/plain?${query}`, init);
-        const text = await res.text();
-        if (res.status !== 200 || !text.includes(`t${tokens - 1} `)) throw new Error(`${mode}: incomplete stream`);
-      };
-    } else if (mode === 'handshake') {
-      // one fresh session per op: the whole handshake route (ClientHello -> ServerHello, store create)
-      const { createNenClient } = await import('@nen/client');
-      const keys = await (await fetch(`${base}/api/nen/keys`)).json();
-      const serverKey = keys?.keys?.[0]?.pin;
-      if (typeof serverKey !== 'string') throw new Error('bench: GET /api/nen/keys gave no pin');
-      op = async () => {
-        await createNenClient({ baseUrl: base, fetch, serverKey }).handshake();
-      };
-    } else if (mode === 'ohttp') {
-      // issue 23: each op one OHTTP request to the demo's gateway (inner POST /api/echo), no session
-      const { createNenClient } = await import('@nen/client');
-      const gw = `${base}/.well-known/ohttp-gateway`;
-      const list = new Uint8Array(await (await fetch(gw)).arrayBuffer());
-      const client = createNenClient({ mode: 'ohttp', relay: gw, keyConfig: list.slice(2, 2 + ((list[0] << 8) | list[1])), baseUrl: base, fetch });
-      op = async () => {
-        const res = await client.fetch('/api/echo', { method: 'POST', headers, body });
-        if (res.status !== 200 || (await res.text()) !== body) throw new Error('ohttp echo mismatch');
-      };
-    } else {
-      const { createNenClient } = await import('@nen/client');
-      const client = createNenClient({ baseUrl: base, fetch, unpinned: true });
-      await client.handshake();
-      op = async () => {
-        const res = await client.fetch('/api/echo', { method: 'POST', headers, body });
-        if (res.status !== 200 || (await res.text()) !== body) throw new Error('encrypted echo mismatch');
-      };
-    }
+    const op = await makeOp(mode, { base, fetch, body, burnUs, tokens });
     await runSlice({ op, concurrency, requests: Math.min(2000, requests) }); // warm-up: JIT, route compilation
     const cpu0 = readProcCpuMs(metrics.pid);
     const t0 = nowUs();
@@ -262,8 +286,12 @@ export async function main(argv = process.argv.slice(2)) {
   // e.g. --server-node-args=--trace-gc: extra flags for the server's node (output in server-<mode>.log)
   const serverArgs = (values['server-node-args'] ?? '').split(' ').filter(Boolean);
   const modes = (values.modes ?? 'plain,encrypted').split(',');
-  if (!modes.every((m) => ['plain', 'plain-burn', 'plain-sleep', 'encrypted', 'handshake', 'ohttp', 'stream-plain', 'stream-encrypted'].includes(m)))
-    throw new Error('bench: --modes takes plain,plain-burn,plain-sleep,encrypted,handshake,ohttp,stream-plain,stream-encrypted');
+  if (
+    !modes.every((m) =>
+      ['plain', 'plain-burn', 'plain-sleep', 'encrypted', 'handshake', 'handshake-raw', 'ohttp', 'stream-plain', 'stream-encrypted'].includes(m),
+    )
+  )
+    throw new Error('bench: --modes takes plain,plain-burn,plain-sleep,encrypted,handshake,handshake-raw,ohttp,stream-plain,stream-encrypted');
   const burnUs = Number(values['burn-us'] ?? 150);
   if (!(burnUs >= 0 && burnUs <= 100_000)) throw new Error('bench: bad --burn-us');
   const tokens = Number(values.tokens ?? 200);
