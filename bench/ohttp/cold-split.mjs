@@ -19,7 +19,8 @@
  *
  * The delaying proxy is ./delay-proxy.mjs in a worker thread, as the stage runs it;
  * `PROXY=inline` runs it on this thread (the stage's layout before the tenth pass), PROXY_CPUS
- * its CPUs (default all). `ROOTS=a,b`: one OHTTP mode per built tree (laid out as
+ * its CPUs (default all, as the stage; `0`, the server's core, keeps it off the client's core:
+ * bench/README.md OHTTP eleventh pass). `ROOTS=a,b`: one OHTTP mode per built tree (laid out as
  * ./request-ab.mjs takes them) instead of this checkout's client; `SERVER_ROOT=tree`: that tree's
  * bench/ohttp/server.mjs (its bench/node_modules/@nen linked to its packages), whose dist's
  * `globalThis.__m?.()` marks are printed per step from the 'request' event.

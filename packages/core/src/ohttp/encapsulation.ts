@@ -16,9 +16,10 @@
  *  - The response key uses a fresh random response_nonce of max(Nn, Nk) bytes and the request's
  *    enc as salt: a response cannot be moved to another request (a swapped response fails).
  *  - `enc` is the replay id (§6.5); the gateway must claim it before running the handler.
- *  - The client's response exporter secret is computed after the request's write (./after-io.ts;
- *    issue 23, the cold request): it needs nothing from the answer; an answer that comes first
- *    (none can before the next poll) computes it inline. Same bytes.
+ *  - The client's response exporter secret and the Extract salt's enc part are prepared after the
+ *    request's write (./after-io.ts; issue 23, the cold request): they need nothing from the
+ *    answer; an answer that comes first (none can before the next poll) prepares them inline.
+ *    Same bytes (the salt joined and hashed in the Wasm's HMAC is the same PRK as its SHA-256).
  *  - Error mapping: short / malformed header NEN_OHTTP_MALFORMED, unknown key id
  *    NEN_OHTTP_KEY_UNKNOWN, suite not offered NEN_OHTTP_UNSUPPORTED_SUITE, AEAD failure (tampered,
  *    truncated ciphertext) NEN_OHTTP_DECRYPT.
@@ -37,22 +38,33 @@ export { OHTTP_LABEL, OHTTP_MEDIA, pickSuite, requestHeader, requestInfo } from 
 /** HMAC-SHA256's block: a longer key (here the Extract salt) is hashed first (RFC 2104 §2). */
 const HMAC_BLOCK = 64;
 
+/** What a client computed before its answer came (./encapsulation.ts sealRequest). */
+export interface ResponseAhead {
+  /** Export(context, label, max(Nn, Nk)). */
+  readonly exported?: Uint8Array;
+  /** enc || response_nonce already joined: the Extract hashes it in the Wasm's HMAC, not in OpenSSL. */
+  readonly salt?: Uint8Array;
+}
+
 /**
  * §4.4 steps 1-5: the response AEAD key and nonce from the context, enc and response_nonce. The
  * salt enc || response_nonce is longer than HMAC's block for X-Wing / ML-KEM, so on Node.js it
- * goes in as its SHA-256 (./node-sha256.ts: the same PRK, no joined copy).
+ * goes in as its SHA-256 (./node-sha256.ts: the same PRK, no joined copy) unless the caller hands
+ * it joined (`ahead.salt`: a client's one cold answer, where OpenSSL's hash object cost 48-68 µs
+ * against 26-38 for the Wasm's HMAC over the joined salt, OHTTP eleventh pass; the gateway's hot
+ * path keeps the hash).
  */
 export function responseKeys(
   ctx: HpkeContext,
   label: string,
   enc: Uint8Array,
   responseNonce: Uint8Array,
-  exported?: Uint8Array,
+  ahead: ResponseAhead = {},
 ): { key: Uint8Array; nonce: Uint8Array } {
   const { nk, nn } = OHTTP_AEAD_INFO[ctx.aeadId] as { nk: number; nn: number };
-  const secret = exported ?? ctx.export(labelBytes(label), Math.max(nk, nn));
-  const long = enc.length + responseNonce.length > HMAC_BLOCK ? nodeSha256Of2(enc, responseNonce) : undefined;
-  const prk = hkdf.extract(long ?? concatBytes(enc, responseNonce), secret);
+  const secret = ahead.exported ?? ctx.export(labelBytes(label), Math.max(nk, nn));
+  const long = !ahead.salt && enc.length + responseNonce.length > HMAC_BLOCK ? nodeSha256Of2(enc, responseNonce) : undefined;
+  const prk = hkdf.extract(ahead.salt ?? long ?? concatBytes(enc, responseNonce), secret);
   return { key: hkdf.expand(prk, labelBytes('key'), nk), nonce: hkdf.expand(prk, labelBytes('nonce'), nn) };
 }
 
@@ -93,16 +105,24 @@ export function sealRequest(hdr: Uint8Array, suite: SymmetricSuite, sender: { en
   const ct = ctx.seal(new Uint8Array(0), request);
   const n = responseNonceLength(suite.aeadId);
   let exported: Uint8Array | undefined;
-  afterIo(() => {
+  let salt: Uint8Array | undefined; // enc || response_nonce, the nonce's bytes set per answer
+  const prepare = () => {
     exported ??= ctx.export(labelBytes(OHTTP_LABEL.RESPONSE), n);
-  });
+    if (!salt) {
+      salt = new Uint8Array(enc.length + n);
+      salt.set(enc);
+    }
+    return { exported, salt };
+  };
+  afterIo(prepare);
   return {
     encapsulatedRequest: concatBytes(hdr, enc, ct),
     enc,
     openResponse(encapsulatedResponse: Uint8Array): Uint8Array {
       if (encapsulatedResponse.length < n + AEAD_TAG) throw wireError('NEN_OHTTP_MALFORMED', 'encapsulated response too short');
-      exported ??= ctx.export(labelBytes(OHTTP_LABEL.RESPONSE), n);
-      const { key, nonce } = responseKeys(ctx, OHTTP_LABEL.RESPONSE, enc, encapsulatedResponse.subarray(0, n), exported);
+      const ahead = prepare();
+      ahead.salt.set(encapsulatedResponse.subarray(0, n), enc.length);
+      const { key, nonce } = responseKeys(ctx, OHTTP_LABEL.RESPONSE, enc, encapsulatedResponse.subarray(0, n), ahead);
       try {
         return aeadOpen(suite.aeadId, key, nonce, new Uint8Array(0), encapsulatedResponse.subarray(n));
       } catch (e) {
