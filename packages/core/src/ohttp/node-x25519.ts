@@ -29,8 +29,6 @@ export interface NodeCrypto {
   createPrivateKey(o: { key: object; format: 'jwk' }): unknown;
   createPublicKey(o: { key: object; format: 'jwk' } | unknown): { export(o: { format: 'jwk' }): { x?: string } };
   diffieHellman(o: { privateKey: unknown; publicKey: unknown }): Uint8Array;
-  /** Equal-length byte compare (a partial node:crypto may lack it: callers then loop). */
-  timingSafeEqual?(a: Uint8Array, b: Uint8Array): boolean;
 }
 interface NodeBuffer {
   from(b: ArrayBufferLike, offset: number, length: number): { toString(enc: 'base64url'): string };
