@@ -44,15 +44,21 @@ afterAll(async () => {
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
-/** One request from a fresh page (fallback forced or not): what the page fetched and both directions' results. */
-async function roundTrip(forceFallback: boolean): Promise<Record<string, unknown>> {
-  const keys = OhttpGatewayKeys.parse(generateOhttpKey(3));
+/** A gateway key (id `keyId`) and its config, and a fresh context's page on the module server. */
+async function freshPage(keyId: number) {
+  const keys = OhttpGatewayKeys.parse(generateOhttpKey(keyId));
   const config = keys.configs()[0];
   if (!config) throw new Error('no key config');
   const ctx = await (browser as Browser).newContext();
+  const p = await ctx.newPage();
+  await p.goto(`${origin}/`);
+  return { keys, config, ctx, p };
+}
+
+/** One request from a fresh page (fallback forced or not): what the page fetched and both directions' results. */
+async function roundTrip(forceFallback: boolean): Promise<Record<string, unknown>> {
+  const { keys, config, ctx, p } = await freshPage(3);
   try {
-    const p = await ctx.newPage();
-    await p.goto(`${origin}/`);
     const from = (modules as ModuleServer).served.length;
     // string bodies: the test's own transform would rewrite a function's import()
     const req = await p.evaluate<string>(`(async () => {
@@ -91,13 +97,8 @@ describe("the browser's OHTTP client entry in Chromium", () => {
   });
 
   it('with the fallback forced, the next requests of the page reuse the imported fallback: nothing fetched, each opens', async () => {
-    const keys = OhttpGatewayKeys.parse(generateOhttpKey(4));
-    const config = keys.configs()[0];
-    if (!config) throw new Error('no key config');
-    const ctx = await (browser as Browser).newContext();
+    const { keys, config, ctx, p } = await freshPage(4);
     try {
-      const p = await ctx.newPage();
-      await p.goto(`${origin}/`);
       const first = await p.evaluate<string>(`(async () => {
         delete SubtleCrypto.prototype.encapsulateBits;
         window.__c = await import('/dist/ohttp/client-entry.js');
