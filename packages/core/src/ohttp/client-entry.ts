@@ -13,10 +13,12 @@
  *  - Nothing here may import ./hpke.ts, ./encapsulation.ts, ./chunked.ts or ./key-config.ts
  *    statically (bench/browser/size.js prints the OHTTP page's initial inputs).
  *  - Same functions as `@nen/core/ohttp` (re-exported, not copies), except that
- *    encapsulateChunkedRequestAsync resolves after one more dynamic import.
+ *    encapsulateChunkedRequestAsync resolves after ./fallback.ts's one dynamic import (shared with
+ *    ./sender-async.ts: one promise per page, not an import() per streamed request).
  */
 import type { ChunkedClientEncapsulation } from './chunked.js';
 import type { OhttpKeyConfig, SymmetricSuite } from './key-config-codec.js';
+import { loadFallback } from './sender-async.js';
 
 export { OHTTP_AEAD, OHTTP_KDF, OHTTP_KEM, OHTTP_KEM_INFO } from './suites.js';
 export type { OhttpKemId } from './suites.js';
@@ -35,6 +37,6 @@ export async function encapsulateChunkedRequestAsync(
   config: OhttpKeyConfig,
   opts: { readonly suite?: SymmetricSuite } = {},
 ): Promise<ChunkedClientEncapsulation> {
-  const { encapsulateChunkedRequestAsync: chunked } = await import('./fallback.js');
+  const { encapsulateChunkedRequestAsync: chunked } = await loadFallback();
   return chunked(config, opts);
 }

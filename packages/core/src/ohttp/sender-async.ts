@@ -65,8 +65,8 @@ export function onceRetrying<T>(load: () => Promise<T>): () => Promise<T> {
   };
 }
 
-/** ./fallback.ts, imported on the first request that needs it (never statically: see the header). */
-const loadFallback = onceRetrying(() => import('./fallback.js'));
+/** ./fallback.ts, imported on the first request that needs it (never statically: see the header; also ./client-entry.ts's streamed requests). */
+export const loadFallback = onceRetrying(() => import('./fallback.js'));
 
 /**
  * encapsulateRequest (./encapsulation.ts) on WebCrypto where the platform has it (browsers): the
