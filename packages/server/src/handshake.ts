@@ -27,6 +27,8 @@ const HANDSHAKE_HEADERS: [string, string][] = [
   ['content-type', MEDIA_TYPE.handshake],
   ['cache-control', 'no-store'],
 ];
+/** The same headers as one flat name, value list (sealed-parts.ts), for the parts answer. */
+const HANDSHAKE_HEADER_LIST = HANDSHAKE_HEADERS.flat();
 
 export async function handshakeRoute(ctx: ServerContext, limiter: HandshakeRateLimiter, request: Request, parts = false): Promise<Response | SealedParts> {
   const { s } = ctx;
@@ -77,7 +79,7 @@ export async function handshakeRoute(ctx: ServerContext, limiter: HandshakeRateL
   return {
     status: 200,
     statusText: '',
-    headers: ['content-type', MEDIA_TYPE.handshake, 'cache-control', 'no-store', 'content-length', String(r.response.byteLength)],
+    headers: [...HANDSHAKE_HEADER_LIST, 'content-length', String(r.response.byteLength)],
     body: [r.response],
   };
 }

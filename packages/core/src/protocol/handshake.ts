@@ -21,7 +21,7 @@
  */
 import type { Backend, HpkeRecipientKey, KemId } from '../backend/types.js';
 import { KEM_ID, KEM_SIZES } from '../backend/types.js';
-import { concatBytes, fromBase64Url, fromUtf8, timingSafeEqual, toBase64Url, u16, u32, u64, u8, utf8 } from './bytes.js';
+import { concatBytes, fromBase64Url, fromUtf8, timingSafeEqual, toBase64Url, u16, u32, u8, utf8 } from './bytes.js';
 import { clientError, wireError } from './codes.js';
 import { CONFIRM_LENGTH, HS_FLAG, KEY_ID_PATTERN, LABEL, PROTOCOL_VERSION, SECRET_LENGTH, SESSION_ID_LENGTH } from './constants.js';
 
@@ -106,13 +106,32 @@ export function decodeClientHello(b: Uint8Array): ClientHello {
   return { version, kem, flags, lifetime, pkEph, kid, encStatic };
 }
 
+/** The ServerHello body's fixed part: version, kem, flags, session_id, lifetime, idle_timeout, server_time. */
+const SERVER_HELLO_FIXED = 36;
+
 /** ServerHello without the trailing confirm (the part covered by TH). */
 export function encodeServerHelloBody(h: Omit<ServerHello, 'confirm'>): Uint8Array {
-  return concatBytes(u8(h.version), u16(h.kem), u8(h.flags), h.sessionId, u32(h.lifetime), u32(h.idleTimeout), u64(h.serverTime), h.encEph);
+  const out = new Uint8Array(SERVER_HELLO_FIXED + h.encEph.length);
+  writeServerHelloBody(out, 0, h);
+  return out;
+}
+
+/** The ServerHello body written into `out` at `at` (serverHandshake writes it inside TH's input). */
+function writeServerHelloBody(out: Uint8Array, at: number, h: Omit<ServerHello, 'confirm'>): void {
+  if (h.sessionId.length !== SESSION_ID_LENGTH) throw new RangeError(`nen: session_id must be ${SESSION_ID_LENGTH} bytes`);
+  const dv = new DataView(out.buffer, out.byteOffset + at, SERVER_HELLO_FIXED);
+  dv.setUint8(0, h.version);
+  dv.setUint16(1, h.kem);
+  dv.setUint8(3, h.flags);
+  out.set(h.sessionId, at + 4);
+  dv.setUint32(20, h.lifetime >>> 0);
+  dv.setUint32(24, h.idleTimeout >>> 0);
+  dv.setBigUint64(28, BigInt(h.serverTime));
+  out.set(h.encEph, at + SERVER_HELLO_FIXED);
 }
 
 export function decodeServerHello(b: Uint8Array, expectedKem: KemId): ServerHello {
-  const size = 36 + KEM_SIZES[expectedKem].enc + CONFIRM_LENGTH;
+  const size = SERVER_HELLO_FIXED + KEM_SIZES[expectedKem].enc + CONFIRM_LENGTH;
   if (b.length !== size) throw clientError('NEN_HANDSHAKE_FAILED', `ServerHello is ${b.length} bytes, want ${size}`);
   const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
   const version = dv.getUint8(0);
@@ -123,7 +142,7 @@ export function decodeServerHello(b: Uint8Array, expectedKem: KemId): ServerHell
   const lifetime = dv.getUint32(20);
   const idleTimeout = dv.getUint32(24);
   const serverTime = Number(dv.getBigUint64(28));
-  const encEph = b.slice(36, 36 + KEM_SIZES[kem].enc);
+  const encEph = b.slice(SERVER_HELLO_FIXED, SERVER_HELLO_FIXED + KEM_SIZES[kem].enc);
   const confirm = b.slice(b.length - CONFIRM_LENGTH);
   return { version, kem, flags, sessionId, lifetime, idleTimeout, serverTime, encEph, confirm };
 }
@@ -374,18 +393,19 @@ export function serverHandshake(backend: Backend, clientHelloBytes: Uint8Array, 
   // body || confirm. The ServerHello is its tail: no body copy for TH, none to append the confirm
   // (the same bytes as encodeServerHelloBody + transcriptHash; issue 21: 2.3 KB and 7 arrays less).
   const at = LABEL.transcript.length + clientHelloBytes.length;
-  const buf = new Uint8Array(at + 36 + e.enc.length + CONFIRM_LENGTH);
+  const buf = new Uint8Array(at + SERVER_HELLO_FIXED + e.enc.length + CONFIRM_LENGTH);
   buf.set(LABEL.transcript, 0);
   buf.set(clientHelloBytes, LABEL.transcript.length);
-  const dv = new DataView(buf.buffer, at, 36);
-  dv.setUint8(0, PROTOCOL_VERSION);
-  dv.setUint16(1, hello.kem);
-  dv.setUint8(3, hello.flags & HS_FLAG.STATIC);
-  buf.set(p.sessionId, at + 4);
-  dv.setUint32(20, lifetime >>> 0);
-  dv.setUint32(24, p.idleTimeout >>> 0);
-  dv.setBigUint64(28, BigInt(p.now));
-  buf.set(e.enc, at + 36);
+  writeServerHelloBody(buf, at, {
+    version: PROTOCOL_VERSION,
+    kem: hello.kem,
+    flags: hello.flags & HS_FLAG.STATIC,
+    sessionId: p.sessionId,
+    lifetime,
+    idleTimeout: p.idleTimeout,
+    serverTime: p.now,
+    encEph: e.enc,
+  });
   const end = buf.length - CONFIRM_LENGTH;
   const th = backend.sha256(buf.subarray(0, end));
   const { secret, confirm } = deriveHandshakeSecrets(backend, th, e.exported, exportedS);
