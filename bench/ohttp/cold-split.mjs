@@ -75,12 +75,15 @@ async function serverHooks() {
       }
       const m = req.socket.__marks;
       if (m) {
+        // per request: a keep-alive socket (the WARM requests) must not pile every request's marks on one object
         m.url = req.url;
         m.request = nowMs();
+        m.steps = undefined;
+        if (m.finish !== undefined) m.writes = [];
         current = m;
         res.once('finish', () => {
           m.finish = nowMs();
-          if (done.length < 1000) done.push(m);
+          if (done.length < 1000) done.push({ ...m });
         });
       }
     }

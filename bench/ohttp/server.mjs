@@ -1,7 +1,8 @@
 /**
  * The server of the OHTTP bench (../stages/ohttp.js), one node:http process on 127.0.0.1:
  *   POST /plain/echo           the body back (plain);
- *   /api/nen/*, POST /api/echo session mode (@nen/server createNen + withNen echo);
+ *   /api/nen/*, POST /api/echo session mode (@nen/server createNen + withNen echo: a JSON body's
+ *                              value back, as the demo's echo; other bodies as their bytes);
  *   GET|POST /.well-known/ohttp-gateway  the OHTTP gateway: @nen/server's `nen.ohttpGateway()`
  *                              when the build has it (Date window, replay claim in the memory
  *                              store, dispatch to the same withNen echo), else a gateway written
@@ -38,9 +39,18 @@ const { toNodeHandler, nodeSessionRoutes } = await import('@nen/server/node');
 const nen = createNen({});
 const keys = OhttpGatewayKeys.parse(generateOhttpKey(1, OHTTP_KEM.XWING));
 
-const echoHandler = nen.withNen(async (req) => {
+/**
+ * The withNen echo, written as the README's quick start and the demo's `echoNen` write a handler:
+ * a JSON body's value is returned (withNen answers it as application/json, the same compact text
+ * for the bench's bodies), any other body as a Response of its bytes. Issue 23: returning a
+ * Response of `req.bytes()` for JSON too made an undici Response and stream per request that the
+ * gateway read back (bench/README.md, OHTTP twelfth pass).
+ */
+const echoHandler = nen.withNen(async (req, _context, body) => {
+  const type = req.headers.get('content-type');
+  if (type === 'application/json' && body !== undefined && body !== null && !(body instanceof Uint8Array)) return body;
   const bytes = await req.bytes();
-  return new Response(bytes, { headers: { 'content-type': req.headers.get('content-type') ?? 'application/octet-stream' } });
+  return new Response(bytes, { headers: { 'content-type': type ?? 'application/octet-stream' } });
 });
 const sealedEcho = toNodeHandler(echoHandler);
 const sessions = nodeSessionRoutes(nen);

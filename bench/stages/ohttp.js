@@ -5,7 +5,8 @@
  *  - Cold first request (no session, a fresh connection each): plain; session mode (handshake +
  *    request); OHTTP direct to the gateway; OHTTP through the relay. Every connection goes
  *    through a delaying TCP proxy adding `RTT_MS` per round trip (RTT_MS / 2 each way), so a
- *    round trip costs what it costs on a network. Median over rounds, modes interleaved. The
+ *    round trip costs what it costs on a network. Median over rounds (15; env
+ *    NEN_BENCH_OHTTP_ROUNDS, at most 200, for A/Bs that need more samples), modes interleaved. The
  *    proxies run in worker threads (../ohttp/delay-proxy.mjs): in this thread a chunk's delay
  *    started only when the client's JavaScript yielded, so work a client did after writing (the
  *    OHTTP sender's encapsulation ahead) lengthened its round trip (issue 23, tenth pass).
@@ -36,7 +37,7 @@ import { startDelayProxy } from '../ohttp/delay-proxy.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const RTT_MS = 20;
-const ROUNDS = 15;
+const ROUNDS = Math.min(200, Math.max(1, Number(process.env.NEN_BENCH_OHTTP_ROUNDS ?? 15) || 15));
 const SECONDS = 3;
 const CONCURRENCY = 10;
 // requests per mode warming the server before the cold rounds (NEN_BENCH_OHTTP_SERVER_WARMUP; 0: none)
