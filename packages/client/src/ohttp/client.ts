@@ -271,7 +271,8 @@ async function openChunked(wire: ReadableStream<Uint8Array>, opener: ReturnType<
         while (queued.length === 0 && !ended) await step();
       } catch (e) {
         await reader.cancel().catch(() => undefined);
-        ctrl.error(e);
+        // a cut connection (undici's "terminated") is a truncation too, as in session mode
+        ctrl.error(e instanceof NenProtocolError ? e : new NenProtocolError('NEN_OHTTP_TRUNCATED', 'nen: chunked OHTTP response broke off', { status: 400, cause: e }));
         return;
       }
       const next = queued.shift();
