@@ -15,8 +15,21 @@
  * with 4,000 requests first (300 with --quick; env NEN_BENCH_OHTTP_WARMUP; at most 20 s each): on
  * Node 20 V8 keeps optimising the gateway's path until ~4,000 requests (bench/README.md, OHTTP
  * tenth and eleventh passes: no deopts, TurboFan's tier-up of once-per-request functions).
+ *
+ * Alone (twelfth pass): `TARGET_URL=http://127.0.0.1:PORT node bench/stages/load-ohttp.js
+ * [--duration 5] [--runs N]` against a running `next start` of the demo (NEN_BENCH_METRICS=1,
+ * which reports its pid): this variant only, N times in a row, one JSON line per run; the whole
+ * load stage takes ~4 min, this ~25 s a run.
  */
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { createContext } from '../lib/context.js';
 import { runInterleaved, runSlice } from '../lib/driver.js';
+import { fetchMetrics } from '../lib/memory.js';
+import { parseOptions } from '../lib/options.js';
+import { createServerCpuProbe } from '../lib/servercpu.js';
+import { createAgent, parseTargets } from '../lib/transport.js';
 import { ECHO_1K } from '../lib/payloads.js';
 import { pinUnavailable, withPinning } from '../lib/pin.js';
 import { round } from '../lib/stats.js';
@@ -86,4 +99,32 @@ export async function runOhttpVariants(ctx) {
       (oh !== undefined ? ` | server CPU ms/req ${oh}/${pl} (+${rec.serverCpuMsOverPlain})` : ''),
   );
   return [rec];
+}
+
+/** The variant alone against TARGET_URL (see the header), `runs` times: one JSON line per run. */
+async function main() {
+  const { values } = parseArgs({ options: { duration: { type: 'string' }, runs: { type: 'string' } }, strict: true });
+  const options = parseOptions(['--levels', '50', '--duration', values.duration ?? '5']);
+  const targets = parseTargets(options.target);
+  const agent = createAgent({ connections: 82 });
+  try {
+    const m = await fetchMetrics(targets[0], agent);
+    const serverCpu = createServerCpuProbe(m.ok && Number.isInteger(m.metrics.pid) ? [m.metrics.pid] : []);
+    const ctx = createContext({ targets, options, agent, progress: null, cores: os.cpus().length, serverCpu });
+    for (let i = 0; i < Number(values.runs ?? 1); i++) {
+      const [v] = await runOhttpVariants(ctx);
+      const mode = (x) => ({ rps: x.rps, p50: x.latencyMs.p50, p99: x.latencyMs.p99, errors: x.errors, serverCpuMs: x.server?.cpuMsPerRequest ?? null });
+      const line = { at: new Date().toISOString(), load: os.loadavg()[0], ratio: v.ratio?.rps ?? null, serverCpuMsOverPlain: v.serverCpuMsOverPlain ?? null };
+      console.log(JSON.stringify({ ...line, ohttp: mode(v.encrypted), plain: mode(v.plain), note: v.skipped ? v.note : undefined }));
+    }
+  } finally {
+    await agent.close();
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)) {
+  main().catch((e) => {
+    console.error(e?.stack ?? e);
+    process.exitCode = 1;
+  });
 }
