@@ -8,7 +8,8 @@
  *                 (diagnostics channels beforeConnect / connected / sendHeaders), the first
  *                 socket write, its Response resolved, the body read (end); and the steps of a
  *                 copied dist in which `globalThis.__m?.('name')` calls were inserted (as
- *                 ../browser/cold-marks.js does), printed as medians per step;
+ *                 ../browser/cold-marks.js does), printed as medians per step with this
+ *                 script's own 'fetch', 'fetch resolved' and 'body read' between them;
  *   proxy log     every chunk it reads from either side (time, bytes) and when it writes it on;
  *   server marks  the stage's server (./server.mjs) with a preload (this file, role `server`):
  *                 the connection accepted, the 'request' event, each write of the socket
@@ -273,8 +274,10 @@ async function main() {
     const a = new Agent();
     const f = (u, init = {}) => {
       marks.fetchAt = nowMs();
+      globalThis.__m('fetch');
       return fetch(u, { ...init, dispatcher: a, signal: init.signal ?? AbortSignal.timeout(10_000) }).then((r) => {
         marks.headersAt = nowMs();
+        globalThis.__m('fetch resolved');
         return r;
       });
     };
@@ -288,6 +291,7 @@ async function main() {
           );
     const text = await res.text();
     marks.end = nowMs();
+    globalThis.__m('body read');
     await a.close();
     if (text !== BODY) throw new Error(`${mode}: echo mismatch`);
   };

@@ -5,8 +5,11 @@
  *  - Cold first request (no session, a fresh connection each): plain; session mode (handshake +
  *    request); OHTTP direct to the gateway; OHTTP through the relay. Every connection goes
  *    through a delaying TCP proxy adding `RTT_MS` per round trip (RTT_MS / 2 each way), so a
- *    round trip costs what it costs on a network. Median over rounds (15; env
- *    NEN_BENCH_OHTTP_ROUNDS, at most 200, for A/Bs that need more samples), modes interleaved. The
+ *    round trip costs what it costs on a network. Median over 60 rounds (env NEN_BENCH_OHTTP_ROUNDS,
+ *    at most 200), modes interleaved: with 15 the OHTTP - plain difference of medians had a
+ *    sampling sd of 1.1-1.4 ms at load 2-8 (rounds resampled from 30- and 60-round runs), more
+ *    than the changes it is read for; 60 halve it (0.4-0.8) for ~6 s more (bench/README.md, OHTTP
+ *    twelfth pass). The
  *    proxies run in worker threads (../ohttp/delay-proxy.mjs): in this thread a chunk's delay
  *    started only when the client's JavaScript yielded, so work a client did after writing (the
  *    OHTTP sender's encapsulation ahead) lengthened its round trip (issue 23, tenth pass).
@@ -14,6 +17,8 @@
  *    (../ohttp/warm-server.mjs, 2,000 requests per mode; NEN_BENCH_OHTTP_SERVER_WARMUP=0 skips
  *    it): the figure is a new client's first request to a running server, not a fresh server
  *    process's first ~20 requests (its gateway JS runs ~2x slower until V8 has optimised it).
+ *    2,000 suffice here: 8,000 gave the same cold gateway time (twelfth pass: a cold request's
+ *    0.8-1.2 ms is cooled caches, not V8's tier; the load stage's 4,000 are for its hot window).
  *  - Throughput, no added delay, keep-alive, `CONCURRENCY` loops for `SECONDS` each: plain vs
  *    OHTTP at 1 KB and 100 KB, and session mode at 1 KB; server CPU per request from the
  *    server's process.cpuUsage() (GET /cpu) over each run.
@@ -37,7 +42,7 @@ import { startDelayProxy } from '../ohttp/delay-proxy.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const RTT_MS = 20;
-const ROUNDS = Math.min(200, Math.max(1, Number(process.env.NEN_BENCH_OHTTP_ROUNDS ?? 15) || 15));
+const ROUNDS = Math.min(200, Math.max(1, Number(process.env.NEN_BENCH_OHTTP_ROUNDS ?? 60) || 60));
 const SECONDS = 3;
 const CONCURRENCY = 10;
 // requests per mode warming the server before the cold rounds (NEN_BENCH_OHTTP_SERVER_WARMUP; 0: none)
