@@ -14,7 +14,10 @@
  * note when the target has no gateway (404) or the server cannot be pinned. Both modes are warmed
  * with 4,000 requests first (300 with --quick; env NEN_BENCH_OHTTP_WARMUP; at most 20 s each): on
  * Node 20 V8 keeps optimising the gateway's path until ~4,000 requests (bench/README.md, OHTTP
- * tenth and eleventh passes: no deopts, TurboFan's tier-up of once-per-request functions).
+ * tenth and eleventh passes: no deopts, TurboFan's tier-up of once-per-request functions). Each
+ * mode gets 10 s (twice --duration, at most 5), as the headline pinned variants: a full
+ * mark-compact (~80 ms) landing in one mode's slices moves the ratio by ~±0.03 (env
+ * NEN_BENCH_OHTTP_SECONDS; twelfth pass).
  *
  * Alone (twelfth pass): `TARGET_URL=http://127.0.0.1:PORT node bench/stages/load-ohttp.js
  * [--duration 5] [--runs N]` against a running `next start` of the demo (NEN_BENCH_METRICS=1,
@@ -56,7 +59,10 @@ async function firstKeyConfig(ctx) {
  */
 export async function runOhttpVariants(ctx) {
   const { durationSeconds, sliceSeconds, quick } = ctx.options;
-  const seconds = quick ? 0.5 : Math.min(durationSeconds, 5);
+  // 10 s per mode, as the headline pinned variants (load-variants.js variantSeconds): a ~80 ms
+  // mark-compact every ~3,000 1 KB requests lands in one mode's slice; twice the window halves
+  // the variance of that lottery (twelfth pass: the figures in bench/README.md)
+  const seconds = quick ? 0.5 : Number(process.env.NEN_BENCH_OHTTP_SECONDS ?? 2 * Math.min(durationSeconds, 5));
   const slice = Math.min(sliceSeconds, seconds);
   const pids = ctx.serverCpu?.pids ?? [];
   const v = { id: 'ohttp-1k-pinned', size: 1024, concurrency: 50, compression: 'off', cores: 'pinned', kind: 'ohttp' };
