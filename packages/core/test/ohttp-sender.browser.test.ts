@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumLaunchOptions } from '../../../tests/support/chromium.mjs';
 import { decapsulateRequest } from '../src/ohttp/encapsulation.js';
 import { OhttpGatewayKeys, encodeKeyConfig, generateOhttpKey } from '../src/ohttp/key-config.js';
-import { IMPORT_MAP, type ModuleServer, serveModules } from './browser-modules.js';
+import { IMPORT_MAP, type ModuleServer, serveModules } from '../../../tests/support/browser-modules.mjs';
 
 const PAGE = `${IMPORT_MAP}`;
 /**

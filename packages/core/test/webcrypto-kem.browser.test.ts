@@ -23,7 +23,7 @@ import { chromiumLaunchOptions } from '../../../tests/support/chromium.mjs';
 import { createNobleBackend } from '../src/backend/noble.js';
 import { formatServerKeyPin } from '../src/protocol/handshake.js';
 import workedExample from '../src/protocol/worked-example.vectors.json' with { type: 'json' };
-import { IMPORT_MAP, type ModuleServer, serveModules } from './browser-modules.js';
+import { IMPORT_MAP, type ModuleServer, serveModules } from '../../../tests/support/browser-modules.mjs';
 import { readVector, type HpkeVector } from './vectors.js';
 
 const PAGE = `${IMPORT_MAP}<script type="module">

@@ -11,6 +11,12 @@
  *  - X25519 (0x0020) is not post-quantum: refused unless `allowClassical` (NEN_OHTTP_KEY_MISMATCH).
  *  - After NEN_OHTTP_KEY_UNKNOWN (a rotation) a fetched config is refetched once; a config pinned
  *    by value cannot change (the error is thrown).
+ *  - That refetch (any fetch after `refresh()`) asks for revalidation, `cache: 'no-cache'`: the
+ *    list is served `max-age=3600`, and a browser's HTTP cache would otherwise hand back the
+ *    retired list for up to an hour. The first fetch may come from a cache (one list for all is
+ *    key consistency). No request header is added (a cross-origin GET stays preflight-free).
+ *    `cache` is passed only where the runtime's Request takes it: workerd before compatibility
+ *    date 2025-08-07 throws on 'no-cache' (`revalidates()`, checked once per process).
  *  - A config given as base64url is parsed once per process (`parseOnce`, bounded): a fresh client
  *    per request (a CLI, a serverless call) does not decode and parse its ~1.6 KB again. The
  *    parsed config is shared and never mutated; bytes given by the caller are parsed each time.
@@ -46,6 +52,19 @@ export async function keyConfigPin(config: OhttpKeyConfig): Promise<string> {
   return `sha256:${toBase64Url(new Uint8Array(d))}`;
 }
 
+/** Whether this runtime's Request takes `cache: 'no-cache'` (browsers, Node's undici, workerd from 2025-08-07). */
+let noCacheMode: boolean | undefined;
+function revalidates(url: URL): boolean {
+  if (noCacheMode === undefined) {
+    try {
+      noCacheMode = new Request(url, { cache: 'no-cache' }).cache === 'no-cache';
+    } catch {
+      noCacheMode = false; // older workerd: "not implemented" / "Unsupported cache mode"
+    }
+  }
+  return noCacheMode;
+}
+
 function mismatch(detail: string): NenProtocolError {
   return clientError('NEN_OHTTP_KEY_MISMATCH', detail);
 }
@@ -55,6 +74,8 @@ export class PinnedKeyConfig {
   readonly #pins: readonly string[] | null;
   readonly #fixed: OhttpKeyConfig | null;
   #fetched: Promise<OhttpKeyConfig> | null = null;
+  /** Set by refresh(): later fetches revalidate past any HTTP cache. */
+  #revalidate = false;
 
   constructor(o: KeyConfigOptions) {
     this.#o = o;
@@ -94,11 +115,15 @@ export class PinnedKeyConfig {
   refresh(): boolean {
     if (this.#fixed) return false;
     this.#fetched = null;
+    this.#revalidate = true;
     return true;
   }
 
   async #fetch(): Promise<OhttpKeyConfig> {
-    const res = await this.#o.fetch(this.#o.keyConfigUrl as URL, { headers: { accept: OHTTP_MEDIA.KEYS } });
+    const url = this.#o.keyConfigUrl as URL;
+    const init: RequestInit = { headers: { accept: OHTTP_MEDIA.KEYS } };
+    if (this.#revalidate && revalidates(url)) init.cache = 'no-cache';
+    const res = await this.#o.fetch(url, init);
     const type = (res.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
     if (res.status !== 200 || type !== OHTTP_MEDIA.KEYS) {
       await res.body?.cancel().catch(() => undefined);
