@@ -21,7 +21,7 @@ import {
   encodeKeyConfigs,
   generateOhttpKey,
 } from '@nen/core/ohttp';
-import { toBase64Url } from '@nen/core';
+import { WIRE_ERRORS, toBase64Url } from '@nen/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNenClient } from '../src/index.js';
 import { createOhttpClient } from '../src/ohttp/index.js';
@@ -31,7 +31,7 @@ const keys = OhttpGatewayKeys.parse(`${generateOhttpKey(1, OHTTP_KEM.XWING)},${g
 const other = OhttpGatewayKeys.parse(generateOhttpKey(1, OHTTP_KEM.XWING));
 const [xwing, x25519] = keys.configs() as [ReturnType<typeof keys.configs>[0], ReturnType<typeof keys.configs>[0]];
 
-type Mode = 'ok' | 'tamper' | 'truncate' | 'swap' | 'date' | 'substitute';
+type Mode = 'ok' | 'tamper' | 'truncate' | 'swap' | 'date' | 'substitute' | 'replay';
 let mode: Mode = 'ok';
 let lastAnswer: Uint8Array | null = null;
 let dateRefusals = 0;
@@ -76,7 +76,16 @@ async function gateway(req: IncomingMessage, res: ServerResponse): Promise<void>
             ] as [string, string][],
             content: new Uint8Array(0),
           }
-        : answerFor(inner.path, inner.content);
+        : mode === 'replay'
+          ? {
+              status: WIRE_ERRORS.NEN_REPLAY.status,
+              headers: [
+                ['content-type', 'application/problem+json'],
+                ['nen-error', 'NEN_REPLAY'],
+              ] as [string, string][],
+              content: new TextEncoder().encode('{}'),
+            }
+          : answerFor(inner.path, inner.content);
     let out = d.sealResponse(encodeBhttpResponse({ informational: [], trailers: [], ...a }));
     if (mode === 'tamper') out[out.length - 1] = (out[out.length - 1] as number) ^ 1;
     if (mode === 'truncate') out = out.subarray(0, out.length - 5);
@@ -198,6 +207,13 @@ describe('OHTTP mode', () => {
     expect(dateRefusals).toBe(2);
     const last = (seen.at(-1) as { inner: string[][] }).inner.find(([n]) => n === 'date') as string[];
     expect(Math.abs(Date.parse(last[1] as string) - (Date.now() + 3_600_000))).toBeLessThan(5_000);
+  });
+
+  it('an encapsulated problem answer throws its code; the client reads problem fields of 4xx / 5xx answers only, so every wire error must be one', async () => {
+    mode = 'replay';
+    expect(await codeOf(client().fetch('/r'))).toBe('NEN_REPLAY');
+    mode = 'ok';
+    for (const [code, spec] of Object.entries(WIRE_ERRORS)) expect([code, spec.status >= 400]).toEqual([code, true]);
   });
 
   it('an unencapsulated error from the relay or gateway is a typed hint', async () => {
