@@ -14,5 +14,6 @@
  *    import): the shared detection is ./native-kem.ts.
  */
 export { setupBaseSAsync } from './setup-async.js';
+export { setupBaseS } from './hpke.js'; // ./sender-async.ts's synchronous path, where no WebCrypto step applies
 export { sealRequest } from './encapsulation.js';
 export { encapsulateChunkedRequestAsync } from './chunked.js';

@@ -141,6 +141,22 @@ describe('OHTTP encapsulation without WebCrypto ML-KEM (this Node)', () => {
     }
     expect(new Set(more.map((e) => Buffer.from(e.enc).toString('hex'))).size).toBe(3);
   });
+
+  it('once the fallback is loaded, a suite no WebCrypto step applies to (DHKEM(X25519) here) is encapsulated without its awaits: it opens, a tampered answer fails', async () => {
+    const keys = OhttpGatewayKeys.parse(generateOhttpKey(4, OHTTP_KEM.X25519));
+    const [config] = keys.configs();
+    if (!config) throw new Error('no config');
+    for (let i = 0; i < 2; i++) {
+      const c = await encapsulateRequestAsync(config, msg); // the second at least takes the synchronous path
+      const d = decapsulateRequest(keys, c.encapsulatedRequest);
+      expect(d.request).toEqual(msg);
+      const answer = d.sealResponse(utf8('answer'));
+      const tampered = answer.slice();
+      tampered[tampered.length - 1] = (tampered[tampered.length - 1] as number) ^ 1;
+      await expect(c.openResponse(tampered)).rejects.toMatchObject({ code: 'NEN_OHTTP_DECRYPT' });
+      expect(await c.openResponse(answer)).toEqual(utf8('answer'));
+    }
+  });
 });
 
 describe('onceRetrying (the fallback module behind one promise)', () => {
