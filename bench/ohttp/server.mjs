@@ -74,7 +74,9 @@ let gateway;
 if (typeof nen.ohttpGateway === 'function') {
   gatewayKind = '@nen/server ohttpGateway';
   const g = nen.ohttpGateway({ keys, routes: { '/api/echo': { POST: echoHandler }, '/api/ticks': { POST: ticks } } });
-  gateway = toNodeHandler((r) => g.fetch(r));
+  // mounted as it is, as docs/adapters.md shows: its parts entry (the outer answer written with
+  // writeHead + end) is on g.fetch itself, a function around it would hand back the Response
+  gateway = toNodeHandler(g.fetch);
 } else {
   const configs = encodeKeyConfigs(keys.configs());
   gateway = toNodeHandler(async (request) => {

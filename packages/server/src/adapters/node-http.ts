@@ -21,6 +21,10 @@
  *  - The URL comes from the Host header and `originalUrl` (Express strips mount paths from `url`);
  *    an unparseable one is NEN_MALFORMED. Nen authenticates the method and path, not the host.
  *  - A client that goes away aborts `request.signal` and cancels the response stream.
+ *  - A handler with a SEALED_PARTS entry (wrap.ts: `withNen` routes, `routes.POST`, the OHTTP
+ *    gateway's `fetch` / `POST`) hands its answers back as parts (sealed-parts.ts), written with
+ *    `writeHead` + `end` and the same headers, in the same order, as its Response would have;
+ *    mount it as it is (`toNodeHandler(gateway.fetch)`): a function around it has no such entry.
  *  - The returned function never rejects (plain `node:http` ignores its promise): an exception in
  *    the adapter itself answers 500 when headers are unsent, else destroys the socket.
  */
@@ -188,9 +192,10 @@ function writeChunks(res: ServerResponse, body: Uint8Array[] | null, end: boolea
 }
 
 /**
- * Writes a sealed answer's parts (a `withNen` route's SEALED_PARTS entry) to `res`: head and body
- * in one write, no Response in between. One answered before the request body was read in full
- * goes out with `connection: close`, then the bounded drain (as sendWebResponse).
+ * Writes a sealed answer's parts (a `withNen` route's, the handshake's or the OHTTP gateway's
+ * SEALED_PARTS entry) to `res`: head and body in one write, no Response in between. One answered
+ * before the request body was read in full goes out with `connection: close` (and a problem
+ * answer's content-length), then the bounded drain, as sendWebResponse.
  */
 function sendSealedParts(res: ServerResponse, parts: SealedParts, req: IncomingMessage): Promise<void> | undefined {
   // The common case (the body read in full) ends synchronously: no promise per request.
@@ -206,13 +211,40 @@ function sendSealedParts(res: ServerResponse, parts: SealedParts, req: IncomingM
 async function sendSealedPartsEarly(res: ServerResponse, parts: SealedParts, req: IncomingMessage): Promise<void> {
   // As sendWebResponse: `complete` may turn true one turn after the body was read to its length.
   if (req.method !== 'GET' && req.method !== 'HEAD') await new Promise<void>((r) => setImmediate(r));
-  let headers = parts.headers;
   const early = !req.complete;
-  if (early) headers = [...headers, 'connection', 'close'];
-  res.writeHead(parts.status, parts.statusText || undefined, headers);
   const body = req.method === 'HEAD' ? null : parts.body;
+  res.writeHead(parts.status, parts.statusText || undefined, early ? earlyHeaders(parts.headers, body) : parts.headers);
   writeChunks(res, body, !early);
   if (early) await endAfterDrain(res, req);
+}
+
+/**
+ * An early answer's headers as sendWebResponse writes them: `connection: close` (replacing one
+ * the answer has, else last), and a problem answer's (nen-error: the OHTTP gateway's 413 / 415
+ * parts) content-length after it, so that the client reads it whole before the drain ends.
+ */
+function earlyHeaders(headers: readonly string[], body: Uint8Array[] | null): string[] {
+  const out = headers.slice();
+  setHeader(out, 'connection', 'close');
+  if (body && indexOfHeader(out, HEADER.error) >= 0) {
+    let n = 0;
+    for (const c of body) n += c.length;
+    setHeader(out, 'content-length', String(n));
+  }
+  return out;
+}
+
+/** Where `name` is in a flat header list (lower-case names), -1 when absent. */
+function indexOfHeader(flat: readonly string[], name: string): number {
+  for (let i = 0; i < flat.length; i += 2) if (flat[i] === name) return i;
+  return -1;
+}
+
+/** Sets `name` in a flat header list: its value replaced in place, else appended. */
+function setHeader(flat: string[], name: string, value: string): void {
+  const i = indexOfHeader(flat, name);
+  if (i >= 0) flat[i + 1] = value;
+  else flat.push(name, value);
 }
 
 /** The default route context, `{ params }` as Next.js gives it; the promise is made when a handler reads it. */

@@ -35,6 +35,10 @@
  *    back to back with the others queued by then (twelfth pass: under `next start` at c=50 an OHTTP
  *    request alone costs ~12 % less server CPU, ~-200 µs at load ~4); a lone request runs inline.
  *    Each request keeps its own decapsulation, checks and answer.
+ *  - `POST` and `fetch` have a second entry (wrap.ts SEALED_PARTS) for the node:http adapter:
+ *    the same dispatch, but the outer message/ohttp-res and problem answers come back as parts
+ *    (./outer.ts) that it writes with `writeHead` + `end`, no undici Response in between (~0.2 ms
+ *    of a cold request, bench/README.md OHTTP twelfth pass); chunked answers and GET stay Responses.
  */
 import {
   ChunkedRequestOpener,
@@ -56,10 +60,13 @@ import {
   joinChunks,
 } from '@nen/core';
 import { readBody } from '../http.js';
+import type { SealedParts } from '../sealed-parts.js';
 import type { SessionStore } from '../stores/types.js';
+import { type PartsRoute, SEALED_PARTS } from '../wrap.js';
 import { createBatcher } from './batch.js';
 import { InnerResponse } from './inner-response.js';
 import { innerRequest } from './messages.js';
+import { type OuterAnswers, PARTS, RESPONSES, problem } from './outer.js';
 import { chunkedAnswer, readBounded } from './stream.js';
 
 export interface OhttpGatewayOptions {
@@ -111,14 +118,7 @@ function innerDate(headers: readonly (readonly [string, string])[]): number {
   return dates.length === 1 ? Date.parse((dates[0] as readonly [string, string])[1]) : Number.NaN;
 }
 
-/** An `application/problem+json` answer with Nen's code (`code` member and `nen-error` header). */
-export function problem(code: WireErrorCode, type = 'about:blank', extra: Record<string, string> = {}): Response {
-  const spec = WIRE_ERRORS[code];
-  return new Response(JSON.stringify({ type, title: spec.message, code }), {
-    status: spec.status,
-    headers: { 'content-type': 'application/problem+json', 'cache-control': 'no-store', 'nen-error': code, ...extra },
-  });
-}
+export { problem } from './outer.js';
 
 function codeOf(e: unknown): WireErrorCode {
   if (e instanceof NenProtocolError && e.code && isWireErrorCode(e.code)) return e.code;
@@ -126,11 +126,11 @@ function codeOf(e: unknown): WireErrorCode {
   return 'NEN_INTERNAL';
 }
 
-function outerProblem(e: unknown): Response {
+function outerProblem<R>(e: unknown, out: OuterAnswers<R>): R {
   const code = codeOf(e);
   const key = code === 'NEN_OHTTP_KEY_UNKNOWN' || code === 'NEN_OHTTP_UNSUPPORTED_SUITE';
   // before decapsulation nothing can be encapsulated: a 4xx, never a 5xx (RFC 9458 §5.2)
-  return problem(WIRE_ERRORS[code].status >= 500 ? 'NEN_OHTTP_MALFORMED' : code, key ? OHTTP_PROBLEM.KEY : 'about:blank');
+  return out.problem(WIRE_ERRORS[code].status >= 500 ? 'NEN_OHTTP_MALFORMED' : code, key ? OHTTP_PROBLEM.KEY : 'about:blank');
 }
 
 function mediaType(request: Request): string {
@@ -191,15 +191,16 @@ export function createOhttpGateway(o: OhttpGatewayOptions): OhttpGateway {
     }
   }
 
-  async function post(request: Request): Promise<Response> {
+  /** The POST, its outer answer made by `out` (RESPONSES, or PARTS for the node adapter); chunked answers stream as Responses. */
+  async function post<R>(request: Request, out: OuterAnswers<R>): Promise<R | Response> {
     const type = mediaType(request);
-    if (type !== OHTTP_MEDIA.REQUEST && type !== OHTTP_MEDIA.CHUNKED_REQUEST) return problem('NEN_CONTENT_TYPE');
+    if (type !== OHTTP_MEDIA.REQUEST && type !== OHTTP_MEDIA.CHUNKED_REQUEST) return out.problem('NEN_CONTENT_TYPE');
     let raw: Uint8Array;
     try {
       raw = await readBody(request, maxRequest);
     } catch (e) {
       log(e, 'read');
-      return codeOf(e) === 'NEN_TOO_LARGE' ? problem('NEN_TOO_LARGE', 'about:blank', { connection: 'close' }) : outerProblem(e);
+      return codeOf(e) === 'NEN_TOO_LARGE' ? out.problem('NEN_TOO_LARGE', 'about:blank', { connection: 'close' }) : outerProblem(e, out);
     }
     if (type === OHTTP_MEDIA.CHUNKED_REQUEST) {
       let opener: ChunkedRequestOpener;
@@ -211,7 +212,7 @@ export function createOhttpGateway(o: OhttpGatewayOptions): OhttpGateway {
         bhttp = joinChunks(parts);
       } catch (e) {
         log(e, 'decapsulate');
-        return outerProblem(e);
+        return outerProblem(e, out);
       }
       const answer = await innerAnswer(bhttp, opener.enc as Uint8Array, request);
       return chunkedAnswer(opener.responseSealer(), answer);
@@ -222,24 +223,37 @@ export function createOhttpGateway(o: OhttpGatewayOptions): OhttpGateway {
       d = r instanceof Promise ? await r : r;
     } catch (e) {
       log(e, 'decapsulate');
-      return outerProblem(e);
+      return outerProblem(e, out);
     }
-    return sealedAnswer(d, await innerAnswer(d.request, d.enc, request), maxResponse, log);
+    return sealedAnswer(d, await innerAnswer(d.request, d.enc, request), maxResponse, log, out);
   }
 
   const GET = async () =>
     new Response(configs.slice(), { status: 200, headers: { 'content-type': OHTTP_MEDIA.KEYS, 'cache-control': 'public, max-age=3600' } });
-  return {
-    keys,
-    GET,
-    POST: post,
-    fetch: (request: Request) =>
-      request.method === 'POST'
-        ? post(request)
-        : request.method === 'GET' || request.method === 'HEAD'
-          ? GET()
-          : Promise.resolve(problem('NEN_METHOD_NOT_ALLOWED', 'about:blank', { allow: 'GET, POST' })),
-  };
+  return { keys, GET, ...entries(post, GET) };
+}
+
+/** The gateway's POST, its outer answer made by `out`. */
+type Post = <R>(request: Request, out: OuterAnswers<R>) => Promise<R | Response>;
+
+/**
+ * POST and fetch (GET or POST by method, 405 otherwise), each with a second entry for the
+ * node:http adapter (wrap.ts SEALED_PARTS): the same dispatch, the outer answer as parts.
+ */
+function entries(post: Post, GET: () => Promise<Response>): Pick<OhttpGateway, 'POST' | 'fetch'> {
+  const route = <R>(request: Request, out: OuterAnswers<R>): Promise<R | Response> =>
+    request.method === 'POST'
+      ? post(request, out)
+      : request.method === 'GET' || request.method === 'HEAD'
+        ? GET()
+        : Promise.resolve(out.problem('NEN_METHOD_NOT_ALLOWED', 'about:blank', { allow: 'GET, POST' }));
+  const POST = (request: Request): Promise<Response> => post(request, RESPONSES);
+  const fetch = (request: Request): Promise<Response> => route(request, RESPONSES);
+  const postParts: PartsRoute<unknown> = (request) => post<SealedParts>(request, PARTS);
+  const fetchParts: PartsRoute<unknown> = (request) => route<SealedParts>(request, PARTS);
+  Object.defineProperty(POST, SEALED_PARTS, { value: postParts });
+  Object.defineProperty(fetch, SEALED_PARTS, { value: fetchParts });
+  return { POST, fetch };
 }
 
 /**
@@ -247,17 +261,18 @@ export function createOhttpGateway(o: OhttpGatewayOptions): OhttpGateway {
  * encapsulated. A handler's value (inner-response.ts) is answered without a promise (under `next
  * start` each promise also runs the AsyncLocalStorage hooks of every store Next keeps).
  */
-function sealedAnswer(
+function sealedAnswer<R>(
   d: ReturnType<typeof decapsulateRequest>,
   answer: Response,
   maxResponse: number,
   log: (e: unknown, where: string) => void,
-): Response | Promise<Response> {
+  out: OuterAnswers<R>,
+): R | Promise<R> {
   const plain = answer instanceof InnerResponse ? InnerResponse.plainOf(answer) : null;
-  if (plain && plain.body.length <= maxResponse) return sealedResponse(d, answerBytes(answer, plain.body, log));
+  if (plain && plain.body.length <= maxResponse) return out.sealed(d.sealResponse(answerBytes(answer, plain.body, log)));
   return readBounded(answer, maxResponse).then(
-    (body) => sealedResponse(d, answerBytes(answer, body, log)),
-    (e: unknown) => sealedResponse(d, failedBytes(e, log)),
+    (body) => out.sealed(d.sealResponse(answerBytes(answer, body, log))),
+    (e: unknown) => out.sealed(d.sealResponse(failedBytes(e, log))),
   );
 }
 
@@ -274,15 +289,6 @@ function failedBytes(e: unknown, log: (e: unknown, where: string) => void): Uint
   log(e, 'response');
   const p = new TextEncoder().encode(JSON.stringify({ type: 'about:blank', title: 'internal error', code: 'NEN_INTERNAL' }));
   return encodeBhttpResponse({ informational: [], status: 500, headers: [['content-type', 'application/problem+json']], content: p, trailers: [] });
-}
-
-function sealedResponse(d: ReturnType<typeof decapsulateRequest>, bytes: Uint8Array): Response {
-  const body = d.sealResponse(bytes) as Uint8Array<ArrayBuffer>;
-  // known length: Content-Length, so a server writes head and body without chunked framing
-  return new Response(body, {
-    status: 200,
-    headers: { 'content-type': OHTTP_MEDIA.RESPONSE, 'cache-control': 'no-store', 'content-length': String(body.length) },
-  });
 }
 
 function fieldsOf(res: Response): [string, string][] {
