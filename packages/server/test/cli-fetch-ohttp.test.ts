@@ -8,19 +8,17 @@
  *  - a pin the gateway does not serve: exit 3 NEN_OHTTP_KEY_MISMATCH and nothing was POSTed.
  * Argument parsing alone: src/cli-fetch.test.ts.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { toBase64Url } from '@nen/core';
 import { OHTTP_KEM, OhttpGatewayKeys, encodeKeyConfig, generateOhttpKey } from '@nen/core/ohttp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNen, memoryStore } from '../src/index.js';
 import { createOhttpRelay } from '../src/relay.js';
+import { runNenFetch } from './cli-run.js';
 import { serve, type TestServer } from './http-harness.js';
 
-const bin = join(dirname(fileURLToPath(import.meta.url)), '../bin/nen.js');
 const tmp = mkdtempSync(join(tmpdir(), 'nen-fetch-ohttp-'));
 const nen = createNen({ serverKeys: undefined, store: memoryStore({ shared: false }), logger: () => {} });
 const keys = OhttpGatewayKeys.parse(generateOhttpKey(9, OHTTP_KEM.XWING));
@@ -50,20 +48,7 @@ async function keyConfigPin(c: typeof config): Promise<string> {
   return `sha256:${toBase64Url(new Uint8Array(d))}`;
 }
 
-function run(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const c = spawn(process.execPath, [bin, 'fetch', ...args], { cwd: tmp, env: { ...process.env, NEXT_PUBLIC_NEN_SERVER_KEY: '' } });
-    let stdout = '';
-    let stderr = '';
-    c.stdout.on('data', (d) => (stdout += d));
-    c.stderr.on('data', (d) => (stderr += d));
-    const t = setTimeout(() => c.kill('SIGKILL'), 20_000);
-    c.on('close', (status) => {
-      clearTimeout(t);
-      resolve({ status, stdout, stderr });
-    });
-  });
-}
+const run = (args: string[]) => runNenFetch(tmp, args);
 
 beforeAll(async () => {
   pin = await keyConfigPin(config);

@@ -5,17 +5,15 @@
  * plaintext size of each record, streams included; the exit codes follow the error classes
  * (0 authenticated, 2 usage, 3 not sent, 4 outcome unknown, 5 refused), as `--help` documents.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatServerKeyPin, loadBackend, toBase64Url } from '@nen/core';
 import { createNen, memoryStore } from '../src/index.js';
+import { runNenFetch } from './cli-run.js';
 import { serve, type TestServer } from './http-harness.js';
 
-const bin = join(dirname(fileURLToPath(import.meta.url)), '../bin/nen.js');
 const tmp = mkdtempSync(join(tmpdir(), 'nen-fetch-'));
 const seed = (b: number) => new Uint8Array(32).fill(b);
 let server: TestServer;
@@ -24,20 +22,7 @@ let wrongPin = '';
 let runs = 0;
 const nen = createNen({ serverKeys: `k1:${toBase64Url(seed(0x11))}`, store: memoryStore({ shared: false }), logger: () => {} });
 
-function run(args: string[], env: Record<string, string> = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const c = spawn(process.execPath, [bin, 'fetch', ...args], { cwd: tmp, env: { ...process.env, NEXT_PUBLIC_NEN_SERVER_KEY: '', ...env } });
-    let stdout = '';
-    let stderr = '';
-    c.stdout.on('data', (d) => (stdout += d));
-    c.stderr.on('data', (d) => (stderr += d));
-    const t = setTimeout(() => c.kill('SIGKILL'), 20_000);
-    c.on('close', (status) => {
-      clearTimeout(t);
-      resolve({ status, stdout, stderr });
-    });
-  });
-}
+const run = (args: string[], env: Record<string, string> = {}) => runNenFetch(tmp, args, env);
 
 beforeAll(async () => {
   const backend = await loadBackend('wasm');
