@@ -179,6 +179,16 @@ function urlAndHeaders(): void {
       '//evil.example/p',
       '/a\\b',
       '/%C3%A9?%C3%BC',
+      // whole dot segments only are resolved (DOTS): a leading dot in a longer segment is kept
+      '/.well-known/ohttp-gateway',
+      '/a/.',
+      '/a/..',
+      '/a/%2E',
+      '/a/.%2e/b',
+      '/a/%2e./b?x',
+      '/a/..?q=1',
+      '/.hidden/../x',
+      '/a/.b/..c/...',
     ];
     await withLazy(
       async (req) => ({ url: req.url, method: req.method }),
