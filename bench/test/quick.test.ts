@@ -17,12 +17,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateStageResult } from '../lib/results.js';
 // The demo's live-server harness (build when stale, waiting for a concurrent build; free port;
 // bounded start and stop): one harness for every suite that runs `next start` of the demo.
-import { startNext, type LiveServer } from '../../apps/demo/test/live';
+import { startNext, suiteDistDir, type LiveServer } from '../../apps/demo/test/live';
 
 const benchDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 // Its own build directory (the demo's next.config honours NEXT_DIST_DIR): another `next build` of
 // the demo in the same checkout can then never rewrite the files this test's server is serving.
-const DIST_DIR = '.next-bench';
+// Under CI and the whole suite (one package at a time) it is the build stage's `.next`.
+const DIST_DIR = suiteDistDir('.next-bench');
 
 let server: LiveServer | undefined;
 let outDir = '';

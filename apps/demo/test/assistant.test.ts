@@ -18,9 +18,9 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNenClient, type NenClient } from '@nen/client';
 import { chromiumLaunchOptions } from '../../../tests/support/chromium.mjs';
-import { appDir, type LiveServer, startNext, stopAll } from './live';
+import { appDir, type LiveServer, startNext, stopAll, suiteDistDir } from './live';
 
-const DIST_DIR = process.env.CI ? '.next' : '.next-e2e';
+const DIST_DIR = suiteDistDir('.next-e2e');
 const TAG = `zq${Date.now().toString(36)}`;
 const SECRET = `vault-${TAG}-4471`;
 

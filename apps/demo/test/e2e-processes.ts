@@ -11,16 +11,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { appDir, freePort } from './live';
+import { appDir, freePort, suiteDistDir } from './live';
 
 const nextBin = join(appDir, 'node_modules/next/dist/bin/next');
-/**
- * Build directory. Locally the suite keeps its own (`.next-e2e`), so it never collides with a
- * `.next` that another process builds or serves in the same checkout; under CI (one job at a time)
- * it reuses `.next`, which the build stage has just produced, instead of building twice.
- */
+/** Build directory: `.next-e2e` locally, `.next` under CI and the whole suite (live.ts suiteDistDir). */
 export const WEBPACK = process.env.DEMO_E2E_WEBPACK === '1'; // `next build --webpack` instead of Turbopack
-export const DIST_DIR = WEBPACK ? '.next-e2e-webpack' : process.env.CI ? '.next' : '.next-e2e';
+export const DIST_DIR = WEBPACK ? '.next-e2e-webpack' : suiteDistDir('.next-e2e');
 
 /** A process this suite started (its own process group), stopped in afterAll. */
 export interface Instance {

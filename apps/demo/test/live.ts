@@ -41,6 +41,16 @@ export function newestMtime(path: string, depth = 0): number {
   return newest;
 }
 
+/**
+ * The build directory for a suite that keeps its own (`own`, e.g. `.next-e2e`) so that another
+ * `next build` in the same checkout can never rewrite what it serves. Under CI or the whole suite
+ * (scripts/test.sh sets NEN_TEST_SHARED_BUILD: one package at a time, after the build stage) it is
+ * `.next`, which the build stage has just produced, instead of building the demo again.
+ */
+export function suiteDistDir(own: string): string {
+  return process.env.CI || process.env.NEN_TEST_SHARED_BUILD ? '.next' : own;
+}
+
 /** True when `<distDir>/BUILD_ID` is newer than the app's sources, the SDK packages' builds and the Wasm. */
 export function buildIsFresh(distDir = '.next'): boolean {
   const id = join(appDir, distDir, 'BUILD_ID');

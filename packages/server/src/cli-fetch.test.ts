@@ -3,7 +3,7 @@
  * config is always pinned (a value or a sha256: digest), and the OHTTP flags need --ohttp.
  * The request itself runs @nen/client's OHTTP mode (packages/client/test/ohttp.test.ts).
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -23,11 +23,15 @@ describe('nen fetch --ohttp', () => {
     const b64 = 'A'.repeat(64);
     expect(keyConfigArg(b64)).toBe(b64);
     const dir = mkdtempSync(join(tmpdir(), 'nen-kc-'));
-    writeFileSync(join(dir, 'kc.txt'), `${b64}\n`);
-    expect(keyConfigArg(join(dir, 'kc.txt'))).toBe(b64);
-    writeFileSync(join(dir, 'kc.bin'), Uint8Array.of(1, 0x64, 0x7a, 0xff));
-    expect(keyConfigArg(join(dir, 'kc.bin'))).toEqual(Uint8Array.of(1, 0x64, 0x7a, 0xff));
-    expect(() => keyConfigArg(join(dir, 'missing'))).toThrow(/cannot read/);
+    try {
+      writeFileSync(join(dir, 'kc.txt'), `${b64}\n`);
+      expect(keyConfigArg(join(dir, 'kc.txt'))).toBe(b64);
+      writeFileSync(join(dir, 'kc.bin'), Uint8Array.of(1, 0x64, 0x7a, 0xff));
+      expect(keyConfigArg(join(dir, 'kc.bin'))).toEqual(Uint8Array.of(1, 0x64, 0x7a, 0xff));
+      expect(() => keyConfigArg(join(dir, 'missing'))).toThrow(/cannot read/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
     expect(exitCodeOf('NEN_OHTTP_KEY_MISMATCH')).toBe(3);
   });
 });
