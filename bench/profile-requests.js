@@ -2,7 +2,7 @@
 /**
  * `node bench/profile-requests.js [--requests 20000] [--concurrency 10] [--size 1024] [--pin]
  * [--modes plain,plain-burn,plain-sleep,encrypted,handshake,handshake-raw,ohttp,stream-plain,stream-encrypted] [--burn-us 150]
- * [--tokens 200] [--server-node-args=--trace-gc]`: the
+ * [--tokens 200] [--warmup 4000] [--server-node-args=--trace-gc]`: the
  * per-request cost table of bench/README.md. For each mode (plain, encrypted) it starts the built
  * demo (`next start`, apps/demo/.next) under `node --cpu-prof` on a free loopback port, warms it
  * up, sends N echo requests (the plain route, or the encrypted one through the real client), stops
@@ -197,7 +197,7 @@ async function makeOp(mode, { base, fetch, body, burnUs, tokens }) {
   }
 }
 
-async function profileMode(mode, { requests, concurrency, body, outDir, pin, serverArgs, burnUs, tokens }) {
+async function profileMode(mode, { requests, warmup, concurrency, body, outDir, pin, serverArgs, burnUs, tokens }) {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const profDir = path.join(outDir, mode);
@@ -215,7 +215,7 @@ async function profileMode(mode, { requests, concurrency, body, outDir, pin, ser
     const metrics = await waitReady(base, child);
     const fetch = createFetch({ agent, targets: [base] });
     const op = await makeOp(mode, { base, fetch, body, burnUs, tokens });
-    await runSlice({ op, concurrency, requests: Math.min(2000, requests) }); // warm-up: JIT, route compilation
+    await runSlice({ op, concurrency, requests: warmup }); // warm-up: JIT, route compilation (the same count for every mode)
     const cpu0 = readProcCpuMs(metrics.pid);
     const t0 = nowUs();
     const acc = createAccumulator();
@@ -268,6 +268,7 @@ export async function main(argv = process.argv.slice(2)) {
       'server-node-args': { type: 'string' },
       'burn-us': { type: 'string' },
       tokens: { type: 'string' },
+      warmup: { type: 'string' },
     },
     strict: true,
   });
@@ -276,6 +277,9 @@ export async function main(argv = process.argv.slice(2)) {
   const requests = Number(values.requests ?? 20000);
   const concurrency = Number(values.concurrency ?? 10);
   const size = Number(values.size ?? 1024);
+  // Node 20 reaches a steady OHTTP gateway only after ~3,000 requests (bench/ohttp/warm-curve.mjs)
+  const warmup = Number(values.warmup ?? 4000);
+  if (!(warmup >= 0 && warmup <= 1_000_000)) throw new Error('bench: bad --warmup');
   if (!(requests >= 100 && concurrency >= 1 && size >= 64)) throw new Error('bench: bad --requests / --concurrency / --size');
   // NEXT_DIST_DIR (the demo's next.config honours it): profile a build kept beside the shared .next
   if (!fs.existsSync(path.join(appDir, process.env.NEXT_DIST_DIR || '.next', 'BUILD_ID')))
@@ -298,9 +302,9 @@ export async function main(argv = process.argv.slice(2)) {
   if (!(tokens >= 1 && tokens <= 10_000)) throw new Error('bench: bad --tokens');
   for (const mode of modes) {
     console.error(`[profile] ${mode}: ${requests} requests at c=${concurrency}, ${size} B JSON`);
-    rows.push(await profileMode(mode, { requests, concurrency, body, outDir, pin, serverArgs, burnUs, tokens }));
+    rows.push(await profileMode(mode, { requests, warmup, concurrency, body, outDir, pin, serverArgs, burnUs, tokens }));
   }
-  fs.writeFileSync(path.join(outDir, 'profile.json'), JSON.stringify({ requests, concurrency, size, pin, rows }, null, 2) + '\n');
+  fs.writeFileSync(path.join(outDir, 'profile.json'), JSON.stringify({ requests, warmup, concurrency, size, pin, rows }, null, 2) + '\n');
   console.log(
     `${size} B JSON echo, ${requests} requests at c=${concurrency} per mode${pin ? ', server pinned to core 0, load generator to core 1' : ', shared cores'} (${rows.map((r) => `${r.mode} ${r.rps} req/s`).join(', ')}; load generator CPU per request ${rows.map((r) => `${r.mode} ${r.clientCpuUsPerRequest} µs`).join(', ')}; server idle ${rows.map((r) => `${r.mode} ${r.serverIdlePct} %`).join(', ')}):\n`,
   );

@@ -5,7 +5,8 @@
  * Self time grouped by component (@nen/core, @nen/server, @nen/client, Wasm, node:crypto, Next.js,
  * React, undici, Node internals, GC, idle) and the top functions by self time.
  *
- * Bundled code (Next's Turbopack chunks in .next/, whose names are content hashes) is attributed
+ * Bundled code (Next's Turbopack chunks in .next/ or another NEXT_DIST_DIR such as .next-x/, whose
+ * names are content hashes) is attributed
  * through the chunk's source map (`file.js.map` next to it, read with node:module's SourceMap):
  * each function's start position maps to the module it came from (@nen/server and @nen/core
  * inside the chunk of the demo's lib/nen.ts, @noble, the demo's own route code, ...). Without a map
@@ -28,7 +29,7 @@ export function component(url, name) {
   if (/packages\/server\/dist|\/packages_server_|_lib_nen_ts_/.test(url)) return '@nen/server';
   if (/packages\/client\/dist/.test(url)) return '@nen/client';
   if (/@noble/.test(url)) return '@noble';
-  if (/next\/dist|\.next\/|node_modules\/next\//.test(url)) return 'Next.js';
+  if (/next\/dist|\/\.next[^/]*\/|node_modules\/next\//.test(url)) return 'Next.js';
   // the demo's own route handlers and libraries (original sources of its bundled chunks)
   if (/(^|\/)apps\/demo\/|^\.\.\/\.\.\/\.\.\/(app|lib)\//.test(url)) return 'demo app';
   if (/react/.test(url)) return 'React';
@@ -46,7 +47,7 @@ function sourceMaps() {
   return (url) => {
     if (maps.has(url)) return maps.get(url);
     let map = null;
-    if (maps.size < 1000 && url.startsWith('file://') && url.includes('/.next/')) {
+    if (maps.size < 1000 && url.startsWith('file://') && /\/\.next[^/]*\//.test(url)) {
       try {
         map = new SourceMap(JSON.parse(fs.readFileSync(`${fileURLToPath(url)}.map`, 'utf8')));
       } catch {

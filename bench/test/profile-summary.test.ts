@@ -5,6 +5,10 @@
  * Pitfall: components are recognised by the frame's URL path (dist, node_modules, .next chunks),
  * so the fixtures use real-looking paths.
  */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { summarizeProfile, component } from '../profile-summary.js';
 
@@ -32,6 +36,25 @@ describe('profile-summary', () => {
     expect(component('wasm://wasm/abc', 'f')).toBe('Wasm');
     expect(component('node:net', 'f')).toBe('Node internals');
     expect(component('node:internal/crypto/cipher', 'update')).toBe('node:crypto');
+  });
+  it('maps a chunk of any build directory (.next, NEXT_DIST_DIR=.next-x) through its source map', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nen-profile-'));
+    try {
+      const map = { version: 3, sources: ['../../../app/api/echo/route.ts'], names: [], mappings: 'AAAA' };
+      const frame = (functionName: string, url: string) => ({ functionName, url, lineNumber: 0, columnNumber: 0, scriptId: '0' });
+      const nodes: { id: number; callFrame: ReturnType<typeof frame> }[] = [{ id: 1, callFrame: frame('(root)', '') }];
+      for (const [i, distDir] of ['.next', '.next-x'].entries()) {
+        const chunk = join(dir, distDir, 'server/chunks/app_0a1._.js');
+        mkdirSync(dirname(chunk), { recursive: true });
+        writeFileSync(chunk, 'function POST(){}\n');
+        writeFileSync(`${chunk}.map`, JSON.stringify(map));
+        nodes.push({ id: 2 + i, callFrame: frame('POST', pathToFileURL(chunk).href) });
+      }
+      const s = summarizeProfile({ startTime: 0, nodes, samples: [2, 3], timeDeltas: [1000, 1000] }, 2);
+      expect(s.components).toEqual([{ component: 'demo app', ms: 2, pctOfBusy: 100 }]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
   it('keeps only the samples inside a time window (µs, same clock as profile.startTime)', () => {
     const frame = (functionName: string, url: string) => ({ functionName, url, lineNumber: 0, columnNumber: 0, scriptId: '0' });
