@@ -12,7 +12,7 @@
  *    is not supported (undici reads its internal state); copy the parts instead.
  *  - `url` is the WHATWG serialization, as `new URL(path, origin).href` gives it: a path of plain
  *    characters (no dot segments, nothing the URL parser would encode) is appended to the origin's
- *    cached serialization, anything else goes through URL. The origin cache is bounded.
+ *    cached serialization (./request-url.ts, bounded), anything else goes through URL.
  *  - The body is read straight from the IncomingMessage by `arrayBuffer()` / `bytes()` / `text()`
  *    / `json()` (node-body.ts readWholeBody: no web stream), by Nen's pipeline as its unjoined
  *    chunks (WHOLE_BODY_CHUNKS: no copy of its own), or streamed through `body` (with byte-counted
@@ -25,6 +25,7 @@ import { WHOLE_BODY_CHUNKS, WHOLE_BODY_READ } from '../http.js';
 import { defineBodyReaders, delegateToReal } from '../lazy-web.js';
 import { NodeHeaders } from './node-headers.js';
 import { nodeBodyStream, readWholeBody, readWholeChunks } from './node-body.js';
+import { plainRequestUrl } from './request-url.js';
 
 /** What an Express request adds to IncomingMessage (all optional: plain node:http has none). */
 interface ExpressLike {
@@ -32,31 +33,10 @@ interface ExpressLike {
   body?: unknown;
 }
 
-/** A path and query the URL parser keeps as they are: plain characters only, not `//`-led. */
-const PLAIN_PATH = /^\/(?!\/)[A-Za-z0-9\-._~!$&()*+,;=:@/%?]*$/;
-/**
- * Dot segments (`.`, `..`, also percent-encoded), which the URL parser would resolve: a whole
- * segment only, so that `/.well-known/ohttp-gateway` (RFC 9540's gateway path) stays on the fast
- * path (bench/README.md OHTTP thirteenth pass: the URL parser cost ~0.04 ms of a cold request).
- */
-const DOTS = /\/(?:\.|%2e){1,2}(?=[/?]|$)/i;
-/** Origin serializations (`new URL('/', base).href` without its last '/') by base; bounded. */
-const prefixes = new Map<string, string>();
-const MAX_PREFIXES = 32;
-
 /** The request URL as `new URL(path, base).href` serializes it; throws when it does not parse. */
 function requestUrl(path: string, base: string): string {
-  if (PLAIN_PATH.test(path) && !DOTS.test(path)) {
-    let prefix = prefixes.get(base);
-    if (prefix === undefined) {
-      const u = new URL('/', base);
-      if (u.origin === 'null') throw new TypeError('request URL without an origin');
-      prefix = u.href.slice(0, -1);
-      if (prefixes.size >= MAX_PREFIXES) prefixes.clear();
-      prefixes.set(base, prefix);
-    }
-    return prefix + path;
-  }
+  const plain = plainRequestUrl(path, base);
+  if (plain !== null) return plain;
   const u = new URL(path, base);
   if (u.origin === 'null') throw new TypeError('request URL without an origin');
   return u.href;

@@ -19,6 +19,50 @@ const b = {
 } as const;
 
 describe('innerRequest', () => {
+  it("url and route pathname are the URL parser's for scheme + authority + path, with or without its shortcut", () => {
+    const authorities = [
+      'app.example',
+      'App.EXAMPLE:443',
+      'h.example:8080',
+      'h.example:',
+      '127.1',
+      '0x7f.0.0.1:80',
+      '[::1]:8',
+      'u@h.example',
+      'evil.example/x?',
+      'h.example#f',
+    ];
+    const paths = [
+      '/api/x?q=1',
+      '/',
+      '/.well-known/ohttp-gateway',
+      '/a/./b',
+      '/a/%2E%2e/b',
+      '/a/..',
+      '//evil.example/p',
+      'x',
+      '',
+      '/a\\b',
+      '/sp ace',
+      '/%C3%A9?a=/../',
+    ];
+    for (const scheme of ['https', 'http'] as const) {
+      for (const authority of authorities) {
+        for (const path of paths) {
+          let want: URL;
+          try {
+            want = new URL(`${scheme}://${authority}${path}`);
+          } catch {
+            expect(() => innerRequest({ ...b, scheme, authority, path, headers: [] }, new URL('https://gw.example/')), `${authority} ${path}`).toThrow();
+            continue;
+          }
+          const r = innerRequest({ ...b, scheme, authority, path, headers: [] }, new URL('https://gw.example/'));
+          expect(r.url, `${scheme} ${authority} ${path}`).toBe(want.href);
+          expect(InnerRequest.pathname(r), `${scheme} ${authority} ${path}`).toBe(want.pathname);
+        }
+      }
+    }
+  });
   it('builds the request on the gateway host and follows the outer signal only when read', async () => {
     const outer = new AbortController();
     let reads = 0;
