@@ -32,7 +32,10 @@ stage() { # stage NAME CMD...
 }
 
 stage "build (turbo: wasm, packages, demo app)" pnpm turbo run build --output-logs=errors-only
-stage "rust: cargo test (vectors, edge cases)" cargo test --release --manifest-path crates/Cargo.toml --features hazmat
+# The test profile (opt-level 2, debug assertions and overflow checks on), not --release: the same
+# tests, with the checks, in 35 s instead of 74 s from a clean target (release's fat LTO), and clippy
+# below reuses its dependencies.
+stage "rust: cargo test (vectors, edge cases)" cargo test --manifest-path crates/Cargo.toml --features hazmat
 # The vendored libcrux-ml-kem / libcrux-sha3 must be the checksum-verified crates.io packages plus
 # the attribute-only patch, nothing else (crates/vendor/README.md).
 stage "rust: vendored libcrux = crates.io package + attribute patch" bash crates/vendor/derive.sh --check

@@ -13,9 +13,30 @@ export PATH="$HOME/.cargo/bin:$PATH"
 secs="${1:-20}"
 targets=$(sed -n 's/^name = "\([a-z0-9_]*\)"$/\1/p' Cargo.toml | grep -v '^nen-core-fuzz$')
 cargo +nightly fuzz build -O >/dev/null
+# Targets run side by side, as many at a time as there are cores (each libFuzzer process is
+# single-threaded), every one for its full budget; a crash in any fails the run.
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
+run_target() {
+  mkdir -p "corpus/$1" "seeds/$1"
+  cargo +nightly fuzz run -O "$1" "corpus/$1" "seeds/$1" -- -max_total_time="$secs" -rss_limit_mb=2048 >"$logs/$1" 2>&1
+}
+width=$(nproc 2>/dev/null || echo 1)
+status=0
+batch=()
+flush() {
+  for i in "${!batch[@]}"; do
+    if ! wait "${pids[$i]}"; then status=1; echo "fuzz ${batch[$i]}: FAILED"; tail -40 "$logs/${batch[$i]}"; else
+      echo "fuzz ${batch[$i]}: ${secs}s"; tail -2 "$logs/${batch[$i]}"; fi
+  done
+  batch=(); pids=()
+}
+pids=()
 for t in $targets; do
-  mkdir -p "corpus/$t" "seeds/$t"
-  echo "fuzz $t: ${secs}s"
-  cargo +nightly fuzz run -O "$t" "corpus/$t" "seeds/$t" -- -max_total_time="$secs" -rss_limit_mb=2048 2>&1 | tail -2
+  run_target "$t" &
+  pids+=($!); batch+=("$t")
+  if [ "${#batch[@]}" -ge "$width" ]; then flush; fi
 done
+flush
+if [ "$status" -ne 0 ]; then exit 1; fi
 echo "fuzz: all targets ran ${secs}s each without a crash"
