@@ -67,7 +67,7 @@ stage "vitest, Node $("$NODE24/node" --version): core, client, server, seal" \
 stage "client python: ruff, pytest (vectors, real @nen/server), wheel" bash clients/python/test.sh
 stage "client go: gofmt, go vet, go test (vectors, real @nen/server)" bash clients/go/test.sh
 stage "client jvm: kotlinc -Werror, JUnit (vectors, real @nen/server, Java API)" bash clients/jvm/test.sh
-stage "client rust: rustfmt, clippy, cargo test --release (vectors, real @nen/server)" bash clients/rust/test.sh
+stage "client rust: rustfmt, clippy, cargo test (vectors, real @nen/server)" bash clients/rust/test.sh
 # The language-neutral kit: vectors vs @nen/core, then every driver in conformance/drivers.json
 # through the fault server's scenarios (and real traffic); 100 % per client or the stage fails.
 stage "conformance: vectors + fault server + real traffic, every client" bash conformance/run.sh
