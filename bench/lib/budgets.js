@@ -75,6 +75,7 @@ export function keyFigures(stages) {
     coldBrowserOhttpOverPlainMs: stages['cold-browser']?.data?.extraMs?.['nen-ohttp'] ?? null,
     browserStreamTpsRatio: stages['cold-browser']?.data?.stream?.noble?.tokensPerSecondRatio ?? null,
     ohttpColdOverPlainMs: stages.ohttp?.data?.figures?.ohttpColdOverPlainMs ?? null,
+    ohttpFloorColdOverPlainMs: stages.ohttp?.data?.figures?.ohttpFloorColdOverPlainMs ?? null,
     ohttpRpsRatio1k: stages.ohttp?.data?.figures?.ohttpRpsRatio1k ?? null,
     ohttpServerCpuUs1k: stages.ohttp?.data?.figures?.ohttpServerCpuUs1k ?? null,
     // issue 23's target: OHTTP to the demo's gateway vs plain on the pinned server (the above: bare-echo floor)

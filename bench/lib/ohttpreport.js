@@ -1,6 +1,7 @@
 /**
  * The OHTTP section of the run report (stage `ohttp`, issue 23): the cold first request per mode
- * at the added RTT (plain, session = handshake + request, OHTTP direct and through the relay),
+ * at the added RTT (plain, session = handshake + request, OHTTP direct and through the relay, and
+ * the floor: OHTTP's cryptography alone around the plain echo, where the run has it),
  * throughput of OHTTP vs plain at 1 KB / 100 KB, and server CPU per request (OHTTP next to a
  * session request and plain), against the issue's targets. The stage's throughput runs against
  * a bare node:http echo (the lean-server floor); the issue's 1 KB target is on the pinned server,
@@ -9,7 +10,7 @@
  */
 import { chart, escapeHtml, table } from './charts.js';
 
-const COLD_MODES = ['plain', 'session', 'ohttp', 'ohttp-relay'];
+const COLD_MODES = ['plain', 'floor', 'session', 'ohttp', 'ohttp-relay'];
 
 export function ohttpSection(data, cs, loadVariants = []) {
   const { coldMs, throughput, figures, targets } = data;
@@ -17,6 +18,7 @@ export function ohttpSection(data, cs, loadVariants = []) {
   const pinnedCpu = (m) => pinned?.[m]?.server?.cpuMsPerRequest ?? null;
   const tp = (k) => throughput[k]?.rps ?? null;
   const cpu = (k) => throughput[k]?.serverCpuUsPerRequest ?? null;
+  const coldModes = COLD_MODES.filter((m) => m in coldMs); // runs before the floor have none
   const out = [
     `<h2 id="ohttp">Oblivious HTTP: cold first request (+${escapeHtml(data.rttMs)} ms RTT, median of ${escapeHtml(data.rounds)}), throughput and server CPU (gateway: ${escapeHtml(data.gateway)})</h2><div class="charts">`,
     cs.add(
@@ -26,8 +28,8 @@ export function ohttpSection(data, cs, loadVariants = []) {
         yLabel: 'ms',
         categorical: true,
         kind: 'bar',
-        x: COLD_MODES,
-        series: [{ name: 'median ms', values: COLD_MODES.map((m) => coldMs[m] ?? null) }],
+        x: coldModes,
+        series: [{ name: 'median ms', values: coldModes.map((m) => coldMs[m] ?? null) }],
       }),
     ),
     cs.add(
@@ -61,6 +63,8 @@ export function ohttpSection(data, cs, loadVariants = []) {
       [
         ['OHTTP cold - plain (ms)', figures.ohttpColdOverPlainMs, `<= ${targets.ohttpColdOverPlainMs}`],
         ['OHTTP via relay cold - plain (ms)', figures.ohttpRelayColdOverPlainMs, ''],
+        ["floor cold - plain (ms): OHTTP's cryptography alone, no Binary HTTP / replay / dispatch", figures.ohttpFloorColdOverPlainMs ?? '–', ''],
+        ['OHTTP cold - floor (ms): what @nen/client and @nen/server add', figures.ohttpColdOverFloorMs ?? '–', ''],
         ['session cold - OHTTP cold (ms)', figures.sessionColdOverOhttpMs, `~ ${targets.sessionColdOverOhttpMs} (one RTT)`],
         ['OHTTP / plain req/s, 1 KB, pinned demo (load stage, c=50)', pinned?.ratio.rps ?? '–', `>= ${targets.ohttpRpsRatio1k}`],
         [

@@ -51,6 +51,7 @@ function targetFigures(stages) {
     ...(oh
       ? {
           'OHTTP cold first request - plain, ms at +20 ms RTT (target <= 1)': oh.figures.ohttpColdOverPlainMs,
+          "of it OHTTP's cryptography alone (floor - plain), ms": oh.figures.ohttpFloorColdOverPlainMs ?? null,
           'session cold - OHTTP cold, ms (target: one RTT, 20)': oh.figures.sessionColdOverOhttpMs,
           'OHTTP / plain req/s, 1 KB, bare node:http echo (lean-server floor)': oh.figures.ohttpRpsRatio1k,
         }

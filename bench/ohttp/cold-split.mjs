@@ -26,7 +26,7 @@
  * bench/ohttp/server.mjs (its bench/node_modules/@nen linked to its packages), whose dist's
  * `globalThis.__m?.()` marks are printed per step from the 'request' event.
  * Run: `node bench/ohttp/cold-split.mjs` (env N samples per mode, default 15; RTT_MS 20;
- * MODES plain,ohttp; JSON=file writes every sample's rows, with each sample's absolute marks
+ * MODES plain,ohttp, also `floor` / `floor-x25519`: OHTTP's cryptography alone, ./floor-client.mjs; JSON=file writes every sample's rows, with each sample's absolute marks
  * under `abs` to line up with `perf record -k CLOCK_MONOTONIC -e sched:sched_switch -a`; WARM
  * requests per mode warming the server first from a process of its own, as the stage does,
  * default 2,000, 0 none). The server is started under `taskset -c 0` (every thread of it, as the
@@ -44,6 +44,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startDelayProxy, startInlineDelayProxy } from './delay-proxy.mjs';
+import { floorFetch } from './floor-client.mjs';
 
 const ROLE = process.env.COLD_SPLIT_ROLE;
 const nowMs = () => Number(process.hrtime.bigint()) / 1e6;
@@ -201,15 +202,25 @@ function printRows(rows, MODES) {
     }
   }
   const keys = Object.keys(rows[MODES[0]][0]).filter((k) => k !== 'steps' && k !== 'serverSteps' && k !== 'abs');
-  console.log(`${'ms (medians)'.padEnd(52)}${MODES.map((m) => m.padStart(9)).join('')}`);
+  const w = (m) => Math.max(9, m.length + 2); // a column wide enough for its mode's name
+  console.log(`${'ms (medians)'.padEnd(52)}${MODES.map((m) => m.padStart(w(m))).join('')}`);
   for (const k of keys)
     console.log(
       `${k.padEnd(52)}${MODES.map((m) =>
         med(rows[m].map((r) => r[k]))
           .toFixed(2)
-          .padStart(9),
+          .padStart(w(m)),
       ).join('')}`,
     );
+}
+
+/** One request of `mode` through `f` (plain, the floors, or an OHTTP client from `make`); the echoed text. */
+async function echoOf(mode, f, { via, base, first, make, post }) {
+  if (mode === 'plain') return (await f(`${via}/plain/echo`, post)).text();
+  if (mode === 'floor') return floorFetch(f, `${via}/floor/ohttp`, first.keyConfig, post.body);
+  if (mode === 'floor-x25519') return floorFetch(f, `${via}/floor/ohttp-x25519`, first.floorX25519KeyConfig, post.body);
+  const client = make[mode]({ mode: 'ohttp', relay: `${via}/.well-known/ohttp-gateway`, keyConfig: first.keyConfig, baseUrl: base, fetch: f });
+  return (await client.fetch('/api/echo', post)).text();
 }
 
 async function main() {
@@ -224,7 +235,7 @@ async function main() {
   for (const r of roots) clients[`ohttp:${path.basename(r)}`] = () => import(pathToFileURL(path.join(r, 'packages/client/dist/index.js')).href);
   const MODES = roots.length ? ['plain', ...Object.keys(clients).slice(1)] : (process.env.MODES ?? 'plain,ohttp').split(',');
   const make = {};
-  for (const m of MODES) if (m !== 'plain') make[m] = (await clients[m]()).createNenClient;
+  for (const m of MODES) if (m !== 'plain' && !m.startsWith('floor')) make[m] = (await clients[m]()).createNenClient;
   const inline = process.env.PROXY === 'inline';
   const pinned = os.availableParallelism() > 1 && taskset(1, process.pid);
   hasTaskset = pinned;
@@ -238,7 +249,10 @@ async function main() {
   if (warm > 0) {
     const w = spawn(
       process.execPath,
-      [path.join(here, 'warm-server.mjs'), JSON.stringify({ direct: base, pin: srv.first.pin, keyConfig: srv.first.keyConfig, n: warm })],
+      [
+        path.join(here, 'warm-server.mjs'),
+        JSON.stringify({ direct: base, pin: srv.first.pin, keyConfig: srv.first.keyConfig, floorX25519KeyConfig: srv.first.floorX25519KeyConfig, n: warm }),
+      ],
       {
         stdio: ['ignore', 'inherit', 'inherit'],
       },
@@ -282,14 +296,7 @@ async function main() {
       });
     };
     marks.t0 = nowMs();
-    const res =
-      mode === 'plain'
-        ? await f(`${via}/plain/echo`, post)
-        : await make[mode]({ mode: 'ohttp', relay: `${via}/.well-known/ohttp-gateway`, keyConfig: srv.first.keyConfig, baseUrl: base, fetch: f }).fetch(
-            '/api/echo',
-            post,
-          );
-    const text = await res.text();
+    const text = await echoOf(mode, f, { via, base, first: srv.first, make, post });
     marks.end = nowMs();
     globalThis.__m('body read');
     await a.close();

@@ -8,6 +8,14 @@
  *                              store, dispatch to the same withNen echo), else a gateway written
  *                              from @nen/core's codec (no replay / Date checks: `gateway` in the
  *                              ready line says which);
+ *   POST /floor/ohttp          RFC 9458's cryptography alone around the plain echo: the body is an
+ *                              encapsulated request whose plaintext is the echo's body (no Binary
+ *                              HTTP), opened with @nen/core's `decapsulateRequest` and answered
+ *                              with `sealResponse` of the same bytes; no Date window, replay claim,
+ *                              dispatch or web Response. What any gateway on these primitives pays
+ *                              (../stages/ohttp.js `floor`: the cold figure's floor; bench/README.md,
+ *                              OHTTP fifteenth pass). POST /floor/ohttp-x25519: the same with a
+ *                              DHKEM(X25519) key (ready line `floorX25519KeyConfig`).
  *   GET /cpu                   process.cpuUsage() (`us` = user + system µs, and each) and the
  *                              context switches (voluntary, involuntary) for CPU per request;
  *   POST /api/ticks (through the gateway only, a withNenStream handler): yields "tick 1", then
@@ -38,6 +46,8 @@ const { createNen } = await import('@nen/server');
 const { toNodeHandler, nodeSessionRoutes } = await import('@nen/server/node');
 const nen = createNen({});
 const keys = OhttpGatewayKeys.parse(generateOhttpKey(1, OHTTP_KEM.XWING));
+/** POST /floor/ohttp-x25519's key: DHKEM(X25519), what the floor costs without the post-quantum half. */
+const x25519Keys = OhttpGatewayKeys.parse(generateOhttpKey(2, OHTTP_KEM.X25519));
 
 /**
  * The withNen echo, written as the README's quick start and the demo's `echoNen` write a handler:
@@ -98,9 +108,27 @@ function plainEcho(req, res) {
   });
 }
 
+/** POST /floor/ohttp (see the header); a body that does not open is a 400, as the gateway's. */
+function floorEcho(req, res, keys) {
+  const chunks = [];
+  req.on('data', (c) => chunks.push(c));
+  req.on('end', () => {
+    let out;
+    try {
+      const d = decapsulateRequest(keys, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+      out = d.sealResponse(d.request);
+    } catch {
+      return void res.writeHead(400).end();
+    }
+    res.writeHead(200, { 'content-type': 'message/ohttp-res', 'content-length': out.length }).end(out);
+  });
+}
+
 const server = createServer((req, res) => {
   const p = (req.url ?? '/').split('?')[0];
   if (p === '/plain/echo') return plainEcho(req, res);
+  if (p === '/floor/ohttp') return floorEcho(req, res, keys);
+  if (p === '/floor/ohttp-x25519') return floorEcho(req, res, x25519Keys);
   if (p.startsWith('/api/nen/')) return void sessions(req, res);
   if (p === '/api/echo') return void sealedEcho(req, res);
   if (p === '/.well-known/ohttp-gateway') return void gateway(req, res);
@@ -119,7 +147,8 @@ const server = createServer((req, res) => {
 server.keepAliveTimeout = 5000;
 server.listen(0, '127.0.0.1', () => {
   const keyConfig = toBase64Url(encodeKeyConfig(keys.configs()[0]));
-  console.log(JSON.stringify({ port: server.address().port, pin, keyConfig, gateway: gatewayKind }));
+  const floorX25519KeyConfig = toBase64Url(encodeKeyConfig(x25519Keys.configs()[0]));
+  console.log(JSON.stringify({ port: server.address().port, pin, keyConfig, floorX25519KeyConfig, gateway: gatewayKind }));
 });
 process.on('SIGTERM', () => server.close(() => process.exit(0)));
 process.stdin.on('end', () => process.exit(0)); // the parent went away

@@ -17,8 +17,9 @@
  */
 import { createNenClient } from '@nen/client';
 import { Agent } from 'undici';
+import { floorFetch } from './floor-client.mjs';
 
-const { direct, pin, keyConfig, n } = JSON.parse(process.argv[2] ?? '{}');
+const { direct, pin, keyConfig, floorX25519KeyConfig, n } = JSON.parse(process.argv[2] ?? '{}');
 const BODY = JSON.stringify({ data: 'x'.repeat(1000) });
 const post = { method: 'POST', headers: { 'content-type': 'application/json' }, body: BODY };
 const agent = new Agent({ connections: 4 });
@@ -46,6 +47,9 @@ const session = createNenClient({ serverKey: pin, baseUrl: direct, fetch: f });
 try {
   await times(n, async () => check(await f(`${direct}/plain/echo`, post), 'plain'));
   await times(n, async () => check(await ohttp.fetch('/api/echo', post), 'ohttp'));
+  await times(n, async () => check(new Response(await floorFetch(f, `${direct}/floor/ohttp`, keyConfig, BODY)), 'floor'));
+  if (floorX25519KeyConfig)
+    await times(n, async () => check(new Response(await floorFetch(f, `${direct}/floor/ohttp-x25519`, floorX25519KeyConfig, BODY)), 'floor'));
   await times(Math.ceil(n / 4), async () =>
     check(await createNenClient({ serverKey: pin, baseUrl: direct, fetch: f }).fetch('/api/echo', post), 'session first'),
   );

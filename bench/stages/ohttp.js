@@ -3,7 +3,12 @@
  * (../ohttp/server.mjs, a child process on 127.0.0.1, on core 0 when `taskset` exists; this
  * process on core 1) and the development relay (@nen/server createOhttpRelay, in this process).
  *  - Cold first request (no session, a fresh connection each): plain; session mode (handshake +
- *    request); OHTTP direct to the gateway; OHTTP through the relay. Every connection goes
+ *    request); OHTTP direct to the gateway; OHTTP through the relay; and the floor: RFC 9458's
+ *    cryptography alone around the plain echo (../ohttp/floor-client.mjs against the server's POST
+ *    /floor/ohttp: @nen/core's encapsulation, decapsulation and response seal / open, no Binary
+ *    HTTP, Date, replay claim, dispatch or client object), so each run shows how much of OHTTP's
+ *    cold figure is the cryptography itself on this machine and how much @nen/client and
+ *    @nen/server add (bench/README.md, OHTTP fifteenth pass). Every connection goes
  *    through a delaying TCP proxy adding `RTT_MS` per round trip (RTT_MS / 2 each way), so a
  *    round trip costs what it costs on a network. Median over 60 rounds (env NEN_BENCH_OHTTP_ROUNDS,
  *    at most 200), modes interleaved: with 15 the OHTTP - plain difference of medians had a
@@ -39,6 +44,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Agent } from 'undici';
 import { startDelayProxy } from '../ohttp/delay-proxy.mjs';
+import { floorFetch } from '../ohttp/floor-client.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const RTT_MS = 20;
@@ -138,6 +144,7 @@ async function coldFirstRequests({ srv, direct, toServer, toRelay }, createNenCl
   const post = { method: 'POST', headers: JSON_HEADERS, body: BODY_1K };
   const once1 = {
     plain: async (f) => echoed(await f(`${toServer.url}/plain/echo`, post)),
+    floor: async (f) => (await floorFetch(f, `${toServer.url}/floor/ohttp`, srv.keyConfig, BODY_1K)) === BODY_1K,
     session: async (f) => echoed(await createNenClient({ serverKey: srv.pin, baseUrl: toServer.url, fetch: f }).fetch('/api/echo', post)),
     ohttp: async (f) => {
       const c = createNenClient({ mode: 'ohttp', relay: `${toServer.url}/.well-known/ohttp-gateway`, keyConfig: srv.keyConfig, baseUrl: direct, fetch: f });
@@ -154,7 +161,7 @@ async function coldFirstRequests({ srv, direct, toServer, toRelay }, createNenCl
     if (!(await fn(fetcher(a)))) throw new Error(`ohttp bench: ${mode} echo mismatch`);
     await a.close();
   }
-  const cold = { plain: [], session: [], ohttp: [], 'ohttp-relay': [] };
+  const cold = Object.fromEntries(Object.keys(once1).map((m) => [m, []]));
   for (let i = 0; i < rounds; i++) {
     for (const [mode, fn] of Object.entries(once1)) {
       const a = new Agent();
@@ -229,6 +236,9 @@ function figuresOf(coldMs, throughput) {
   return {
     ohttpColdOverPlainMs: r2(coldMs.ohttp - coldMs.plain),
     ohttpRelayColdOverPlainMs: r2(coldMs['ohttp-relay'] - coldMs.plain),
+    // the cryptography alone over plain, and what the client and gateway add over it (see the header)
+    ohttpFloorColdOverPlainMs: r2(coldMs.floor - coldMs.plain),
+    ohttpColdOverFloorMs: r2(coldMs.ohttp - coldMs.floor),
     sessionColdOverOhttpMs: r2(coldMs.session - coldMs.ohttp),
     ohttpRpsRatio1k: ratio('ohttp-1k', 'plain-1k'),
     ohttpRpsRatio100k: ratio('ohttp-100k', 'plain-100k'),

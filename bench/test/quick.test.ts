@@ -128,16 +128,20 @@ describe('run-all --quick against next start of the demo app', () => {
     expect(stageFile('memory').data.available).toBe(true);
   });
 
-  it('ohttp (a default stage): cold first request for all four modes, throughput, its figures in summary.json and its report section', () => {
+  it('ohttp (a default stage): cold first request for all four modes and the floor, throughput, its figures in summary.json and its report section', () => {
     const st = stageFile('ohttp');
     expect(st.ok, `ohttp: ${st.error}`).toBe(true);
-    expect(Object.keys(st.data.coldMs).sort()).toEqual(['ohttp', 'ohttp-relay', 'plain', 'session']);
+    expect(Object.keys(st.data.coldMs).sort()).toEqual(['floor', 'ohttp', 'ohttp-relay', 'plain', 'session']);
+    expect(typeof st.data.figures.ohttpFloorColdOverPlainMs).toBe('number');
     for (const k of ['plain-1k', 'ohttp-1k', 'session-1k', 'plain-100k', 'ohttp-100k']) expect(st.data.throughput[k].rps).toBeGreaterThan(0);
     const latest = join(outDir, 'latest');
     const summary = JSON.parse(readFileSync(join(latest, 'summary.json'), 'utf8'));
     expect(summary.ohttp.figures.ohttpRpsRatio1k).toBeGreaterThan(0);
     expect(summary.figures).toHaveProperty('ohttpServerCpuUs1k');
-    expect(readFileSync(join(latest, 'report.html'), 'utf8')).toContain('id="ohttp"');
+    expect(summary.figures).toHaveProperty('ohttpFloorColdOverPlainMs');
+    const html = readFileSync(join(latest, 'report.html'), 'utf8');
+    expect(html).toContain('id="ohttp"');
+    expect(html).toContain('floor cold - plain (ms)');
   });
 
   it('cold-browser: real Chromium loads the page; the default client fetches no .wasm and stays within the weight budget', () => {
