@@ -26,7 +26,8 @@
  * bench/ohttp/server.mjs (its bench/node_modules/@nen linked to its packages), whose dist's
  * `globalThis.__m?.()` marks are printed per step from the 'request' event.
  * Run: `node bench/ohttp/cold-split.mjs` (env N samples per mode, default 15; RTT_MS 20;
- * MODES plain,ohttp, also `floor` / `floor-x25519`: OHTTP's cryptography alone, ./floor-client.mjs; JSON=file writes every sample's rows, with each sample's absolute marks
+ * MODES plain,ohttp, also `floor` / `floor-x25519`: OHTTP's cryptography alone,
+ * ./floor-client.mjs; JSON=file writes every sample's rows, with each sample's absolute marks
  * under `abs` to line up with `perf record -k CLOCK_MONOTONIC -e sched:sched_switch -a`; WARM
  * requests per mode warming the server first from a process of its own, as the stage does,
  * default 2,000, 0 none). The server is started under `taskset -c 0` (every thread of it, as the

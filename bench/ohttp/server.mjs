@@ -109,13 +109,13 @@ function plainEcho(req, res) {
 }
 
 /** POST /floor/ohttp (see the header); a body that does not open is a 400, as the gateway's. */
-function floorEcho(req, res, keys) {
+function floorEcho(req, res, keySet) {
   const chunks = [];
   req.on('data', (c) => chunks.push(c));
   req.on('end', () => {
     let out;
     try {
-      const d = decapsulateRequest(keys, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+      const d = decapsulateRequest(keySet, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
       out = d.sealResponse(d.request);
     } catch {
       return void res.writeHead(400).end();

@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 /**
- * `node bench/ohttp/warm-server.mjs '<json>'` with `{ direct, pin, keyConfig, n }`: warms the OHTTP
+ * `node bench/ohttp/warm-server.mjs '<json>'` with `{ direct, pin, keyConfig, floorX25519KeyConfig?, n }`: warms the OHTTP
  * bench server (./server.mjs) from a process of its own before ../stages/ohttp.js takes its cold
  * first requests, so that those figures are a new client's first request to a running server (as
  * a deployed gateway is), not the first ~20 requests a fresh server process ever runs. Every mode
  * the stage times gets the same treatment over keep-alive: `n` plain echoes, `n` OHTTP requests
- * (each a fresh encapsulation, so the replay claim is exercised too), `n / 4` session-mode first
+ * (each a fresh encapsulation, so the replay claim is exercised too), `n` floor requests (OHTTP's
+ * cryptography alone, ./floor-client.mjs; and `n` X25519 ones when given), `n / 4` session-mode first
  * requests (a fresh client each: handshake + request) and `n` requests on one session.
  * A fresh @nen/server gateway process costs ~2x per request until V8 has optimised its JS path
  * (~1,000 requests on Node 20, ~300 on Node 24: bench/README.md, OHTTP tenth pass), while the
@@ -49,7 +50,7 @@ try {
   await times(n, async () => check(await ohttp.fetch('/api/echo', post), 'ohttp'));
   await times(n, async () => check(new Response(await floorFetch(f, `${direct}/floor/ohttp`, keyConfig, BODY)), 'floor'));
   if (floorX25519KeyConfig)
-    await times(n, async () => check(new Response(await floorFetch(f, `${direct}/floor/ohttp-x25519`, floorX25519KeyConfig, BODY)), 'floor'));
+    await times(n, async () => check(new Response(await floorFetch(f, `${direct}/floor/ohttp-x25519`, floorX25519KeyConfig, BODY)), 'floor-x25519'));
   await times(Math.ceil(n / 4), async () =>
     check(await createNenClient({ serverKey: pin, baseUrl: direct, fetch: f }).fetch('/api/echo', post), 'session first'),
   );
